@@ -1,0 +1,25 @@
+// Bundles src/ into dist/ with esbuild: one ESM graph with code splitting, so each command
+// loads only its own chunk. The sandbox's server framework stays external (loaded from
+// node_modules only by `foodctl sandbox`).
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
+
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: "src/main.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  minifySyntax: true,
+  legalComments: "none",
+  chunkNames: "chunks/[name]-[hash]",
+  external: ["fastify", "@fastify/multipart"],
+  mainFields: ["module", "main"],
+  // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
+  banner: { js: "import { createRequire as __foodctlRequire } from 'node:module'; const require = __foodctlRequire(import.meta.url);" },
+  logLevel: "warning",
+});

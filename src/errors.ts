@@ -1,0 +1,78 @@
+/** Exit codes of cli.md, in one place. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  cancelled: 3,
+  auth: 4,
+  forbidden: 5,
+  notFound: 6,
+  rejected: 7,
+  unavailable: 8,
+  partial: 9,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export type ErrorCode =
+  | "failure"
+  | "usage"
+  | "cancelled"
+  | "auth"
+  | "forbidden"
+  | "not_found"
+  | "rejected"
+  | "unavailable"
+  | "partial"
+  | "interrupted";
+
+export interface CliErrorOptions {
+  status?: number;
+  hint?: string;
+  cause?: unknown;
+}
+
+/** An error the user should see as one line; carries its exit code. */
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, exitCode: ExitCode, message: string, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "CliError";
+    this.code = code;
+    this.exitCode = exitCode;
+    this.status = options.status;
+    this.hint = options.hint;
+  }
+}
+
+export const usageError = (message: string, options?: CliErrorOptions) => new CliError("usage", EXIT.usage, message, options);
+export const authError = (message: string, options?: CliErrorOptions) => new CliError("auth", EXIT.auth, message, options);
+export const forbiddenError = (message: string, options?: CliErrorOptions) => new CliError("forbidden", EXIT.forbidden, message, options);
+export const notFoundError = (message: string, options?: CliErrorOptions) => new CliError("not_found", EXIT.notFound, message, options);
+export const rejectedError = (message: string, options?: CliErrorOptions) => new CliError("rejected", EXIT.rejected, message, options);
+export const unavailableError = (message: string, options?: CliErrorOptions) => new CliError("unavailable", EXIT.unavailable, message, options);
+export const cancelledError = (message: string, options?: CliErrorOptions) => new CliError("cancelled", EXIT.cancelled, message, options);
+export const interruptedError = (message: string, options?: CliErrorOptions) => new CliError("interrupted", EXIT.interrupted, message, options);
+export const failure = (message: string, options?: CliErrorOptions) => new CliError("failure", EXIT.failure, message, options);
+
+/** The one map from an HTTP error status to the CLI's error kind (cli.md, exit codes). */
+export function errorForStatus(status: number, message: string, options: CliErrorOptions = {}): CliError {
+  const withStatus = { ...options, status };
+  if (status === 401) return authError(message, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN", ...withStatus });
+  if (status === 403) return forbiddenError(message, withStatus);
+  if (status === 404) return notFoundError(message, withStatus);
+  if (status === 429 || status >= 500) return unavailableError(message, withStatus);
+  if (status >= 400) return rejectedError(message, withStatus);
+  return failure(message, withStatus);
+}
+
+/** Unknown throwables become exit 1 ("a bug, an unreadable response"). */
+export function toCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return failure(`unexpected error: ${message}`, { cause: error });
+}

@@ -1,0 +1,27 @@
+/** Salt, sugar and oil levels, lowest to highest (api-contract §3). */
+export const LEVELS = ["none", "low", "medium", "high"] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** Measurement systems the sandbox accepts; the CLI passes other strings through. */
+export const MEASURES = ["metric", "imperial"] as const;
+export type Measure = (typeof MEASURES)[number];
+
+export const MODIFIERS = ["salt", "sugar", "oil"] as const;
+export type Modifier = (typeof MODIFIERS)[number];
+
+export function isLevel(value: unknown): value is Level {
+  return typeof value === "string" && (LEVELS as readonly string[]).includes(value);
+}
+
+export function isMeasure(value: unknown): value is Measure {
+  return typeof value === "string" && (MEASURES as readonly string[]).includes(value);
+}
+
+/** Plan tiers, lowest to highest (api-contract §2). */
+export const PLANS = ["Recognise", "Analyse", "Monitor", "Recommend", "Custom"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Item-level salt, sugar, oil and measures need Monitor or higher (interface §4.1 rule 2). */
+export function planAllowsItemModifiers(plan: Plan): boolean {
+  return PLANS.indexOf(plan) >= PLANS.indexOf("Monitor");
+}

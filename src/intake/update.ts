@@ -1,0 +1,157 @@
+import { isItemized, type IntakeKind } from "./kinds.js";
+import { isLevel, isMeasure, LEVELS, MEASURES } from "./levels.js";
+import { parsePositionKey } from "./positions.js";
+import { checkItemQuantity, checkRecognitionQuantity } from "./quantity.js";
+
+/**
+ * The optional fields of the update operation (POST /v2/nutrition/confirm/quantity).
+ * Recognition-only: quantity is a number, salt and sugar are levels.
+ * Itemized: every field is an object keyed by position.
+ */
+export const UPDATE_FIELDS = ["quantity", "salt", "sugar", "oil", "measures"] as const;
+export type UpdateField = (typeof UPDATE_FIELDS)[number];
+
+export interface RecognitionUpdate {
+  quantity?: number;
+  salt?: string;
+  sugar?: string;
+}
+export interface ItemizedUpdate {
+  quantity?: Record<string, number>;
+  salt?: Record<string, string>;
+  sugar?: Record<string, string>;
+  oil?: Record<string, string>;
+  measures?: Record<string, string>;
+}
+export type UpdateFields = RecognitionUpdate | ItemizedUpdate;
+
+export type UpdateShape = "recognition" | "itemized" | "empty";
+
+export interface UpdateProblem {
+  field: string;
+  message: string;
+}
+
+export interface ShapeOptions {
+  /** The sandbox accepts only metric and imperial; the CLI lets the server judge other names. */
+  strictMeasures: boolean;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Picks the update fields out of a body; everything else is left to the caller. */
+export function pickUpdateFields(body: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of UPDATE_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
+  return fields;
+}
+
+/**
+ * Checks the update fields on their own, before the intake is known: each value's type,
+ * levels, quantities and position keys. Returns the shape the fields describe.
+ */
+export function readUpdateShape(
+  fields: Record<string, unknown>,
+  options: ShapeOptions,
+): { shape: UpdateShape; problems: UpdateProblem[] } {
+  const problems: UpdateProblem[] = [];
+  const present = UPDATE_FIELDS.filter((name) => fields[name] !== undefined);
+  if (present.length === 0) return { shape: "empty", problems };
+
+  const itemized = present.filter((name) => isPlainObject(fields[name]));
+  const flat = present.filter((name) => !isPlainObject(fields[name]));
+  if (itemized.length > 0 && flat.length > 0) {
+    problems.push({
+      field: flat[0]!,
+      message: `${flat[0]} must be an object keyed by position like ${itemized[0]}, or all fields must be plain values for a recognition-only intake`,
+    });
+    return { shape: itemized.length >= flat.length ? "itemized" : "recognition", problems };
+  }
+
+  if (flat.length > 0) {
+    for (const name of flat) {
+      const value = fields[name];
+      if (name === "quantity") {
+        const problem = checkRecognitionQuantity(value);
+        if (problem) problems.push({ field: "quantity", message: `quantity ${problem}` });
+      } else if (name === "salt" || name === "sugar") {
+        if (!isLevel(value)) problems.push({ field: name, message: `${name} must be one of ${LEVELS.join(", ")}` });
+      } else {
+        problems.push({
+          field: name,
+          message: `${name} applies only to itemized intakes, as an object keyed by position`,
+        });
+      }
+    }
+    return { shape: "recognition", problems };
+  }
+
+  let positionKind: string | null = null;
+  for (const name of itemized) {
+    const entries = Object.entries(fields[name] as Record<string, unknown>);
+    for (const [key, value] of entries) {
+      const position = parsePositionKey(key);
+      if (!position) {
+        problems.push({ field: `${name}.${key}`, message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
+        continue;
+      }
+      if (positionKind && position.kind !== positionKind) {
+        problems.push({ field: `${name}.${key}`, message: `positions mix segmentation and manual forms ("${key}")` });
+      }
+      positionKind ??= position.kind;
+      if (name === "quantity") {
+        const problem = checkItemQuantity(value);
+        if (problem) problems.push({ field: `quantity.${key}`, message: `quantity of position ${key} ${problem}` });
+      } else if (name === "measures") {
+        const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
+        if (!valid) {
+          problems.push({ field: `measures.${key}`, message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` });
+        }
+      } else if (!isLevel(value)) {
+        problems.push({ field: `${name}.${key}`, message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` });
+      }
+    }
+  }
+  return { shape: "itemized", problems };
+}
+
+/**
+ * Checks well-shaped update fields against the intake they target: the shape must fit the
+ * intake's kind and every position must exist in it (rule 1: an unknown position changes nothing).
+ */
+export function checkUpdateAgainstIntake(
+  fields: Record<string, unknown>,
+  shape: UpdateShape,
+  kind: IntakeKind,
+  positions: readonly string[],
+): UpdateProblem[] {
+  if (shape === "empty") return [];
+  if (shape === "recognition" && isItemized(kind)) {
+    return [{
+      field: "quantity",
+      message: `intake is ${kind === "manual" ? "a manual" : "a segmentation"} intake: give values per position (e.g. ${positions[0] ?? "1"}=150)`,
+    }];
+  }
+  if (shape === "itemized" && !isItemized(kind)) {
+    return [{ field: "quantity", message: "intake is recognition-only: give one total quantity, not values per position" }];
+  }
+  const problems: UpdateProblem[] = [];
+  if (shape === "itemized") {
+    const known = new Set(positions);
+    for (const name of UPDATE_FIELDS) {
+      const value = fields[name];
+      if (!isPlainObject(value)) continue;
+      for (const key of Object.keys(value)) {
+        if (!known.has(key)) {
+          problems.push({
+            field: `${name}.${key}`,
+            message: `unknown position ${key} (this intake has ${positions.join(", ") || "no items"})`,
+          });
+        }
+      }
+    }
+  }
+  return problems;
+}

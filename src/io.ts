@@ -1,0 +1,40 @@
+/**
+ * The process's streams and terminal facts, and the colour decision. Commands and printers
+ * never touch `process` directly: tests hand in a buffered IO.
+ */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface IO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Colour on stdout / stderr, decided once from flags, env and TTY. */
+  color: { stdout: boolean; stderr: boolean };
+}
+
+export function processIO(): IO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    color: { stdout: false, stderr: false },
+  };
+}
+
+/**
+ * cli.md: colour only when the stream is a terminal and nothing turns it off.
+ * `--no-color` and NO_COLOR (any non-empty value) turn it off; FORCE_COLOR (not "0") turns it on.
+ */
+export function decideColor(stream: OutputStream, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  if (env.TERM === "dumb") return false;
+  return stream.isTTY === true;
+}

@@ -1,0 +1,19 @@
+import { Readable } from "node:stream";
+import type { IO } from "../../src/io.js";
+
+/** An IO backed by string buffers, for in-process command tests. */
+export function bufferIO(options: { env?: NodeJS.ProcessEnv; stdin?: string; tty?: boolean } = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const tty = options.tty ?? false;
+  const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as NodeJS.ReadableStream & { isTTY?: boolean };
+  stdin.isTTY = tty;
+  const io: IO = {
+    stdout: { write: (s: string) => out.push(s), isTTY: tty, columns: 120 },
+    stderr: { write: (s: string) => err.push(s), isTTY: tty, columns: 120 },
+    stdin,
+    env: options.env ?? {},
+    color: { stdout: false, stderr: false },
+  };
+  return { io, stdout: () => out.join(""), stderr: () => err.join("") };
+}
