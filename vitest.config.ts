@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // End-to-end tests spawn the built CLI; keep the 2-core machines from thrashing.
+    maxWorkers: 2,
+  },
+});
