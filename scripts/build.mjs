@@ -2,7 +2,9 @@
 // loads only its own chunk. The sandbox's server framework stays external (loaded from
 // node_modules only by `foodctl sandbox`).
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
@@ -21,5 +23,6 @@ await build({
   mainFields: ["module", "main"],
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __foodctlRequire } from 'node:module'; const require = __foodctlRequire(import.meta.url);" },
+  define: { __FOODCTL_VERSION__: JSON.stringify(version) },
   logLevel: "warning",
 });

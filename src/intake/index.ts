@@ -5,3 +5,8 @@ export * from "./kinds.js";
 export * from "./quantity.js";
 export * from "./update.js";
 export * from "./imageType.js";
+export * from "./ids.js";
+export * from "./items.js";
+export * from "./dates.js";
+export * from "./diff.js";
+export * from "./records.js";

@@ -2,6 +2,7 @@ import { isItemized, type IntakeKind } from "./kinds.js";
 import { isLevel, isMeasure, LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey } from "./positions.js";
 import { checkItemQuantity, checkRecognitionQuantity } from "./quantity.js";
+import { isPlainRecord } from "./records.js";
 
 /**
  * The optional fields of the update operation (POST /v2/nutrition/confirm/quantity).
@@ -37,9 +38,6 @@ export interface ShapeOptions {
   strictMeasures: boolean;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Picks the update fields out of a body; everything else is left to the caller. */
 export function pickUpdateFields(body: Record<string, unknown>): Record<string, unknown> {
@@ -60,8 +58,8 @@ export function readUpdateShape(
   const present = UPDATE_FIELDS.filter((name) => fields[name] !== undefined);
   if (present.length === 0) return { shape: "empty", problems };
 
-  const itemized = present.filter((name) => isPlainObject(fields[name]));
-  const flat = present.filter((name) => !isPlainObject(fields[name]));
+  const itemized = present.filter((name) => isPlainRecord(fields[name]));
+  const flat = present.filter((name) => !isPlainRecord(fields[name]));
   if (itemized.length > 0 && flat.length > 0) {
     problems.push({
       field: flat[0]!,
@@ -142,7 +140,7 @@ export function checkUpdateAgainstIntake(
     const known = new Set(positions);
     for (const name of UPDATE_FIELDS) {
       const value = fields[name];
-      if (!isPlainObject(value)) continue;
+      if (!isPlainRecord(value)) continue;
       for (const key of Object.keys(value)) {
         if (!known.has(key)) {
           problems.push({

@@ -1,0 +1,275 @@
+/**
+ * The API client: base URL and /v2 paths, bearer token, user_id, timeout, retries with
+ * backoff and jitter, response size limit, one error mapping, a masked trace, and a lenient
+ * schema parse of every response.
+ */
+import { errorForStatus, failure, interruptedError, unavailableError, type CliError } from "../errors.js";
+import { paths } from "./paths.js";
+import {
+  ErrorBodySchema,
+  IntakeListResponseSchema,
+  IntakeResponseSchema,
+  type IntakeListResponse,
+  type IntakeResponse,
+} from "./schemas.js";
+import { TransportError, type Transport, type TransportResponse } from "./transport.js";
+
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** A Retry-After longer than this is not waited for: the user is told to come back. */
+const MAX_RETRY_AFTER_MS = 120_000;
+/** 429s are absorbed with their own budget: a busy batch slows down instead of failing. */
+const RATE_LIMIT_RETRIES = 8;
+
+export interface ClientOptions {
+  baseUrl: URL;
+  token: string;
+  userId?: number | undefined;
+  timeoutMs: number;
+  retries: number;
+  userAgent: string;
+  transport: Transport;
+  trace?: ((line: string) => void) | undefined;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ApiResult<T> {
+  /** The body as received, for `--json`. */
+  raw: string;
+  data: T;
+  status: number;
+}
+
+export interface RequestDescription {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+interface Schema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class ApiClient {
+  private pausedUntil = 0;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+  }
+
+  get host(): string {
+    return this.options.baseUrl.host;
+  }
+
+  /** The URL a request goes to, with user_id when acting for a user. */
+  url(path: string, query: Record<string, string | undefined> = {}): URL {
+    const url = new URL(this.options.baseUrl.href.replace(/\/$/, "") + path);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    if (this.options.userId !== undefined) url.searchParams.set("user_id", String(this.options.userId));
+    return url;
+  }
+
+  /** What a request would look like, token masked (for --dry-run). */
+  describe(method: string, url: URL, extraHeaders: Record<string, string> = {}): RequestDescription {
+    return { method, url: url.href, headers: { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders } };
+  }
+
+  async getIntake(imageId: number): Promise<ApiResult<IntakeResponse>> {
+    return this.send("GET", this.url(paths.intake(imageId)), undefined, {}, IntakeResponseSchema);
+  }
+
+  async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<ApiResult<IntakeListResponse>> {
+    const url = this.url(paths.intakesList(), { date_from: range.from, date_to: range.to });
+    return this.send("GET", url, undefined, {}, IntakeListResponseSchema);
+  }
+
+  /** The update operation. The answer is not relied on (a real server may send an empty body). */
+  async confirmQuantity(body: Record<string, unknown>): Promise<ApiResult<unknown>> {
+    return this.send("POST", this.url(paths.confirmQuantity()), Buffer.from(JSON.stringify(body)), { "content-type": "application/json" }, null);
+  }
+
+  async attachDisplayImage(imageId: number, body: Buffer, contentType: string): Promise<ApiResult<unknown>> {
+    return this.send("POST", this.url(paths.displayImage(imageId)), body, { "content-type": contentType }, null);
+  }
+
+  async removeDisplayImage(imageId: number): Promise<ApiResult<unknown>> {
+    return this.send("DELETE", this.url(paths.displayImage(imageId)), undefined, {}, null);
+  }
+
+  private async send<T>(
+    method: string,
+    url: URL,
+    body: Buffer | undefined,
+    headers: Record<string, string>,
+    schema: Schema<T> | null,
+  ): Promise<ApiResult<T>> {
+    const { retries, trace } = this.options;
+    let attempt = 0;
+    let rateLimited = 0;
+    for (;;) {
+      await this.waitForPause();
+      if (this.options.signal?.aborted) throw interruptedError("interrupted before the request was sent");
+      const started = performance.now();
+      trace?.(`> ${method} ${url.href}${attempt + rateLimited > 0 ? ` (attempt ${attempt + rateLimited + 1})` : ""}`);
+      trace?.(`> authorization: Bearer ****`);
+      let response: TransportResponse;
+      try {
+        response = await this.options.transport({
+          method,
+          url,
+          headers: {
+            accept: "application/json",
+            authorization: `Bearer ${this.options.token}`,
+            "user-agent": this.options.userAgent,
+            ...headers,
+          },
+          body,
+          timeoutMs: this.options.timeoutMs,
+          maxResponseBytes: MAX_RESPONSE_BYTES,
+          signal: this.options.signal,
+        });
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        const elapsed = Math.round(performance.now() - started);
+        trace?.(`< ${error.kind} after ${elapsed} ms: ${error.message}`);
+        if (error.kind === "aborted") {
+          throw interruptedError(error.maybeSent ? "interrupted after the request was sent; the change may have been applied" : "interrupted before the request was sent");
+        }
+        if (error.kind === "too_large") throw failure(`unreadable response from ${url.host}: ${error.message}`);
+        if (attempt < retries) {
+          attempt++;
+          await this.backoff(attempt, undefined);
+          continue;
+        }
+        const sent = method === "GET" ? "" : error.maybeSent ? " (the request may have reached the server)" : " (nothing was sent)";
+        throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
+          hint: attempt > 0 ? `gave up after ${attempt + 1} attempts` : undefined,
+        });
+      }
+      const elapsed = Math.round(performance.now() - started);
+      trace?.(`< ${response.status} ${method} ${url.pathname} ${elapsed} ms, ${response.body.byteLength} bytes`);
+
+      if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
+
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        const retryAfter = parseRetryAfter(response.headers["retry-after"]);
+        const budgetLeft = response.status === 429 ? rateLimited < Math.max(retries, RATE_LIMIT_RETRIES) : attempt < retries;
+        if (budgetLeft && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS)) {
+          if (response.status === 429) {
+            rateLimited++;
+            // Every request of this client waits, so a batch slows down as a whole.
+            this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (retryAfter ?? this.backoffMs(rateLimited)));
+          } else {
+            attempt++;
+            await this.backoff(attempt, retryAfter);
+          }
+          continue;
+        }
+      }
+      throw this.httpError(response, url);
+    }
+  }
+
+  private parse<T>(response: TransportResponse, url: URL, schema: Schema<T> | null): ApiResult<T> {
+    const raw = response.body.toString("utf8");
+    if (schema === null) {
+      let data: unknown = null;
+      if (raw.trim() !== "") {
+        try {
+          data = JSON.parse(raw);
+        } catch {
+          data = null;
+        }
+      }
+      return { raw, data: data as T, status: response.status };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? issue.path.join(".") : "body";
+      throw failure(`unexpected response from ${url.host}: ${where}: ${issue?.message ?? "invalid"}`);
+    }
+    return { raw, data: parsed.data, status: response.status };
+  }
+
+  private httpError(response: TransportResponse, url: URL): CliError {
+    const reason = errorMessage(response.body);
+    const message = `${url.host} answered ${response.status}${reason ? `: ${reason}` : ` ${statusText(response.status)}`}`;
+    const error = errorForStatus(response.status, message);
+    if (response.status === 400 && this.options.userId === undefined && /user_id/i.test(reason ?? "")) {
+      return errorForStatus(400, message, { hint: "this token acts for other users: name one with --user <id>" });
+    }
+    return error;
+  }
+
+  private backoffMs(attempt: number): number {
+    const ceiling = Math.min(8000, 250 * 2 ** attempt);
+    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+
+  private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
+    await this.sleep(retryAfterMs ?? this.backoffMs(attempt));
+  }
+
+  private async waitForPause(): Promise<void> {
+    const wait = this.pausedUntil - Date.now();
+    if (wait > 0) await this.sleep(wait);
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; milliseconds, or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The readable sentence of an error body, one line; null for a non-JSON body (an HTML 502). */
+export function errorMessage(body: Buffer): string | null {
+  const text = body.toString("utf8");
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success && parsed.data.message) return oneLine(parsed.data.message);
+  } catch {
+    // not JSON: the status says it all
+  }
+  return null;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? "";
+}

@@ -1,0 +1,83 @@
+import http from "node:http";
+import https from "node:https";
+import { flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
+
+/** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
+export function createNodeTransport(): Transport {
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }),
+  };
+  return (request: TransportRequest) =>
+    new Promise<TransportResponse>((resolve, reject) => {
+      const isHttps = request.url.protocol === "https:";
+      const send = isHttps ? https.request : http.request;
+      let sent = false;
+      let settled = false;
+      const fail = (error: TransportError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.destroy();
+        reject(error);
+      };
+      const timer = setTimeout(
+        () => fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)),
+        request.timeoutMs,
+      );
+      const headers: Record<string, string> = { ...request.headers };
+      if (request.body) headers["content-length"] = String(request.body.byteLength);
+      const req = send(request.url, {
+        method: request.method,
+        headers,
+        agent: agents[isHttps ? "https:" : "http:"],
+      });
+      const onAbort = () => fail(new TransportError("aborted", "request cancelled", sent));
+      request.signal?.addEventListener("abort", onAbort, { once: true });
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        fail(new TransportError("network", describeNetworkError(error), sent));
+      });
+      req.on("finish", () => {
+        sent = true;
+      });
+      req.on("response", (res) => {
+        readLimited(res, request.maxResponseBytes, res.headers["content-length"]).then(
+          (body) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            request.signal?.removeEventListener("abort", onAbort);
+            resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
+          },
+          (error: unknown) => {
+            fail(error instanceof TransportError ? error : new TransportError("network", `connection broken while reading the answer (${(error as Error).message})`, true));
+          },
+        );
+      });
+      req.end(request.body);
+    });
+}
+
+export function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+    case "ECONNRESET":
+      return "connection reset";
+    case "EPIPE":
+      return "connection closed while sending";
+    case "ETIMEDOUT":
+      return "connection timed out";
+    case "CERT_HAS_EXPIRED":
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return `TLS certificate not trusted (${error.code})`;
+    default:
+      return error.code ? `${error.code.toLowerCase()}: ${error.message}` : error.message;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * One HTTP exchange, no policy: the client decides retries, errors and parsing.
+ * The default transport is node:http(s) (no WASM parser to compile at start-up); undici's
+ * EnvHttpProxyAgent takes over when HTTPS_PROXY/HTTP_PROXY applies to the target host.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+
+export interface TransportRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: Buffer | undefined;
+  timeoutMs: number;
+  /** The response body is refused past this many bytes, never buffered whole. */
+  maxResponseBytes: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+}
+
+export type TransportFailure = "timeout" | "network" | "too_large" | "aborted";
+
+export class TransportError extends Error {
+  constructor(
+    readonly kind: TransportFailure,
+    message: string,
+    /** True when the request may have reached the server (for "was it sent?" messages). */
+    readonly maybeSent: boolean,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+export function flattenHeaders(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  return flat;
+}
+
+/** Collects a body stream up to a byte limit; past it, destroys the stream. */
+export async function readLimited(
+  stream: AsyncIterable<Buffer | Uint8Array> & { destroy?: (error?: Error) => void },
+  maxBytes: number,
+  declaredLength: string | undefined,
+): Promise<Buffer> {
+  if (declaredLength !== undefined && Number(declaredLength) > maxBytes) {
+    stream.destroy?.();
+    throw new TransportError("too_large", `response body of ${declaredLength} bytes is over the ${maxBytes}-byte limit`, true);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      stream.destroy?.();
+      throw new TransportError("too_large", `response body is over the ${maxBytes}-byte limit`, true);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,11 @@
+import { isExpired, type TokenClaims } from "../../config/jwt.js";
+
+/** What may be said of a token: its claims, never the token. */
+export function describeClaims(claims: TokenClaims, now: number = Date.now() / 1000) {
+  return {
+    subject: claims.sub ?? null,
+    role: claims.role ?? null,
+    expires_at: claims.exp === undefined ? null : new Date(claims.exp * 1000).toISOString(),
+    expired: isExpired(claims, now),
+  };
+}

@@ -1,0 +1,102 @@
+import { checkApiUrl, DEFAULT_TIMEOUT_SECONDS, resolveProfileName, type Settings } from "../../config/settings.js";
+import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../config/store.js";
+import type { Context } from "../../context.js";
+import { usageError } from "../../errors.js";
+import { parsePositiveId } from "../../intake/ids.js";
+import { renderTable } from "../../output/table.js";
+import { jsonLine } from "../args.js";
+
+function checkKey(key: string): ConfigKey {
+  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  if (key === "token") throw usageError("the token is not a config key", { hint: "use `foodctl auth login`" });
+  throw usageError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(", ")})`);
+}
+
+function effective(settings: Settings, key: ConfigKey, env: NodeJS.ProcessEnv, globals: Context["globals"]) {
+  switch (key) {
+    case "api-url":
+      return settings.apiUrl ? { value: settings.apiUrl.value, source: settings.apiUrl.source } : { value: null, source: null };
+    case "user": {
+      if (settings.user === undefined) return { value: null, source: null };
+      const source = globals.user ? "flag" : env.FOODCTL_USER ? "env" : "profile";
+      return { value: settings.user, source };
+    }
+    case "timeout": {
+      const source = globals.timeout ? "flag" : env.FOODCTL_TIMEOUT ? "env" : settings.timeoutSeconds === DEFAULT_TIMEOUT_SECONDS ? "default" : "profile";
+      return { value: settings.timeoutSeconds, source };
+    }
+  }
+}
+
+export async function configList(ctx: Context): Promise<number> {
+  const settings = ctx.settings();
+  const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key, ctx.io.env, ctx.globals) }));
+  if (ctx.json) {
+    ctx.io.stdout.write(jsonLine({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
+    return 0;
+  }
+  ctx.io.stdout.write(
+    renderTable(ctx.io.stdout, {
+      head: ["key", "value", "source"],
+      rows: rows.map((row) => [row.key, row.value === null ? "" : String(row.value), row.source ?? ""]),
+      color: ctx.io.color.stdout,
+    }),
+  );
+  return 0;
+}
+
+export async function configGet(ctx: Context, keyText: string): Promise<number> {
+  const key = checkKey(keyText);
+  const { value } = effective(ctx.settings(), key, ctx.io.env, ctx.globals);
+  if (ctx.json) ctx.io.stdout.write(jsonLine({ key, value }));
+  else if (value !== null) ctx.io.stdout.write(`${value}\n`);
+  return 0;
+}
+
+function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
+  switch (key) {
+    case "api-url":
+      return checkApiUrl(text).href.replace(/\/$/, "");
+    case "user": {
+      const id = parsePositiveId(text);
+      if (id === null) throw usageError(`user must be a positive integer user id, got "${text}"`);
+      return id;
+    }
+    case "timeout": {
+      const seconds = Number(text);
+      if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !(seconds > 0) || seconds > 3600) throw usageError(`timeout must be a number of seconds between 0 and 3600, got "${text}"`);
+      return seconds;
+    }
+  }
+}
+
+export async function configSet(ctx: Context, keyText: string, valueText: string): Promise<number> {
+  const key = checkKey(keyText);
+  const value = checkValue(key, valueText);
+  const profile = resolveProfileName(ctx.globals, ctx.io.env);
+  await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
+  if (ctx.json) ctx.io.stdout.write(jsonLine({ profile, key, value }));
+  else ctx.info(`Set ${key} = ${value} in profile "${profile}"`);
+  return 0;
+}
+
+export async function configUnset(ctx: Context, keyText: string): Promise<number> {
+  const key = checkKey(keyText);
+  const profile = resolveProfileName(ctx.globals, ctx.io.env);
+  if (ctx.config().profiles[profile]?.[key] !== undefined) {
+    await updateProfile(ctx.io.env, profile, (current) => {
+      const next = { ...current };
+      delete next[key];
+      return next;
+    });
+  }
+  if (ctx.json) ctx.io.stdout.write(jsonLine({ profile, key, value: null }));
+  else ctx.info(`Unset ${key} in profile "${profile}"`);
+  return 0;
+}
+
+export async function configPathCommand(ctx: Context): Promise<number> {
+  if (ctx.json) ctx.io.stdout.write(jsonLine({ path: ctx.configPath }));
+  else ctx.io.stdout.write(`${ctx.configPath}\n`);
+  return 0;
+}

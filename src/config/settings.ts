@@ -1,0 +1,133 @@
+/**
+ * Settings resolved with cli.md's precedence: flag > environment > profile > default.
+ * The token has no flag: FOODCTL_TOKEN > the profile's stored token.
+ */
+import { parsePositiveId } from "../intake/ids.js";
+import { usageError } from "../errors.js";
+import { DEFAULT_PROFILE, type ConfigData, type Profile } from "./store.js";
+
+export interface GlobalFlags {
+  profile?: string | undefined;
+  apiUrl?: string | undefined;
+  user?: string | undefined;
+  timeout?: string | undefined;
+  retries?: string | undefined;
+}
+
+export type Source = "flag" | "env" | "profile" | "default";
+
+export interface TokenSetting {
+  value: string;
+  source: "env" | "profile";
+}
+
+export interface Settings {
+  profile: string;
+  profileExists: boolean;
+  apiUrl: { value: string; source: Source } | null;
+  user: number | undefined;
+  timeoutSeconds: number;
+  retries: number;
+  token: TokenSetting | null;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_RETRIES = 2;
+
+function firstDefined(...values: Array<string | undefined>): string | undefined {
+  return values.find((value) => value !== undefined && value !== "");
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
+  return firstDefined(flags.profile, env.FOODCTL_PROFILE) ?? DEFAULT_PROFILE;
+}
+
+/**
+ * @param requireProfile refuse a named profile that does not exist (every command but the
+ *   ones that create a profile by writing to it).
+ */
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+  options: { requireProfile: boolean } = { requireProfile: true },
+): Settings {
+  const profileName = resolveProfileName(flags, env);
+  const stored: Profile | undefined = config.profiles[profileName];
+  if (!stored && profileName !== DEFAULT_PROFILE && options.requireProfile) {
+    const known = Object.keys(config.profiles);
+    throw usageError(`unknown profile "${profileName}"${known.length ? ` (known: ${known.join(", ")})` : ""}`, {
+      hint: `create it with \`foodctl config set api-url <url> --profile ${profileName}\``,
+    });
+  }
+  const profile = stored ?? {};
+
+  let apiUrl: Settings["apiUrl"] = null;
+  if (flags.apiUrl !== undefined && flags.apiUrl !== "") apiUrl = { value: flags.apiUrl, source: "flag" };
+  else if (env.FOODCTL_API_URL) apiUrl = { value: env.FOODCTL_API_URL, source: "env" };
+  else if (profile["api-url"]) apiUrl = { value: profile["api-url"], source: "profile" };
+
+  const userText = firstDefined(flags.user, env.FOODCTL_USER);
+  let user: number | undefined = profile.user;
+  if (userText !== undefined) {
+    const parsed = parsePositiveId(userText);
+    if (parsed === null) throw usageError(`--user must be a positive integer user id, got "${userText}"`);
+    user = parsed;
+  }
+
+  const timeoutText = firstDefined(flags.timeout, env.FOODCTL_TIMEOUT);
+  let timeoutSeconds = profile.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  if (timeoutText !== undefined) {
+    const parsed = Number(timeoutText);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(timeoutText) || !(parsed > 0) || parsed > 3600) {
+      throw usageError(`--timeout must be a number of seconds between 0 and 3600, got "${timeoutText}"`);
+    }
+    timeoutSeconds = parsed;
+  }
+
+  let retries = DEFAULT_RETRIES;
+  if (flags.retries !== undefined) {
+    if (!/^[0-9]{1,2}$/.test(flags.retries) || Number(flags.retries) > 10) {
+      throw usageError(`--retries must be a whole number from 0 to 10, got "${flags.retries}"`);
+    }
+    retries = Number(flags.retries);
+  }
+
+  let token: TokenSetting | null = null;
+  if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") token = { value: env.FOODCTL_TOKEN.trim(), source: "env" };
+  else if (profile.token) token = { value: profile.token, source: "profile" };
+
+  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, timeoutSeconds, retries, token };
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  if (LOOPBACK_HOSTS.has(hostname.toLowerCase()) || hostname.toLowerCase().endsWith(".localhost")) return true;
+  return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(hostname);
+}
+
+/**
+ * A base URL the client may use: http or https, no credentials, query or fragment, and plain
+ * http only to a loopback host (the token would travel in clear text otherwise).
+ */
+export function checkApiUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`--api-url "${text}" is not a valid URL`, { hint: "e.g. --api-url https://api.example.com" });
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw usageError(`--api-url must start with https:// (or http:// for a local sandbox), got "${url.protocol}"`);
+  }
+  if (url.username || url.password) throw usageError("--api-url must not contain credentials");
+  if (url.search || url.hash) throw usageError("--api-url must not contain a query or fragment");
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw usageError(`refusing to send the token over plain http:// to ${url.host}`, {
+      hint: "use https://, or http:// only for a sandbox on this machine (localhost, 127.0.0.1, [::1])",
+    });
+  }
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url;
+}

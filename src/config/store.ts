@@ -1,0 +1,95 @@
+/**
+ * The config file: profiles with api-url, user, timeout and a token. Reading is a plain
+ * JSON read (fast, every command does it); writing goes through conf (atomic write,
+ * file mode 0600), loaded only by the commands that write.
+ */
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { usageError } from "../errors.js";
+
+export const CONFIG_KEYS = ["api-url", "user", "timeout"] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+const ProfileSchema = z.object({
+  "api-url": z.optional(z.string()),
+  user: z.optional(z.number().check(z.int(), z.positive())),
+  timeout: z.optional(z.number().check(z.positive())),
+  token: z.optional(z.string()),
+});
+const ConfigSchema = z.object({ profiles: z.optional(z.record(z.string(), ProfileSchema)) });
+
+export type Profile = z.infer<typeof ProfileSchema>;
+export interface ConfigData {
+  profiles: Record<string, Profile>;
+}
+
+export const DEFAULT_PROFILE = "default";
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
+  return join(base, "foodctl");
+}
+
+export function configPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), "config.json");
+}
+
+/** Reads the config file; a missing file is an empty config, a corrupt one a usage error naming it. */
+export function readConfig(path: string): ConfigData {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { profiles: {} };
+    throw usageError(`cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  const fix = `fix it or remove it (\`rm ${path}\`) and log in again`;
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw usageError(`config file ${path} is not valid JSON`, { hint: fix });
+  }
+  const parsed = ConfigSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join(".") : "";
+    throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}`, { hint: fix });
+  }
+  return { profiles: parsed.data.profiles ?? {} };
+}
+
+/**
+ * Changes one profile and writes the whole file atomically with mode 0600 in a 0700 folder.
+ * The file is read again first, so a corrupt file is refused and never overwritten.
+ */
+export async function updateProfile(
+  env: NodeJS.ProcessEnv,
+  profileName: string,
+  change: (profile: Profile) => Profile | undefined,
+): Promise<void> {
+  const dir = configDir(env);
+  const path = configPath(env);
+  const current = readConfig(path);
+  const next = change({ ...(current.profiles[profileName] ?? {}) });
+  const profiles = { ...current.profiles };
+  if (next === undefined) delete profiles[profileName];
+  else profiles[profileName] = next;
+
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const { default: Conf } = await import("conf");
+  const store = new Conf<{ profiles: Record<string, Profile> }>({
+    cwd: dir,
+    configName: "config",
+    projectSuffix: "",
+    configFileMode: 0o600,
+    clearInvalidConfig: false,
+    accessPropertiesByDotNotation: false,
+  });
+  store.store = { profiles };
+  // The temp-file rename keeps the mode, but a file created by another tool may not: make sure.
+  chmodSync(path, 0o600);
+}

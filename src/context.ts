@@ -1,0 +1,131 @@
+/**
+ * What a command needs, each part built on first use: a command that never talks to the
+ * API never loads the client, one that never reads config never opens the file.
+ */
+import type { ApiClient } from "./api/client.js";
+import { isExpired, readTokenClaims, type TokenClaims } from "./config/jwt.js";
+import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
+import { configPath, readConfig, type ConfigData } from "./config/store.js";
+import { authError, usageError } from "./errors.js";
+import type { IO } from "./io.js";
+import { styler, type Styler } from "./output/style.js";
+import { VERSION } from "./version.js";
+
+export interface GlobalOptions extends GlobalFlags {
+  json: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+export class Context {
+  private configCache: ConfigData | undefined;
+  private settingsCache: Settings | undefined;
+  private clientCache: Promise<ApiClient> | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+    /** Aborted on Ctrl-C: requests in flight are cancelled and reported. */
+    readonly signal: AbortSignal = new AbortController().signal,
+  ) {}
+
+  get json(): boolean {
+    return this.globals.json;
+  }
+
+  get verbose(): boolean {
+    return this.globals.verbose || this.io.env.FOODCTL_DEBUG === "1";
+  }
+
+  get configPath(): string {
+    return configPath(this.io.env);
+  }
+
+  config(): ConfigData {
+    this.configCache ??= readConfig(this.configPath);
+    return this.configCache;
+  }
+
+  settings(): Settings {
+    this.settingsCache ??= resolveSettings(this.globals, this.io.env, this.config());
+    return this.settingsCache;
+  }
+
+  /** Styles for stderr messages. */
+  get err(): Styler {
+    return styler(this.io.color.stderr);
+  }
+
+  warn(message: string): void {
+    this.io.stderr.write(`${this.err.yellow("warning:")} ${message}\n`);
+  }
+
+  info(message: string): void {
+    this.io.stderr.write(`${message}\n`);
+  }
+
+  trace(line: string): void {
+    if (this.verbose) this.io.stderr.write(`${this.err.dim(line)}\n`);
+  }
+
+  /** The API base URL, checked (http only to loopback) before anything is sent. */
+  apiUrl(): URL {
+    const setting = this.settings().apiUrl;
+    if (!setting) {
+      throw usageError("no API URL configured", {
+        hint: "pass --api-url <url>, set FOODCTL_API_URL, or run `foodctl config set api-url <url>` (try `foodctl sandbox` for a local one)",
+      });
+    }
+    return checkApiUrl(setting.value);
+  }
+
+  /** The token to send, refused early when missing, malformed or expired: nothing is sent then. */
+  token(): { value: string; claims: TokenClaims } {
+    const token = this.settings().token;
+    if (!token) {
+      throw authError("not logged in: no token", { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
+    }
+    const where = token.source === "env" ? "FOODCTL_TOKEN" : `the token of profile "${this.settings().profile}"`;
+    const claims = readTokenClaims(token.value);
+    if (!claims) throw authError(`${where} is not a JWT`, { hint: "run `foodctl auth login` with the token you were given" });
+    if (isExpired(claims)) {
+      const when = new Date((claims.exp ?? 0) * 1000).toISOString();
+      throw authError(`${where} expired at ${when}`, { hint: "run `foodctl auth login` with a fresh token" });
+    }
+    return { value: token.value, claims };
+  }
+
+  client(): Promise<ApiClient> {
+    this.clientCache ??= this.buildClient();
+    return this.clientCache;
+  }
+
+  private async buildClient(): Promise<ApiClient> {
+    const baseUrl = this.apiUrl();
+    const token = this.token();
+    const settings = this.settings();
+    const [{ ApiClient }, transport] = await Promise.all([import("./api/client.js"), this.transport(baseUrl)]);
+    return new ApiClient({
+      baseUrl,
+      token: token.value,
+      userId: settings.user,
+      timeoutMs: settings.timeoutSeconds * 1000,
+      retries: settings.retries,
+      userAgent: `foodctl/${VERSION}`,
+      transport,
+      trace: this.verbose ? (line) => this.trace(line) : undefined,
+      signal: this.signal,
+    });
+  }
+
+  private async transport(baseUrl: URL) {
+    const { proxyApplies } = await import("./api/undiciTransport.js");
+    if (proxyApplies(baseUrl, this.io.env)) {
+      const { createUndiciTransport } = await import("./api/undiciTransport.js");
+      this.trace(`* using proxy from ${baseUrl.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY"}`);
+      return createUndiciTransport();
+    }
+    const { createNodeTransport } = await import("./api/nodeTransport.js");
+    return createNodeTransport();
+  }
+}

@@ -1,0 +1,105 @@
+/** What a change did to an intake, item by item: pure, for printing and for batch results. */
+import type { Intake } from "../api/schemas.js";
+import { readItems, readTotals, type ItemView } from "./items.js";
+import { MODIFIERS } from "./levels.js";
+import { isPlainRecord } from "./records.js";
+
+export type Pair<T> = { before: T; after: T };
+
+export interface ItemChange {
+  position: string | null;
+  food: string;
+  grams: Pair<number | null>;
+  kcal: Pair<number | null>;
+  salt: Pair<string | null>;
+  sugar: Pair<string | null>;
+  oil: Pair<string | null>;
+  measures: Pair<string | null>;
+  changed: boolean;
+}
+
+export interface IntakeDiff {
+  imageId: number;
+  items: ItemChange[];
+  totals: Array<{ label: string; unit: string } & Pair<number | null>>;
+  displayImage: Pair<{ attached: boolean; url: string | null; width: number | null; height: number | null }>;
+  changed: boolean;
+}
+
+const close = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 0.05);
+
+function displayImageOf(intake: Intake) {
+  return {
+    attached: intake.has_display_image === true,
+    url: intake.image_url ?? null,
+    width: intake.processed_image_size?.width ?? null,
+    height: intake.processed_image_size?.height ?? null,
+  };
+}
+
+export function diffIntakes(before: Intake, after: Intake): IntakeDiff {
+  const beforeItems = new Map(readItems(before).map((item) => [item.position, item]));
+  const items = readItems(after).map((now): ItemChange => {
+    const was: ItemView = beforeItems.get(now.position) ?? { ...now, grams: null, kcal: null, salt: null, sugar: null, oil: null, measures: null };
+    const pair = <K extends keyof ItemView>(key: K) => ({ before: was[key], after: now[key] });
+    const change = {
+      position: now.position,
+      food: now.food,
+      grams: pair("grams") as Pair<number | null>,
+      kcal: pair("kcal") as Pair<number | null>,
+      salt: pair("salt") as Pair<string | null>,
+      sugar: pair("sugar") as Pair<string | null>,
+      oil: pair("oil") as Pair<string | null>,
+      measures: pair("measures") as Pair<string | null>,
+    };
+    const changed =
+      !close(change.grams.before, change.grams.after) ||
+      !close(change.kcal.before, change.kcal.after) ||
+      change.salt.before !== change.salt.after ||
+      change.sugar.before !== change.sugar.after ||
+      change.oil.before !== change.oil.after ||
+      change.measures.before !== change.measures.after;
+    return { ...change, changed };
+  });
+  const afterTotals = readTotals(after);
+  const totals = readTotals(before).map((total, index) => ({ label: total.label, unit: total.unit, before: total.value, after: afterTotals[index]?.value ?? null }));
+  const displayImage = { before: displayImageOf(before), after: displayImageOf(after) };
+  const imageChanged = JSON.stringify(displayImage.before) !== JSON.stringify(displayImage.after);
+  return {
+    imageId: after.image_id,
+    items,
+    totals,
+    displayImage,
+    changed: imageChanged || items.some((item) => item.changed) || totals.some((total) => !close(total.before, total.after)),
+  };
+}
+
+export interface IgnoredModifier {
+  position: string | null;
+  field: string;
+  requested: string;
+  actual: string | null;
+}
+
+/**
+ * Requested salt, sugar, oil or measures that the intake does not show afterwards: the
+ * server ignored them (rule 2: the user's plan is below Monitor).
+ */
+export function findIgnoredModifiers(fields: Record<string, unknown>, after: Intake): IgnoredModifier[] {
+  const items = readItems(after);
+  const ignored: IgnoredModifier[] = [];
+  for (const field of [...MODIFIERS, "measures"] as const) {
+    const requested = fields[field];
+    if (requested === undefined) continue;
+    if (typeof requested === "string") {
+      const actual = items[0]?.[field] ?? null;
+      if (actual !== requested) ignored.push({ position: null, field, requested, actual });
+    } else if (isPlainRecord(requested)) {
+      for (const [position, value] of Object.entries(requested)) {
+        const actual = items.find((item) => item.position === position)?.[field] ?? null;
+        if (actual !== value) ignored.push({ position, field, requested: String(value), actual });
+      }
+    }
+  }
+  return ignored;
+}

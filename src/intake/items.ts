@@ -1,0 +1,99 @@
+/** Reading an intake record into the views the CLI prints and compares: pure, no I/O. */
+import type { Intake, Nutrition } from "../api/schemas.js";
+import { readIntakeKind, type IntakeKind } from "./kinds.js";
+import { positionKey } from "./positions.js";
+
+export interface ItemView {
+  /** Body key of the item ("1", "manual2"); null for a recognition-only intake's single row. */
+  position: string | null;
+  food: string;
+  grams: number | null;
+  salt: string | null;
+  sugar: string | null;
+  oil: string | null;
+  measures: string | null;
+  kcal: number | null;
+}
+
+export const TOTAL_NUTRIENTS = [
+  { code: "ENERC_KCAL", label: "energy", unit: "kcal" },
+  { code: "PROCNT", label: "protein", unit: "g" },
+  { code: "FAT", label: "fat", unit: "g" },
+  { code: "CHOCDF", label: "carbs", unit: "g" },
+  { code: "SUGAR", label: "sugar", unit: "g" },
+  { code: "NA", label: "sodium", unit: "mg" },
+] as const;
+
+export function kcalOf(nutrition: Nutrition | null | undefined): number | null {
+  if (!nutrition) return null;
+  if (typeof nutrition.calories === "number") return nutrition.calories;
+  const energy = nutrition.totalNutrients?.ENERC_KCAL?.quantity;
+  return typeof energy === "number" ? energy : null;
+}
+
+export function nutrientOf(nutrition: Nutrition | null | undefined, code: string): number | null {
+  if (code === "ENERC_KCAL") return kcalOf(nutrition);
+  const value = nutrition?.totalNutrients?.[code]?.quantity;
+  return typeof value === "number" ? value : null;
+}
+
+export function intakeKind(intake: Intake): IntakeKind {
+  return readIntakeKind(intake);
+}
+
+/** The item positions of an itemized intake, as body keys, in record order. */
+export function intakePositions(intake: Intake): string[] {
+  const items = intake.recipe_per_item ?? intake.nutritional_info_per_item ?? [];
+  return items.map((item) => positionKey(item.food_item_position));
+}
+
+export function readItems(intake: Intake): ItemView[] {
+  const kind = readIntakeKind(intake);
+  if (kind === "recognition") {
+    return [{
+      position: null,
+      food: (intake.foodName ?? []).join(", ") || "(unnamed)",
+      grams: intake.serving_size ?? null,
+      salt: intake.salt ?? null,
+      sugar: intake.sugar ?? null,
+      oil: null,
+      measures: null,
+      kcal: kcalOf(intake.nutritional_info),
+    }];
+  }
+  const nutritionByPosition = new Map((intake.nutritional_info_per_item ?? []).map((item) => [positionKey(item.food_item_position), item]));
+  const recipes = intake.recipe_per_item ?? [];
+  const keys = recipes.length ? recipes.map((item) => positionKey(item.food_item_position)) : [...nutritionByPosition.keys()];
+  return keys.map((key, index) => {
+    const recipe = recipes.find((item) => positionKey(item.food_item_position) === key);
+    const nutrition = nutritionByPosition.get(key);
+    return {
+      position: key,
+      food: recipe?.name ?? intake.foodName?.[index] ?? "(unnamed)",
+      grams: recipe?.serving_size ?? nutrition?.serving_size ?? null,
+      salt: recipe?.salt ?? null,
+      sugar: recipe?.sugar ?? null,
+      oil: recipe?.oil ?? null,
+      measures: recipe?.measures ?? null,
+      kcal: kcalOf(nutrition?.nutritional_info),
+    };
+  });
+}
+
+export interface TotalView {
+  code: string;
+  label: string;
+  unit: string;
+  value: number | null;
+}
+
+export function readTotals(intake: Intake): TotalView[] {
+  return TOTAL_NUTRIENTS.map((nutrient) => ({ ...nutrient, value: nutrientOf(intake.nutritional_info, nutrient.code) }));
+}
+
+/** Rounds for display: whole numbers stay whole, others keep one decimal. */
+export function formatAmount(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined) return "-";
+  const rounded = Number(value.toFixed(digits));
+  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(digits);
+}

@@ -1,0 +1,91 @@
+/**
+ * run(argv, deps) → exit code. The one place where errors become exit codes and lines on
+ * stderr (JSON under --json); no stack trace unless --verbose.
+ */
+import { CommanderError } from "commander";
+import { CliError, EXIT, toCliError, usageError } from "./errors.js";
+import { decideColor, processIO, type IO } from "./io.js";
+import { buildProgram } from "./program.js";
+
+export interface RunDeps {
+  io?: IO;
+  /** Ctrl-C; the process entry wires SIGINT to it. */
+  signal?: AbortSignal;
+}
+
+export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
+  const io = deps.io ?? processIO();
+  let signal = deps.signal;
+  let removeSigint = () => {};
+  if (!signal) {
+    const controller = new AbortController();
+    const onSigint = () => {
+      if (controller.signal.aborted) process.exit(EXIT.interrupted);
+      controller.abort();
+    };
+    process.on("SIGINT", onSigint);
+    removeSigint = () => process.off("SIGINT", onSigint);
+    signal = controller.signal;
+  }
+  const json = argv.includes("--json");
+  const verbose = argv.includes("--verbose") || io.env.FOODCTL_DEBUG === "1";
+  if (verbose) process.setSourceMapsEnabled(true);
+  io.color = { stdout: false, stderr: decideColor(io.stderr, io.env, argv.includes("--no-color")) };
+
+  const state = { exitCode: 0 };
+  let parseMessage = "";
+  const program = buildProgram(io, state, signal);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: (text) => {
+      parseMessage = text.trim().replace(/^error:\s*/, "");
+    },
+  });
+  for (const command of allCommands(program)) {
+    command.exitOverride();
+    command.configureOutput(program.configureOutput());
+  }
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (error.code === "commander.executeSubCommandAsync") return EXIT.ok;
+      const message = parseMessage || error.message.replace(/^error:\s*/, "");
+      return report(io, usageError(message, { hint: "run with --help for usage" }), json, verbose);
+    }
+    return report(io, toCliError(error), json, verbose);
+  } finally {
+    removeSigint();
+  }
+}
+
+function allCommands(command: import("commander").Command): import("commander").Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
+}
+
+/** Prints an error once, in the form the run asked for, and returns its exit code. */
+export function report(io: IO, error: CliError, json: boolean, verbose: boolean): number {
+  const secret = io.env.FOODCTL_TOKEN;
+  const clean = (text: string) => (secret && secret.length > 8 ? text.split(secret).join("****") : text);
+  if (json) {
+    const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ?? null } };
+    io.stderr.write(`${JSON.stringify(body)}\n`);
+  } else {
+    const red = io.color.stderr ? (text: string) => `\u001b[31m${text}\u001b[39m` : (text: string) => text;
+    io.stderr.write(`${red("error:")} ${clean(error.message)}\n`);
+    if (error.hint) io.stderr.write(`hint: ${clean(error.hint)}\n`);
+  }
+  if (verbose && error.exitCode === EXIT.failure) {
+    const cause = (error as { cause?: unknown }).cause;
+    const stack = cause instanceof Error ? cause.stack : error.stack;
+    if (stack) io.stderr.write(`${clean(stack)}\n`);
+  }
+  return error.exitCode;
+}
+
+export { CliError };

@@ -1,0 +1,56 @@
+/** Printing a change: the dry-run request, and the before → after of a verified change. */
+import type { OutputStream } from "../io.js";
+import type { IntakeDiff, Pair } from "../intake/diff.js";
+import { formatAmount } from "../intake/items.js";
+import { styler } from "./style.js";
+import { renderTable, type Cell } from "./table.js";
+
+export interface DryRunRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export function renderDryRun(request: DryRunRequest, json: boolean): string {
+  if (json) return `${JSON.stringify({ dry_run: true, request }, null, 2)}\n`;
+  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
+  const body = typeof request.body === "string" ? request.body : JSON.stringify(request.body, null, 2);
+  return `${request.method} ${request.url}\n${headers.join("\n")}\n\n${body}\n`;
+}
+
+const arrow = (pair: Pair<number | null>) => (pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after) ? formatAmount(pair.after) : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`);
+const arrowText = (pair: Pair<string | null>) => (pair.before === pair.after ? pair.after ?? "-" : `${pair.before ?? "-"} → ${pair.after ?? "-"}`);
+
+export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
+  const s = styler(color);
+  const out: string[] = [];
+  const changedItems = diff.items.filter((item) => item.changed);
+  if (changedItems.length) {
+    const rows: Cell[][] = changedItems.map((item) => [
+      item.position ?? "-",
+      item.food,
+      arrow(item.grams),
+      arrowText(item.salt),
+      arrowText(item.sugar),
+      arrowText(item.oil),
+      arrowText(item.measures),
+      arrow(item.kcal),
+    ]);
+    out.push(renderTable(stream, { head: ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"], rows, color }));
+  }
+  const image = diff.displayImage;
+  if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {
+    const describe = (state: typeof image.before) =>
+      `${state.attached ? "display image" : "normal image"} ${state.url ?? "-"}${state.width !== null ? ` (${state.width}×${state.height})` : ""}`;
+    const line = `${describe(image.before)} → ${describe(image.after)}`;
+    out.push(stream.isTTY ? `${s.bold("image")}  ${line}\n` : `image\t${line}\n`);
+  }
+  const totals = diff.totals.filter((total) => formatAmount(total.before) !== formatAmount(total.after));
+  if (totals.length) {
+    const text = totals.map((total) => `${total.label} ${arrow(total)} ${total.unit}`);
+    out.push(stream.isTTY ? `${s.bold("totals")}  ${text.join(" · ")}\n` : totals.map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`).join(""));
+  }
+  if (!out.length) out.push(stream.isTTY ? `intake ${diff.imageId}: no change\n` : "");
+  return out.join(stream.isTTY ? "\n" : "");
+}
