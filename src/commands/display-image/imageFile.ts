@@ -1,0 +1,72 @@
+/** Reading a display image from a file or stdin, refused (exit 2) before anything is sent. */
+import { open, stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { usageError } from "../../errors.js";
+import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
+
+export interface ImageFile {
+  bytes: Buffer;
+  filename: string;
+  contentType: ImageType;
+}
+
+const LIMIT_TEXT = `display images are limited to 1 MiB (${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes)`;
+
+async function readCapped(stream: AsyncIterable<Buffer | string>, cap: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.byteLength;
+    chunks.push(buffer);
+    if (size > cap) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+function fileProblem(path: string, error: NodeJS.ErrnoException): Error {
+  if (error.code === "ENOENT") return usageError(`no such file: ${path}`);
+  if (error.code === "EACCES" || error.code === "EPERM") return usageError(`cannot read ${path}: permission denied`);
+  if (error.code === "EISDIR") return usageError(`${path} is a directory, not an image file`);
+  return usageError(`cannot read ${path}: ${error.message}`);
+}
+
+export async function readImageFile(path: string, stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<ImageFile> {
+  let bytes: Buffer;
+  let name: string;
+  if (path === "-") {
+    if (stdin.isTTY) throw usageError("stdin is a terminal: pipe an image into it, or give a file path");
+    bytes = await readCapped(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
+    name = "stdin";
+    if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
+  } else {
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      throw fileProblem(path, error as NodeJS.ErrnoException);
+    }
+    if (info.isDirectory()) throw usageError(`${path} is a directory, not an image file`);
+    if (!info.isFile()) throw usageError(`${path} is not a regular file`);
+    if (info.size > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} is ${info.size.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
+    try {
+      const handle = await open(path, "r");
+      try {
+        bytes = await readCapped(handle.createReadStream({ autoClose: false }), MAX_DISPLAY_IMAGE_BYTES);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw fileProblem(path, error as NodeJS.ErrnoException);
+    }
+    if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} grew past the limit while being read; ${LIMIT_TEXT}`);
+    name = basename(path);
+  }
+  if (bytes.byteLength === 0) throw usageError(`${name === "stdin" ? "stdin" : path} is empty`);
+  const contentType = sniffImageType(bytes);
+  if (!contentType) throw usageError(`${name === "stdin" ? "stdin" : path} is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)`);
+  const extension = IMAGE_EXTENSIONS[contentType];
+  const filename = name === "stdin" ? `display-image.${extension}` : name;
+  return { bytes, filename, contentType };
+}

@@ -1,0 +1,71 @@
+/** Command-line forms of an update, checked before anything is read or sent (exit 2). */
+import { usageError } from "../../errors.js";
+import { isLevel, LEVELS } from "../../intake/levels.js";
+import { parsePositionKey } from "../../intake/positions.js";
+import { checkRecognitionQuantity, checkItemQuantity, parseGrams } from "../../intake/quantity.js";
+
+export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
+
+/** `<grams>` (recognition-only total) or `<pos>=<grams>...` (itemized). */
+export function parseQuantityArgs(values: string[]): QuantityArgs {
+  if (values.length === 0) throw usageError("give a total (e.g. 320) or quantities per position (e.g. 1=150 2=80.5)");
+  const withPosition = values.filter((value) => value.includes("="));
+  if (withPosition.length === 0) {
+    if (values.length > 1) throw usageError(`one total quantity expected, got ${values.length} values; per-item quantities are written <pos>=<grams>`);
+    const text = values[0]!;
+    const grams = parseGrams(text);
+    if (grams === null) throw usageError(`"${text}" is not a number of grams`);
+    const problem = checkRecognitionQuantity(grams);
+    if (problem) throw usageError(`total quantity ${problem}, got "${text}"`);
+    return { form: "total", grams };
+  }
+  if (withPosition.length !== values.length) {
+    throw usageError(`mixes a total with per-item quantities: "${values.find((value) => !value.includes("="))}"`, { hint: "write every quantity as <pos>=<grams>" });
+  }
+  const quantities: Record<string, number> = {};
+  for (const value of values) {
+    const [key = "", gramsText = "", ...rest] = value.split("=");
+    if (rest.length) throw usageError(`"${value}" has more than one "="`);
+    if (key === "") throw usageError(`"${value}" has no position before "="`);
+    if (!parsePositionKey(key)) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
+    if (gramsText === "") throw usageError(`"${value}" has no grams after "="`);
+    if (key in quantities) throw usageError(`position ${key} is given twice`);
+    const grams = parseGrams(gramsText);
+    if (grams === null) throw usageError(`"${gramsText}" (position ${key}) is not a number of grams`);
+    const problem = checkItemQuantity(grams);
+    if (problem) throw usageError(`quantity of position ${key} ${problem}, got "${gramsText}"`);
+    quantities[key] = grams;
+  }
+  return { form: "items", quantities };
+}
+
+export interface ModifierFlags {
+  salt?: string | undefined;
+  sugar?: string | undefined;
+  oil?: string | undefined;
+  measures?: string | undefined;
+}
+
+export type ModifierLevels = Record<keyof ModifierFlags, string | undefined>;
+
+export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
+  for (const name of ["salt", "sugar", "oil"] as const) {
+    const value = flags[name];
+    if (value !== undefined && !isLevel(value)) throw usageError(`--${name} must be one of ${LEVELS.join(", ")}, got "${value}"`);
+  }
+  if (flags.measures !== undefined && flags.measures.trim() === "") throw usageError("--measures needs a value (metric or imperial)");
+  if ([flags.salt, flags.sugar, flags.oil, flags.measures].every((value) => value === undefined)) {
+    throw usageError("nothing to change: give at least one of --salt, --sugar, --oil, --measures");
+  }
+  return { salt: flags.salt, sugar: flags.sugar, oil: flags.oil, measures: flags.measures };
+}
+
+export function checkPositionArgs(positions: string[]): string[] {
+  const seen = new Set<string>();
+  for (const position of positions) {
+    if (!parsePositionKey(position)) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
+    if (seen.has(position)) throw usageError(`position ${position} is given twice`);
+    seen.add(position);
+  }
+  return positions;
+}

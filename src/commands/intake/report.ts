@@ -1,0 +1,27 @@
+/** How a single changing command reports: dry run, --json intake, or the before → after. */
+import type { Context } from "../../context.js";
+import { EXIT, rejectedError } from "../../errors.js";
+import { jsonLine } from "../args.js";
+import { describeIgnored, type UpdateOutcome } from "./change.js";
+
+export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
+  const { renderDryRun, renderDiff } = await import("../../output/change.js");
+  if (outcome.dryRun) {
+    ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));
+    if (!ctx.json) ctx.info("dry run: nothing was sent");
+    return EXIT.ok;
+  }
+  if (outcome.ignored.length) ctx.warn(describeIgnored(outcome.imageId, outcome.ignored));
+  if (ctx.json) {
+    if (outcome.afterRaw !== null) ctx.io.stdout.write(outcome.afterRaw.endsWith("\n") ? outcome.afterRaw : `${outcome.afterRaw}\n`);
+    else ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
+  } else if (outcome.diff) {
+    ctx.io.stdout.write(renderDiff(outcome.diff, ctx.io.stdout, ctx.io.color.stdout));
+  } else {
+    ctx.info(`${options.action} sent for intake ${outcome.imageId} (not verified: --no-verify)`);
+  }
+  if (options.strict && outcome.ignored.length) {
+    throw rejectedError(`intake ${outcome.imageId}: requested modifiers did not take effect (--strict)`);
+  }
+  return EXIT.ok;
+}
