@@ -6,10 +6,12 @@ import { readFileSync, rmSync } from "node:fs";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// `node scripts/build.mjs [outdir]`: tests build a private copy so parallel runs never share dist/.
+const outdir = process.argv[2] ?? "dist";
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: "src/main.ts" },
-  outdir: "dist",
+  outdir,
   bundle: true,
   splitting: true,
   format: "esm",
