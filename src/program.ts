@@ -216,7 +216,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
       .option("--as <user-name>", "whose token --env exports (default: the first APIUser)")
       .option("--rate-limit <rps>", "answer 429 above this many requests per second")
       .option("--latency <ms>", "delay every API answer")
-      .addHelpText("after", examples("foodctl sandbox", "eval \"$(foodctl sandbox --port 0 --env --as alice &)\"", "foodctl sandbox --json --port 0 | head -1 | jq -r .url")),
+      .addHelpText("after", examples("foodctl sandbox", "foodctl sandbox --env --as alice > sandbox.env & sleep 1; source sandbox.env", "foodctl sandbox --port 0 --state rehearsal.json   # keeps changes across restarts")),
     async (ctx, _args, options) => {
       const { sandboxCommand } = await import("./commands/sandbox.js");
       return sandboxCommand(ctx.io, { ...parseSandboxOptions(options), json: ctx.json });
