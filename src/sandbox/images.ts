@@ -1,0 +1,92 @@
+/** Images the sandbox serves: PNGs drawn with node:zlib, an embedded sample JPEG, and dimension reading. */
+import { randomBytes } from "node:crypto";
+import { crc32, deflateSync } from "node:zlib";
+import { imageSize } from "image-size";
+import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../intake/index.js";
+import type { SeedImage } from "./seed.js";
+
+/** A 32×24 baseline JPEG of a plate of food: the sample "photo" of some seeded intakes. */
+export const SAMPLE_JPEG_BASE64 =
+  "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/2wBDAQkJCQwLDBgNDRgyIRwhMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjL/wAARCAAYACADASIAAhEBAxEB/8QAFwABAQEBAAAAAAAAAAAAAAAAAAUEBv/EACUQAAIBAwMEAwEBAAAAAAAAAAECEQAEEgUTMQMhUYEGFRZhQf/EABYBAQEBAAAAAAAAAAAAAAAAAAAFAf/EABsRAAICAwEAAAAAAAAAAAAAAAECABESIUED/9oADAMBAAIRAxEAPwDqlVnYKqlmYwABJJq42j2On2i9bV73ZZh2RCJHkcEtyOB2rFoe391bbmOORjLiYMe5isHzDd/SdfczxxTbymMcRx/Jn3NSSwTzzq+Siql3wuuy4uj2OoWjdbSL3eZRJRyJPgHsCvB5HeobKyMVZSrKYIIgg0+H7v6PobeeOL7mMxjief5Me4rfrm391c7eOOQnHiYE+5mgIfzzquQylPTC77MCsyMGVirKZBBgg1cbWLHULRejq9lvMogOgEnyeQV4HB70pRWI1MKg7gaxY6faN0dIstlmEF3AkeP9Jbk8ntUNmZ2LMxZmMkkySaUozE6gKBuf/9k=";
+
+export interface StoredImage {
+  contentType: ImageType;
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+
+type Rgb = readonly [number, number, number];
+
+function hexColor(hex: string): Rgb {
+  const value = Number.parseInt(hex.replace(/^#/, ""), 16);
+  return [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** Encodes an 8-bit RGB PNG; `pixel` gives the colour of each pixel. */
+export function encodePng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB, deflate, no filter, no interlace
+  const stride = 1 + width * 3;
+  const raw = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * stride + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A plate on a table with a round portion of food on it. */
+export function drawPlate(width: number, height: number, colors: { table: string; plate: string; food: string }): Buffer {
+  const table = hexColor(colors.table);
+  const plate = hexColor(colors.plate);
+  const food = hexColor(colors.food);
+  const cx = (width - 1) / 2;
+  const cy = (height - 1) / 2;
+  const radius = Math.min(width, height) * 0.42;
+  return encodePng(width, height, (x, y) => {
+    const distance = Math.hypot(x - cx, y - cy);
+    if (distance < radius * 0.55) return food;
+    return distance < radius ? plate : table;
+  });
+}
+
+export function renderSeedImage(image: SeedImage): StoredImage {
+  if (image.format === "jpeg") {
+    return { contentType: "image/jpeg", width: 32, height: 24, bytes: Buffer.from(SAMPLE_JPEG_BASE64, "base64") };
+  }
+  return { contentType: "image/png", width: image.width, height: image.height, bytes: drawPlate(image.width, image.height, image) };
+}
+
+/** The type and dimensions of JPEG, PNG, GIF or WebP bytes; null when they are none of these or unreadable. */
+export function readImage(bytes: Uint8Array): { contentType: ImageType; width: number; height: number } | null {
+  const contentType = sniffImageType(bytes);
+  if (!contentType) return null;
+  try {
+    const { width, height } = imageSize(bytes);
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;
+    return { contentType, width, height };
+  } catch {
+    return null;
+  }
+}
+
+/** An unguessable file name under /images/. */
+export function newImageName(contentType: ImageType): string {
+  return `${randomBytes(16).toString("hex")}.${IMAGE_EXTENSIONS[contentType]}`;
+}

@@ -1,0 +1,127 @@
+/**
+ * The sandbox's nutrition model (api-contract §4 "Sandbox model"): an item is a set of base
+ * components with fixed shares plus modifier components (salt, sugar, oil) whose weight is a
+ * share of the serving size; nutrition is the sum of weight × per-100 g values. Pure.
+ */
+import type { Level, Modifier } from "../intake/index.js";
+
+export const NUTRIENTS = {
+  ENERC_KCAL: { label: "Energy", unit: "kcal" },
+  PROCNT: { label: "Protein", unit: "g" },
+  FAT: { label: "Fat", unit: "g" },
+  CHOCDF: { label: "Carbohydrates", unit: "g" },
+  SUGAR: { label: "Sugars", unit: "g" },
+  NA: { label: "Sodium", unit: "mg" },
+} as const;
+export type NutrientCode = keyof typeof NUTRIENTS;
+export const NUTRIENT_CODES = Object.keys(NUTRIENTS) as NutrientCode[];
+export type NutrientValues = Record<NutrientCode, number>;
+
+/** Share of the serving size taken by a modifier component at each level. */
+export const MODIFIER_SHARES: Record<Modifier, Record<Level, number>> = {
+  salt: { none: 0, low: 0.0025, medium: 0.0075, high: 0.015 },
+  sugar: { none: 0, low: 0.025, medium: 0.05, high: 0.1 },
+  oil: { none: 0, low: 0.02, medium: 0.05, high: 0.1 },
+};
+
+/** Per-100 g values of the modifier components (table salt is 38.758 % sodium). */
+export const MODIFIER_PER_100G: Record<Modifier, NutrientValues> = {
+  salt: { ENERC_KCAL: 0, PROCNT: 0, FAT: 0, CHOCDF: 0, SUGAR: 0, NA: 38_758 },
+  sugar: { ENERC_KCAL: 387, PROCNT: 0, FAT: 0, CHOCDF: 100, SUGAR: 100, NA: 1 },
+  oil: { ENERC_KCAL: 884, PROCNT: 0, FAT: 100, CHOCDF: 0, SUGAR: 0, NA: 0 },
+};
+
+export interface BaseComponent {
+  name: string;
+  /** Share of the non-modifier part of the serving; the shares of an item sum to 1. */
+  share: number;
+  per100g: NutrientValues;
+}
+
+export interface PortionInput {
+  servingSize: number;
+  levels: Record<Modifier, Level>;
+  likelyAddedSugar: boolean;
+  components: readonly BaseComponent[];
+}
+
+export interface WeighedComponent {
+  name: string;
+  weight: number;
+}
+
+export interface PortionResult {
+  recipe: WeighedComponent[];
+  nutrition: NutrientValues;
+}
+
+export function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const rounded = Math.round(value * factor) / factor;
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+export function zeroNutrients(): NutrientValues {
+  return { ENERC_KCAL: 0, PROCNT: 0, FAT: 0, CHOCDF: 0, SUGAR: 0, NA: 0 };
+}
+
+/**
+ * Weighs the components of one portion and sums its nutrition. Weights are rounded to 2
+ * decimals, with the rounding residue given to the largest base component so the weights
+ * add up to the serving size; nutrients are rounded to 1 decimal.
+ */
+export function calculatePortion(input: PortionInput, modifiers: readonly Modifier[]): PortionResult {
+  const serving = input.servingSize;
+  const modifierWeights = modifiers.map((modifier) => {
+    const applies = modifier !== "sugar" || input.likelyAddedSugar;
+    const share = applies ? MODIFIER_SHARES[modifier][input.levels[modifier]] : 0;
+    return { modifier, weight: roundTo(serving * share, 2) };
+  });
+  const baseTotal = serving - modifierWeights.reduce((sum, m) => sum + m.weight, 0);
+  const baseWeights = input.components.map((component) => roundTo(baseTotal * component.share, 2));
+
+  if (baseWeights.length > 0) {
+    let largest = 0;
+    input.components.forEach((component, index) => {
+      if (component.share > input.components[largest]!.share) largest = index;
+    });
+    const others = baseWeights.reduce((sum, weight, index) => (index === largest ? sum : sum + weight), 0);
+    baseWeights[largest] = Math.max(0, roundTo(baseTotal - others, 2));
+  }
+
+  const nutrition = zeroNutrients();
+  const add = (weight: number, per100g: NutrientValues) => {
+    for (const code of NUTRIENT_CODES) nutrition[code] += (weight * per100g[code]) / 100;
+  };
+  input.components.forEach((component, index) => add(baseWeights[index]!, component.per100g));
+  for (const { modifier, weight } of modifierWeights) add(weight, MODIFIER_PER_100G[modifier]);
+  for (const code of NUTRIENT_CODES) nutrition[code] = roundTo(nutrition[code], 1);
+
+  return {
+    recipe: [
+      ...input.components.map((component, index) => ({ name: component.name, weight: baseWeights[index]! })),
+      ...modifierWeights.map(({ modifier, weight }) => ({ name: modifier, weight })),
+    ],
+    nutrition,
+  };
+}
+
+export function sumNutrients(values: readonly NutrientValues[]): NutrientValues {
+  const total = zeroNutrients();
+  for (const value of values) for (const code of NUTRIENT_CODES) total[code] += value[code];
+  for (const code of NUTRIENT_CODES) total[code] = roundTo(total[code], 1);
+  return total;
+}
+
+export interface NutritionRecord {
+  calories: number;
+  totalNutrients: Record<NutrientCode, { label: string; quantity: number; unit: string }>;
+}
+
+export function nutritionRecord(values: NutrientValues): NutritionRecord {
+  const totalNutrients = {} as NutritionRecord["totalNutrients"];
+  for (const code of NUTRIENT_CODES) {
+    totalNutrients[code] = { label: NUTRIENTS[code].label, quantity: values[code], unit: NUTRIENTS[code].unit };
+  }
+  return { calories: values.ENERC_KCAL, totalNutrients };
+}
