@@ -1,0 +1,63 @@
+/** Reading intakes: GET intake, the history list, recipe/ingredients and recipe/nutritionalInfo. */
+import type { FastifyInstance } from "fastify";
+import { routes } from "../../api/paths.js";
+import { lookupIntake } from "../access.js";
+import type { SandboxContext } from "../context.js";
+import { badRequest } from "../errors.js";
+import { itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
+import { parseHistoryDate, readBodyImageId, readImageIdParam, readJsonBody, readQuery } from "../request.js";
+
+function readDateBound(text: string | undefined, name: string): number | null {
+  if (text === undefined) return null;
+  const time = parseHistoryDate(text);
+  if (time === null) throw badRequest(`${name} must look like 2026/11/03, 08:00:00 (YYYY/MM/DD, HH:MM:SS), not "${text}"`);
+  return time;
+}
+
+export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const onRequest = ctx.authenticate;
+
+  app.get(routes.intake, { onRequest }, async (request) => {
+    readQuery(request, ["user_id"]);
+    const imageId = readImageIdParam(request.params);
+    const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
+    return { intake_info: ctx.render(request, intake) };
+  });
+
+  app.get(routes.intakesList, { onRequest }, async (request) => {
+    const query = readQuery(request, ["user_id", "date_from", "date_to"]);
+    const from = readDateBound(query.date_from, "date_from");
+    const to = readDateBound(query.date_to, "date_to");
+    if (from !== null && to !== null && from > to) throw badRequest("date_from is later than date_to");
+    const { target } = ctx.accessOf(request);
+    const intakes = [...ctx.state.intakes.values()]
+      .filter((intake) => intake.ownerId === target.id)
+      .map((intake) => ({ intake, time: Date.parse(intake.timestamp) }))
+      .filter(({ time }) => (from === null || time >= from) && (to === null || time <= to))
+      .sort((a, b) => a.time - b.time || a.intake.imageId - b.intake.imageId);
+    return { intakes_list: intakes.map(({ intake }) => ctx.render(request, intake)) };
+  });
+
+  app.post(routes.recipeIngredients, { onRequest }, async (request) => {
+    readQuery(request, ["user_id"]);
+    const imageId = readBodyImageId(readJsonBody(request, ["imageId"]));
+    const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
+    if (intake.kind === "recognition") {
+      return { imageId, serving_size: totalServingSize(intake), recipe: ctx.render(request, intake).recipe };
+    }
+    return { imageId, recipe_per_item: intake.items.map(itemRecipeRecord) };
+  });
+
+  app.post(routes.recipeNutritionalInfo, { onRequest }, async (request) => {
+    readQuery(request, ["user_id"]);
+    const imageId = readBodyImageId(readJsonBody(request, ["imageId"]));
+    const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
+    return {
+      imageId,
+      foodName: intake.items.map((item) => item.name),
+      hasNutritionalInfo: true,
+      nutritional_info: totalNutrition(intake),
+      ...(intake.kind === "recognition" ? {} : { nutritional_info_per_item: intake.items.map(itemNutritionRecord) }),
+    };
+  });
+}
