@@ -3,7 +3,7 @@ import type { OutputStream } from "../io.js";
 import type { IntakeDiff, Pair } from "../intake/diff.js";
 import { formatAmount } from "../intake/items.js";
 import { styler } from "./style.js";
-import { renderTable, type Cell } from "./table.js";
+import { renderTable, renderTsv, type Cell } from "./table.js";
 
 export interface DryRunRequest {
   method: string;
@@ -37,7 +37,8 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
       arrowText(item.measures),
       arrow(item.kcal),
     ]);
-    out.push(renderTable(stream, { head: ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"], rows, color }));
+    // Piped, each row is tagged like `intake show`'s rows, so a script can pick lines by kind.
+    out.push(stream.isTTY ? renderTable(stream, { head: ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"], rows, alignRight: [2, 7], color }) : renderTsv(rows.map((row) => ["item", ...row])));
   }
   const image = diff.displayImage;
   if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {
@@ -51,6 +52,7 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
     const text = totals.map((total) => `${total.label} ${arrow(total)} ${total.unit}`);
     out.push(stream.isTTY ? `${s.bold("totals")}  ${text.join(" · ")}\n` : totals.map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`).join(""));
   }
-  if (!out.length) out.push(stream.isTTY ? `intake ${diff.imageId}: no change\n` : "");
+  // Nothing changed: a terminal says so here; piped output stays empty (the caller notes it on stderr).
+  if (!out.length && stream.isTTY) out.push(`intake ${diff.imageId}: no change\n`);
   return out.join(stream.isTTY ? "\n" : "");
 }

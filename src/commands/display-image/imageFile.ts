@@ -33,12 +33,12 @@ function fileProblem(path: string, error: NodeJS.ErrnoException): Error {
 }
 
 export async function readImageFile(path: string, stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<ImageFile> {
+  const fromStdin = path === "-";
+  const source = fromStdin ? "stdin" : path;
   let bytes: Buffer;
-  let name: string;
-  if (path === "-") {
+  if (fromStdin) {
     if (stdin.isTTY) throw usageError("stdin is a terminal: pipe an image into it, or give a file path");
     bytes = await readCapped(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
-    name = "stdin";
     if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
   } else {
     let info;
@@ -61,12 +61,10 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
       throw fileProblem(path, error as NodeJS.ErrnoException);
     }
     if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} grew past the limit while being read; ${LIMIT_TEXT}`);
-    name = basename(path);
   }
-  if (bytes.byteLength === 0) throw usageError(`${name === "stdin" ? "stdin" : path} is empty`);
+  if (bytes.byteLength === 0) throw usageError(`${source} is empty: no image to attach`);
   const contentType = sniffImageType(bytes);
-  if (!contentType) throw usageError(`${name === "stdin" ? "stdin" : path} is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)`);
-  const extension = IMAGE_EXTENSIONS[contentType];
-  const filename = name === "stdin" ? `display-image.${extension}` : name;
+  if (!contentType) throw usageError(`${source} is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)`);
+  const filename = fromStdin ? `display-image.${IMAGE_EXTENSIONS[contentType]}` : basename(path);
   return { bytes, filename, contentType };
 }

@@ -23,13 +23,17 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
     throw usageError(`mixes a total with per-item quantities: "${values.find((value) => !value.includes("="))}"`, { hint: "write every quantity as <pos>=<grams>" });
   }
   const quantities: Record<string, number> = {};
+  const kinds = new Set<string>();
   for (const value of values) {
     const [key = "", gramsText = "", ...rest] = value.split("=");
     if (rest.length) throw usageError(`"${value}" has more than one "="`);
     if (key === "") throw usageError(`"${value}" has no position before "="`);
-    if (!parsePositionKey(key)) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
+    const position = parsePositionKey(key);
+    if (!position) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
     if (gramsText === "") throw usageError(`"${value}" has no grams after "="`);
-    if (key in quantities) throw usageError(`position ${key} is given twice`);
+    if (Object.hasOwn(quantities, key)) throw usageError(`position ${key} is given twice`);
+    kinds.add(position.kind);
+    if (kinds.size > 1) throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint: "an intake has one kind of position; see `foodctl intake show <image_id>`" });
     const grams = parseGrams(gramsText);
     if (grams === null) throw usageError(`"${gramsText}" (position ${key}) is not a number of grams`);
     const problem = checkItemQuantity(grams);
@@ -62,9 +66,13 @@ export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
 
 export function checkPositionArgs(positions: string[]): string[] {
   const seen = new Set<string>();
+  const kinds = new Set<string>();
   for (const position of positions) {
-    if (!parsePositionKey(position)) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
+    const parsed = parsePositionKey(position);
+    if (!parsed) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
     if (seen.has(position)) throw usageError(`position ${position} is given twice`);
+    kinds.add(parsed.kind);
+    if (kinds.size > 1) throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${position}"`, { hint: "an intake has one kind of position; see `foodctl intake show <image_id>`" });
     seen.add(position);
   }
   return positions;

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import type { Intake } from "../../src/api/schemas.js";
+import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { buildModifierFields } from "../../src/commands/intake/setModifiers.js";
+import { CliError, EXIT } from "../../src/errors.js";
+
+function refusal(run: () => unknown): CliError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("parseQuantityArgs", () => {
+  it("reads one whole number as the total of a recognition-only intake", () => {
+    expect(parseQuantityArgs(["320"])).toEqual({ form: "total", grams: 320 });
+  });
+
+  it("reads <pos>=<grams> pairs, decimals allowed, as per-item quantities", () => {
+    expect(parseQuantityArgs(["1=150", "2=80.5"])).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
+    expect(parseQuantityArgs(["manual2=40"])).toEqual({ form: "items", quantities: { manual2: 40 } });
+  });
+
+  it.each([
+    ["0", /must be positive/],
+    ["-5", /not a number of grams/],
+    ["1e400", /not a number of grams/],
+    ["1e3", /not a number of grams/],
+    ["NaN", /not a number of grams/],
+    ["Infinity", /not a number of grams/],
+    ["abc", /not a number of grams/],
+    ["", /not a number of grams/],
+    ["0x10", /not a number of grams/],
+    [" 12", /not a number of grams/],
+    ["12.5", /whole number of grams/],
+    ["100001", /at most 100000 g/],
+  ])("refuses the total %j as a usage error", (text, message) => {
+    const error = refusal(() => parseQuantityArgs([text]));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toMatch(message);
+  });
+
+  it.each([
+    [["1="], /no grams after "="/],
+    [["=5"], /no position before "="/],
+    [["x=5"], /"x" is not a food item position/],
+    [["0=5"], /"0" is not a food item position/],
+    [["manual=5"], /"manual" is not a food item position/],
+    [["1=0"], /quantity of position 1 must be positive/],
+    [["1=-3"], /"-3" \(position 1\) is not a number of grams/],
+    [["1=1e400"], /is not a number of grams/],
+    [["1=NaN"], /is not a number of grams/],
+    [["1==5"], /more than one "="/],
+    [["1=5", "1=6"], /position 1 is given twice/],
+    [["1=5", "manual1=6"], /positions mix segmentation/],
+    [["1=5", "320"], /mixes a total with per-item quantities/],
+    [["320", "10"], /one total quantity expected/],
+    [[], /give a total/],
+  ])("refuses %j as a usage error", (values, message) => {
+    const error = refusal(() => parseQuantityArgs(values));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe("checkModifierFlags", () => {
+  it("keeps the levels given and leaves the others undefined", () => {
+    expect(checkModifierFlags({ salt: "low", oil: "high" })).toEqual({ salt: "low", sugar: undefined, oil: "high", measures: undefined });
+  });
+
+  it("passes measures through for the server to judge", () => {
+    expect(checkModifierFlags({ measures: "imperial" }).measures).toBe("imperial");
+  });
+
+  it.each([
+    [{ salt: "extra" }, /--salt must be one of none, low, medium, high, got "extra"/],
+    [{ sugar: "LOW" }, /--sugar must be one of/],
+    [{ oil: "" }, /--oil must be one of/],
+    [{ measures: " " }, /--measures needs a value/],
+    [{}, /nothing to change/],
+  ])("refuses %j as a usage error", (flags, message) => {
+    const error = refusal(() => checkModifierFlags(flags));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe("checkPositionArgs", () => {
+  it("returns well-formed positions in order", () => {
+    expect(checkPositionArgs(["2", "1"])).toEqual(["2", "1"]);
+    expect(checkPositionArgs(["manual1", "manual2"])).toEqual(["manual1", "manual2"]);
+  });
+
+  it.each([
+    [["1", "1"], /position 1 is given twice/],
+    [["first"], /"first" is not a food item position/],
+    [["1", "manual1"], /positions mix/],
+  ])("refuses %j as a usage error", (positions, message) => {
+    const error = refusal(() => checkPositionArgs(positions));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe("buildModifierFields", () => {
+  const recognition: Intake = { image_id: 1001, foodName: ["Margherita pizza"], serving_size: 320, salt: "medium", sugar: "none" };
+  const segmentation: Intake = {
+    image_id: 1002,
+    recipe_per_item: [
+      { food_item_position: 1, name: "Scrambled eggs on toast" },
+      { food_item_position: 2, name: "Fresh fruit salad" },
+    ],
+  };
+  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({ salt: undefined, sugar: undefined, oil: undefined, measures: undefined, ...values });
+
+  it("sends plain levels for a recognition-only intake", () => {
+    expect(buildModifierFields(recognition, levels({ salt: "low", sugar: "none" }), [], false)).toEqual({ salt: "low", sugar: "none" });
+  });
+
+  it("refuses --oil and --measures for a recognition-only intake (exit 7)", () => {
+    for (const name of ["oil", "measures"] as const) {
+      const error = refusal(() => buildModifierFields(recognition, levels({ [name]: name === "oil" ? "low" : "metric" }), [], false));
+      expect(error.exitCode).toBe(EXIT.rejected);
+      expect(error.message).toContain(`--${name} applies only to itemized intakes`);
+    }
+  });
+
+  it("refuses positions for a recognition-only intake (exit 7)", () => {
+    expect(refusal(() => buildModifierFields(recognition, levels({ salt: "low" }), ["1"], false)).exitCode).toBe(EXIT.rejected);
+  });
+
+  it("keys each level by the positions named", () => {
+    expect(buildModifierFields(segmentation, levels({ salt: "none", oil: "high" }), ["2"], false)).toEqual({ salt: { "2": "none" }, oil: { "2": "high" } });
+  });
+
+  it("targets every item with --all-items", () => {
+    expect(buildModifierFields(segmentation, levels({ measures: "imperial" }), [], true)).toEqual({ measures: { "1": "imperial", "2": "imperial" } });
+  });
+
+  it("asks for positions or --all-items on an itemized intake (exit 2, naming the positions)", () => {
+    const error = refusal(() => buildModifierFields(segmentation, levels({ salt: "low" }), [], false));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toContain("(1, 2) or use --all-items");
+  });
+});
