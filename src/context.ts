@@ -76,7 +76,8 @@ export class Context {
         hint: "pass --api-url <url>, set FOODCTL_API_URL, or run `foodctl config set api-url <url>` (try `foodctl sandbox` for a local one)",
       });
     }
-    return checkApiUrl(setting.value);
+    const name = setting.source === "flag" ? "--api-url" : setting.source === "env" ? "FOODCTL_API_URL" : `api-url of profile "${this.settings().profile}"`;
+    return checkApiUrl(setting.value, name);
   }
 
   /** The token to send, refused early when missing, malformed or expired: nothing is sent then. */

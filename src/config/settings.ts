@@ -26,7 +26,9 @@ export interface Settings {
   profileExists: boolean;
   apiUrl: { value: string; source: Source } | null;
   user: number | undefined;
+  userSource: Source | null;
   timeoutSeconds: number;
+  timeoutSource: Source;
   retries: number;
   token: TokenSetting | null;
 }
@@ -36,6 +38,12 @@ export const DEFAULT_RETRIES = 2;
 
 function firstDefined(...values: Array<string | undefined>): string | undefined {
   return values.find((value) => value !== undefined && value !== "");
+}
+
+function pickText(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string): { text: string; name: string; source: "flag" | "env" } | null {
+  if (flag !== undefined && flag !== "") return { text: flag, name: flagName, source: "flag" };
+  if (envValue !== undefined && envValue !== "") return { text: envValue, name: envName, source: "env" };
+  return null;
 }
 
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
@@ -67,22 +75,27 @@ export function resolveSettings(
   else if (env.FOODCTL_API_URL) apiUrl = { value: env.FOODCTL_API_URL, source: "env" };
   else if (profile["api-url"]) apiUrl = { value: profile["api-url"], source: "profile" };
 
-  const userText = firstDefined(flags.user, env.FOODCTL_USER);
+  // A bad value is reported under the name the user gave it (--user or FOODCTL_USER).
+  const userFrom = pickText(flags.user, "--user", env.FOODCTL_USER, "FOODCTL_USER");
   let user: number | undefined = profile.user;
-  if (userText !== undefined) {
-    const parsed = parsePositiveId(userText);
-    if (parsed === null) throw usageError(`--user must be a positive integer user id, got "${userText}"`);
+  let userSource: Source | null = profile.user === undefined ? null : "profile";
+  if (userFrom) {
+    const parsed = parsePositiveId(userFrom.text);
+    if (parsed === null) throw usageError(`${userFrom.name} must be a positive integer user id, got "${userFrom.text}"`);
     user = parsed;
+    userSource = userFrom.source;
   }
 
-  const timeoutText = firstDefined(flags.timeout, env.FOODCTL_TIMEOUT);
+  const timeoutFrom = pickText(flags.timeout, "--timeout", env.FOODCTL_TIMEOUT, "FOODCTL_TIMEOUT");
   let timeoutSeconds = profile.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-  if (timeoutText !== undefined) {
-    const parsed = Number(timeoutText);
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(timeoutText) || !(parsed > 0) || parsed > 3600) {
-      throw usageError(`--timeout must be a number of seconds between 0 and 3600, got "${timeoutText}"`);
+  let timeoutSource: Source = profile.timeout === undefined ? "default" : "profile";
+  if (timeoutFrom) {
+    const parsed = Number(timeoutFrom.text);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(timeoutFrom.text) || !(parsed > 0) || parsed > 3600) {
+      throw usageError(`${timeoutFrom.name} must be a number of seconds between 0 and 3600, got "${timeoutFrom.text}"`);
     }
     timeoutSeconds = parsed;
+    timeoutSource = timeoutFrom.source;
   }
 
   let retries = DEFAULT_RETRIES;
@@ -97,7 +110,7 @@ export function resolveSettings(
   if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") token = { value: env.FOODCTL_TOKEN.trim(), source: "env" };
   else if (profile.token) token = { value: profile.token, source: "profile" };
 
-  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, timeoutSeconds, retries, token };
+  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token };
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
@@ -110,19 +123,20 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * A base URL the client may use: http or https, no credentials, query or fragment, and plain
  * http only to a loopback host (the token would travel in clear text otherwise).
+ * @param name where the URL came from, for the message (--api-url, FOODCTL_API_URL, a profile).
  */
-export function checkApiUrl(text: string): URL {
+export function checkApiUrl(text: string, name = "--api-url"): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw usageError(`--api-url "${text}" is not a valid URL`, { hint: "e.g. --api-url https://api.example.com" });
+    throw usageError(`${name} "${text}" is not a valid URL`, { hint: "e.g. --api-url https://api.example.com" });
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw usageError(`--api-url must start with https:// (or http:// for a local sandbox), got "${url.protocol}"`);
+    throw usageError(`${name} must start with https:// (or http:// for a local sandbox), got "${url.protocol}"`);
   }
-  if (url.username || url.password) throw usageError("--api-url must not contain credentials");
-  if (url.search || url.hash) throw usageError("--api-url must not contain a query or fragment");
+  if (url.username || url.password) throw usageError(`${name} must not contain credentials`);
+  if (url.search || url.hash) throw usageError(`${name} must not contain a query or fragment`);
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw usageError(`refusing to send the token over plain http:// to ${url.host}`, {
       hint: "use https://, or http:// only for a sandbox on this machine (localhost, 127.0.0.1, [::1])",

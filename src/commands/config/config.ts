@@ -1,4 +1,4 @@
-import { checkApiUrl, DEFAULT_TIMEOUT_SECONDS, resolveProfileName, type Settings } from "../../config/settings.js";
+import { checkApiUrl, resolveProfileName, type Settings, type Source } from "../../config/settings.js";
 import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
@@ -12,25 +12,20 @@ function checkKey(key: string): ConfigKey {
   throw usageError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(", ")})`);
 }
 
-function effective(settings: Settings, key: ConfigKey, env: NodeJS.ProcessEnv, globals: Context["globals"]) {
+function effective(settings: Settings, key: ConfigKey): { value: string | number | null; source: Source | null } {
   switch (key) {
     case "api-url":
       return settings.apiUrl ? { value: settings.apiUrl.value, source: settings.apiUrl.source } : { value: null, source: null };
-    case "user": {
-      if (settings.user === undefined) return { value: null, source: null };
-      const source = globals.user ? "flag" : env.FOODCTL_USER ? "env" : "profile";
-      return { value: settings.user, source };
-    }
-    case "timeout": {
-      const source = globals.timeout ? "flag" : env.FOODCTL_TIMEOUT ? "env" : settings.timeoutSeconds === DEFAULT_TIMEOUT_SECONDS ? "default" : "profile";
-      return { value: settings.timeoutSeconds, source };
-    }
+    case "user":
+      return { value: settings.user ?? null, source: settings.userSource };
+    case "timeout":
+      return { value: settings.timeoutSeconds, source: settings.timeoutSource };
   }
 }
 
 export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
-  const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key, ctx.io.env, ctx.globals) }));
+  const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
   if (ctx.json) {
     ctx.io.stdout.write(jsonLine({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
     return 0;
@@ -47,7 +42,7 @@ export async function configList(ctx: Context): Promise<number> {
 
 export async function configGet(ctx: Context, keyText: string): Promise<number> {
   const key = checkKey(keyText);
-  const { value } = effective(ctx.settings(), key, ctx.io.env, ctx.globals);
+  const { value } = effective(ctx.settings(), key);
   if (ctx.json) ctx.io.stdout.write(jsonLine({ key, value }));
   else if (value !== null) ctx.io.stdout.write(`${value}\n`);
   return 0;
@@ -56,7 +51,7 @@ export async function configGet(ctx: Context, keyText: string): Promise<number> 
 function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
   switch (key) {
     case "api-url":
-      return checkApiUrl(text).href.replace(/\/$/, "");
+      return checkApiUrl(text, "api-url").href.replace(/\/$/, "");
     case "user": {
       const id = parsePositiveId(text);
       if (id === null) throw usageError(`user must be a positive integer user id, got "${text}"`);
