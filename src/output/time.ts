@@ -1,12 +1,12 @@
-/** Times: relative on a terminal ("3 h ago"), RFC 3339 when piped. */
+/** Times: UTC and relative on a terminal ("2026-11-21 09:00 UTC (3 h ago)"), RFC 3339 when piped. */
 export function formatTime(iso: string | null | undefined, forTerminal: boolean, now: number = Date.now()): string {
   if (!iso) return "-";
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
   const rfc3339 = new Date(time).toISOString().replace(/\.000Z$/, "Z");
   if (!forTerminal) return rfc3339;
-  const local = rfc3339.slice(0, 16).replace("T", " ");
-  return `${local} (${relative(now - time)})`;
+  const utc = rfc3339.slice(0, 16).replace("T", " ");
+  return `${utc} UTC (${relative(now - time)})`;
 }
 
 function relative(ms: number): string {

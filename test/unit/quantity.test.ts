@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkItemQuantity, checkRecognitionQuantity, MAX_QUANTITY_GRAMS, parseGrams } from "../../src/intake/quantity.js";
+
+describe("checkRecognitionQuantity", () => {
+  it.each([1, 320, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {
+    expect(checkRecognitionQuantity(value)).toBeNull();
+  });
+
+  it.each([
+    [0, "positive"],
+    [-5, "positive"],
+    [80.5, "whole number"],
+    [Number.NaN, "number"],
+    [Number.POSITIVE_INFINITY, "number"],
+    ["320", "number"],
+    [{ "1": 150 }, "number"],
+    [null, "number"],
+    [MAX_QUANTITY_GRAMS + 1, "at most"],
+  ])("refuses %j (%s)", (value, why) => {
+    expect(checkRecognitionQuantity(value)).toContain(why);
+  });
+});
+
+describe("checkItemQuantity", () => {
+  it.each([1, 0.5, 80.5, 150, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {
+    expect(checkItemQuantity(value)).toBeNull();
+  });
+
+  it.each([0, -1, -0.5, Number.NaN, Number.NEGATIVE_INFINITY, "80", true, null, MAX_QUANTITY_GRAMS + 0.5])("refuses %j", (value) => {
+    expect(checkItemQuantity(value)).not.toBeNull();
+  });
+});
+
+describe("parseGrams", () => {
+  it.each([
+    ["150", 150],
+    ["80.5", 80.5],
+    ["0.25", 0.25],
+    ["0", 0],
+  ])("reads %s as %d", (text, value) => {
+    expect(parseGrams(text)).toBe(value);
+  });
+
+  it.each(["", " 150", "150 ", "+150", "-5", "1e3", "0x10", "1,5", "1.", ".5", "01", "Infinity", "NaN", "150g", "1_000"])("refuses %j", (text) => {
+    expect(parseGrams(text)).toBeNull();
+  });
+
+  it("reads back every plain decimal it is given", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 99 }), (whole, cents) => {
+        const text = cents === 0 ? String(whole) : `${whole}.${String(cents).padStart(2, "0")}`;
+        expect(parseGrams(text)).toBe(Number(text));
+      }),
+    );
+  });
+});
