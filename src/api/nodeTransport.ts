@@ -41,7 +41,7 @@ export function createNodeTransport(): Transport {
         sent = true;
       });
       req.on("response", (res) => {
-        readLimited(res, request.maxResponseBytes, res.headers["content-length"]).then(
+        readLimited(res, request.maxResponseBytes, res.headers["content-length"], res.statusCode).then(
           (body) => {
             if (settled) return;
             settled = true;

@@ -30,6 +30,8 @@ export class TransportError extends Error {
     message: string,
     /** True when the request may have reached the server (for "was it sent?" messages). */
     readonly maybeSent: boolean,
+    /** The HTTP status, when the failure came after the answer's headers (a body too large or cut off). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = "TransportError";
@@ -49,10 +51,11 @@ export async function readLimited(
   stream: AsyncIterable<Buffer | Uint8Array> & { destroy?: (error?: Error) => void },
   maxBytes: number,
   declaredLength: string | undefined,
+  status?: number,
 ): Promise<Buffer> {
   if (declaredLength !== undefined && Number(declaredLength) > maxBytes) {
     stream.destroy?.();
-    throw new TransportError("too_large", `response body of ${declaredLength} bytes is over the ${maxBytes}-byte limit`, true);
+    throw new TransportError("too_large", `response body of ${declaredLength} bytes is over the ${maxBytes}-byte limit`, true, status);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -60,7 +63,7 @@ export async function readLimited(
     size += chunk.byteLength;
     if (size > maxBytes) {
       stream.destroy?.();
-      throw new TransportError("too_large", `response body is over the ${maxBytes}-byte limit`, true);
+      throw new TransportError("too_large", `response body is over the ${maxBytes}-byte limit`, true, status);
     }
     chunks.push(Buffer.from(chunk));
   }

@@ -21,7 +21,7 @@ export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Tr
         maxRedirections: 0,
       } as Parameters<typeof request>[1]);
       const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
-      const body = await readLimited(res.body, req.maxResponseBytes, headers["content-length"]);
+      const body = await readLimited(res.body, req.maxResponseBytes, headers["content-length"], res.statusCode);
       return { status: res.statusCode, headers, body };
     } catch (error) {
       if (controller.signal.aborted && controller.signal.reason instanceof TransportError) throw controller.signal.reason;
