@@ -18,8 +18,6 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** A Retry-After longer than this is not waited for: the user is told to come back. */
 const MAX_RETRY_AFTER_MS = 120_000;
-/** 429s are absorbed with their own budget: a busy batch slows down instead of failing. */
-const RATE_LIMIT_RETRIES = 8;
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -27,6 +25,11 @@ export interface ClientOptions {
   userId?: number | undefined;
   timeoutMs: number;
   retries: number;
+  /**
+   * A separate budget for 429s, for a batch that should slow down instead of failing. Unset,
+   * a 429 is one of the `retries` like a 503: `--retries 0` means one attempt, whatever the answer.
+   */
+  rateLimitRetries?: number | undefined;
   userAgent: string;
   transport: Transport;
   trace?: ((line: string) => void) | undefined;
@@ -142,7 +145,10 @@ export class ApiClient {
         if (error.kind === "aborted") {
           throw interruptedError(error.maybeSent ? "interrupted after the request was sent; the change may have been applied" : "interrupted before the request was sent");
         }
-        if (error.kind === "too_large") throw failure(`unreadable response from ${url.host}: ${error.message}`);
+        if (error.kind === "too_large") {
+          const status = error.status === undefined ? "" : `${error.status} answer's `;
+          throw failure(`unreadable response from ${url.host}: ${status}${error.message.replace(/^response /, "")}; nothing of it was used`, { status: error.status });
+        }
         if (attempt < retries) {
           attempt++;
           await this.backoff(attempt, undefined);
@@ -160,12 +166,14 @@ export class ApiClient {
 
       if (RETRYABLE_STATUSES.has(response.status)) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
-        const budgetLeft = response.status === 429 ? rateLimited < Math.max(retries, RATE_LIMIT_RETRIES) : attempt < retries;
+        const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
+        const budgetLeft = ownBudget ? rateLimited < (this.options.rateLimitRetries ?? 0) : attempt < retries;
         if (budgetLeft && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS)) {
           if (response.status === 429) {
-            rateLimited++;
+            if (ownBudget) rateLimited++;
+            else attempt++;
             // Every request of this client waits, so a batch slows down as a whole.
-            this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (retryAfter ?? this.backoffMs(rateLimited)));
+            this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
           } else {
             attempt++;
             await this.backoff(attempt, retryAfter);
@@ -194,20 +202,35 @@ export class ApiClient {
     try {
       json = JSON.parse(raw);
     } catch {
-      throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`);
+      throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join(".") : "body";
-      throw failure(`unexpected response from ${url.host}: ${where}: ${issue?.message ?? "invalid"}`);
+      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${where}: ${issue?.message ?? "invalid"}`, { status: response.status });
     }
     return { raw, data: parsed.data, status: response.status };
   }
 
   private httpError(response: TransportResponse, url: URL): CliError {
+    if (response.status >= 300 && response.status < 400) {
+      // Never followed: a redirect to another host would carry the token there.
+      const location = response.headers.location;
+      let target = "";
+      try {
+        target = location ? ` to ${new URL(location, url).host}` : "";
+      } catch {
+        target = "";
+      }
+      return failure(`${url.host} answered ${response.status}, a redirect${target}; redirects are not followed, so nothing was sent there`, {
+        status: response.status,
+        hint: "point --api-url at the address the API itself answers on",
+      });
+    }
     const reason = errorMessage(response.body);
-    const message = `${url.host} answered ${response.status}${reason ? `: ${reason}` : ` ${statusText(response.status)}`}`;
+    const text = statusText(response.status);
+    const message = `${url.host} answered ${response.status}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
     const error = errorForStatus(response.status, message);
     if (response.status === 400 && this.options.userId === undefined && /user_id/i.test(reason ?? "")) {
       return errorForStatus(400, message, { hint: "this token acts for other users: name one with --user <id>" });
