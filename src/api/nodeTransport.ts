@@ -18,6 +18,8 @@ export function createNodeTransport(): Transport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        // A batch shares one signal: a listener left behind per failed request would pile up.
+        request.signal?.removeEventListener("abort", onAbort);
         req.destroy();
         reject(error);
       };

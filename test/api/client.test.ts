@@ -1,0 +1,410 @@
+/**
+ * The API client against undici's MockAgent: what it sends, how it reads answers, which
+ * failures it retries and how long it waits. An interceptor left unused fails the test.
+ */
+import { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiClient, type ClientOptions } from "../../src/api/client.js";
+import { createUndiciTransport } from "../../src/api/undiciTransport.js";
+import { CliError, EXIT } from "../../src/errors.js";
+
+const ORIGIN = "https://api.test";
+const TOKEN = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEiLCJyb2xlIjoiQVBJVXNlciJ9.c2lnbmF0dXJlLXBhcnQtc2VjcmV0";
+const JSON_HEADERS = { "content-type": "application/json" };
+
+const intakeBody = (imageId = 1002, extra: Record<string, unknown> = {}) => ({
+  intake_info: {
+    image_id: imageId,
+    timestamp: "2026-11-03T12:30:00Z",
+    occasion: "lunch",
+    user_comment: null,
+    has_display_image: false,
+    can_edit_display_image: false,
+    image_url: "https://img.test/a.jpg",
+    processed_image_size: { width: 64, height: 48 },
+    foodName: ["Rice"],
+    serving_size: 180,
+    nutritional_info: { calories: 230, totalNutrients: { ENERC_KCAL: { label: "Energy", quantity: 230, unit: "kcal" } } },
+    nutritional_info_per_item: [{ food_item_position: 1, serving_size: 180, hasNutritionalInfo: true, nutritional_info: { calories: 230 } }],
+    recipe_per_item: [{ food_item_position: 1, name: "Rice", serving_size: 180, salt: "low", sugar: "none", oil: "none", measures: "metric", recipe: [] }],
+    ...extra,
+  },
+});
+
+let mockAgent: MockAgent;
+
+beforeEach(() => {
+  mockAgent = new MockAgent();
+  mockAgent.disableNetConnect();
+});
+
+afterEach(async () => {
+  mockAgent.assertNoPendingInterceptors();
+  await mockAgent.close();
+});
+
+const api = () => mockAgent.get(ORIGIN);
+
+async function makeClient(options: Partial<ClientOptions> = {}) {
+  const sleeps: number[] = [];
+  const traced: string[] = [];
+  const client = new ApiClient({
+    baseUrl: new URL(ORIGIN),
+    token: TOKEN,
+    timeoutMs: 2000,
+    retries: 2,
+    userAgent: "foodctl/0.1.0",
+    transport: await createUndiciTransport(mockAgent),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    trace: (line) => traced.push(line),
+    ...options,
+  });
+  return { client, sleeps, traced };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<CliError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliError);
+    return error as CliError;
+  }
+  throw new Error("expected the request to fail");
+}
+
+/** One readable line naming the host, never the token. */
+function expectOneLine(error: CliError) {
+  expect(error.message).not.toContain("\n");
+  expect(error.message).toContain("api.test");
+  expect(error.message).not.toContain(TOKEN);
+  expect(error.message).not.toContain("c2lnbmF0dXJlLXBhcnQtc2VjcmV0");
+}
+
+describe("what the client sends", () => {
+  it("sends the bearer token, a foodctl User-Agent and Accept: application/json", async () => {
+    let seen: Record<string, string> = {};
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply((request) => {
+        seen = Object.fromEntries(Object.entries(request.headers as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]));
+        return { statusCode: 200, data: JSON.stringify(intakeBody()), responseOptions: { headers: JSON_HEADERS } };
+      });
+    const { client } = await makeClient();
+    await client.getIntake(1002);
+    expect(seen.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(seen["user-agent"]).toMatch(/^foodctl\/\d+\.\d+\.\d+/);
+    expect(seen.accept).toBe("application/json");
+  });
+
+  it("sends user_id from the userId option", async () => {
+    api().intercept({ path: "/v2/intake/2001", method: "GET", query: { user_id: "102" } }).reply(200, intakeBody(2001), { headers: JSON_HEADERS });
+    const { client } = await makeClient({ userId: 102 });
+    expect((await client.getIntake(2001)).data.intake_info.image_id).toBe(2001);
+  });
+
+  it("sends no user_id without the userId option", async () => {
+    let path = "";
+    api()
+      .intercept({ path: (p) => p.startsWith("/v2/intake/1002"), method: "GET" })
+      .reply((request) => {
+        path = request.path;
+        return { statusCode: 200, data: JSON.stringify(intakeBody()) };
+      });
+    const { client } = await makeClient();
+    await client.getIntake(1002);
+    expect(path).toBe("/v2/intake/1002");
+  });
+
+  it("keeps a base path and sends the list's dates and user_id as query parameters", async () => {
+    api()
+      .intercept({
+        path: "/api/v2/history/getIntakesList",
+        method: "GET",
+        query: { date_from: "2026/11/01, 00:00:00", date_to: "2026/11/07, 23:59:59", user_id: "101" },
+      })
+      .reply(200, { intakes_list: [] }, { headers: JSON_HEADERS });
+    const { client } = await makeClient({ baseUrl: new URL(`${ORIGIN}/api`), userId: 101 });
+    const result = await client.listIntakes({ from: "2026/11/01, 00:00:00", to: "2026/11/07, 23:59:59" });
+    expect(result.data.intakes_list).toEqual([]);
+  });
+
+  it("posts an update as JSON", async () => {
+    let contentType: string | undefined;
+    let body: unknown;
+    api()
+      .intercept({ path: "/v2/nutrition/confirm/quantity", method: "POST" })
+      .reply((request) => {
+        const headers = request.headers as Record<string, string>;
+        contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1];
+        body = JSON.parse(String(request.body));
+        return { statusCode: 200, data: "" };
+      });
+    const { client } = await makeClient();
+    const result = await client.confirmQuantity({ imageId: 1002, quantity: { "1": 150 } });
+    expect(contentType).toBe("application/json");
+    expect(body).toEqual({ imageId: 1002, quantity: { "1": 150 } });
+    expect(result.data).toBeNull();
+  });
+
+  it("masks the token in the trace", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const { client, traced } = await makeClient();
+    await client.getIntake(1002);
+    expect(traced.join("\n")).toContain("Bearer ****");
+    expect(traced.join("\n")).not.toContain(TOKEN);
+    expect(traced.some((line) => line.includes("GET https://api.test/v2/intake/1002"))).toBe(true);
+    expect(traced.some((line) => /^< 200 /.test(line))).toBe(true);
+  });
+});
+
+describe("reading answers", () => {
+  it("keeps the body as received next to the parsed data", async () => {
+    const text = JSON.stringify(intakeBody());
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, text, { headers: JSON_HEADERS });
+    const { client } = await makeClient();
+    const result = await client.getIntake(1002);
+    expect(result.raw).toBe(text);
+    expect(result.status).toBe(200);
+    expect(result.data.intake_info.foodName).toEqual(["Rice"]);
+  });
+
+  it("accepts a record missing every optional field", async () => {
+    api().intercept({ path: "/v2/intake/7", method: "GET" }).reply(200, { intake_info: { image_id: 7 } });
+    const { client } = await makeClient();
+    const { data } = await client.getIntake(7);
+    expect(data.intake_info.image_id).toBe(7);
+    expect(data.intake_info.recipe_per_item).toBeUndefined();
+    expect(data.intake_info.nutritional_info).toBeUndefined();
+  });
+
+  it("accepts nulls where a server leaves values out", async () => {
+    api()
+      .intercept({ path: "/v2/intake/8", method: "GET" })
+      .reply(200, { intake_info: { image_id: 8, timestamp: null, image_url: null, processed_image_size: null, nutritional_info: { calories: null, totalNutrients: null } } });
+    const { client } = await makeClient();
+    expect((await client.getIntake(8)).data.intake_info.processed_image_size).toBeNull();
+  });
+
+  it("keeps fields it does not know, in the raw body and in the data", async () => {
+    const body = { ...intakeBody(1002, { rating: { stars: 4 } }), request_id: "abc" };
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, JSON.stringify(body));
+    const { client } = await makeClient();
+    const result = await client.getIntake(1002);
+    expect(JSON.parse(result.raw)).toEqual(body);
+    expect((result.data.intake_info as Record<string, unknown>).rating).toEqual({ stars: 4 });
+    expect((result.data as Record<string, unknown>).request_id).toBe("abc");
+  });
+
+  it("fails with exit 1 on a 200 that is not JSON", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, "<html>hello</html>", { headers: { "content-type": "text/html" } });
+    const { client, sleeps } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.failure);
+    expect(error.message).toMatch(/not JSON/);
+    expectOneLine(error);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("fails with exit 1 on a 200 whose JSON does not fit", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, { intake_info: { image_id: "1002" } });
+    api().intercept({ path: "/v2/intake/1003", method: "GET" }).reply(200, { intakes: [] });
+    const { client } = await makeClient();
+    const wrongType = await failureOf(client.getIntake(1002));
+    expect(wrongType.exitCode).toBe(EXIT.failure);
+    expect(wrongType.message).toContain("intake_info.image_id");
+    expectOneLine(wrongType);
+    const missing = await failureOf(client.getIntake(1003));
+    expect(missing.exitCode).toBe(EXIT.failure);
+    expect(missing.message).toContain("intake_info");
+  });
+
+  it("accepts an update answered with an empty or non-JSON body", async () => {
+    api().intercept({ path: "/v2/nutrition/confirm/quantity", method: "POST" }).reply(200, "OK");
+    const { client } = await makeClient();
+    expect((await client.confirmQuantity({ imageId: 1 })).raw).toBe("OK");
+  });
+});
+
+describe("HTTP errors", () => {
+  it.each([
+    [400, EXIT.rejected, "Invalid quantity for position 1."],
+    [401, EXIT.auth, "The token has expired."],
+    [403, EXIT.forbidden, "You may not act for user 102."],
+    [404, EXIT.notFound, "No intake 9 for user 101."],
+    [409, EXIT.rejected, "Intake 1002 is not manual."],
+    [413, EXIT.rejected, "The display image is over 1 MiB."],
+    [415, EXIT.rejected, "The display image is not a JPEG, PNG, GIF or WebP."],
+    [500, EXIT.unavailable, "Internal error."],
+  ])("maps %d to exit %d with one line naming the host, the status and the server's message", async (status, exitCode, message) => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(status, { message, code: status }, { headers: JSON_HEADERS });
+    const { client, sleeps } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(exitCode);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(`api.test answered ${status}: ${message}`);
+    expectOneLine(error);
+    expect(sleeps).toEqual([]);
+  });
+
+  it.each([
+    [429, "Too Many Requests"],
+    [502, "Bad Gateway"],
+    [503, "Service Unavailable"],
+    [504, "Gateway Timeout"],
+  ])("maps %d to exit 8 once retries are used up", async (status, text) => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(status, "").times(3);
+    const { client, sleeps } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.unavailable);
+    expect(error.message).toBe(`api.test answered ${status} ${text}`);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it("falls back to the status for a non-JSON 502 HTML page", async () => {
+    const html = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body>\r\n</html>\r\n";
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(502, html, { headers: { "content-type": "text/html" } }).times(3);
+    const { client } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.unavailable);
+    expect(error.message).toBe("api.test answered 502 Bad Gateway");
+    expect(error.message).not.toContain("<");
+  });
+
+  it("hints at --user when a manager's token is refused for a missing user_id", async () => {
+    api()
+      .intercept({ path: "/v2/history/getIntakesList", method: "GET" })
+      .reply(400, { message: "user_id is required for an APIUserManager token.", code: 400 });
+    const { client } = await makeClient();
+    const error = await failureOf(client.listIntakes());
+    expect(error.exitCode).toBe(EXIT.rejected);
+    expect(error.hint).toMatch(/--user/);
+  });
+
+  it("hints at logging in on 401", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(401, { message: "Invalid token.", code: 401 });
+    const { client } = await makeClient();
+    expect((await failureOf(client.getIntake(1002))).hint).toMatch(/auth login/);
+  });
+});
+
+describe("retries", () => {
+  it("retries a 503 with growing backoff, then succeeds", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "").times(2);
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const { client, sleeps } = await makeClient();
+    expect((await client.getIntake(1002)).data.intake_info.image_id).toBe(1002);
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[1]!).toBeGreaterThan(sleeps[0]!);
+    expect(sleeps[0]!).toBeGreaterThan(0);
+  });
+
+  it("spreads backoff with jitter", async () => {
+    const low = await makeClient({ random: () => 0 });
+    const high = await makeClient({ random: () => 0.999 });
+    for (const { client } of [low, high]) {
+      api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(502, "");
+      api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+      await client.getIntake(1002);
+    }
+    expect(low.sleeps).toHaveLength(1);
+    expect(high.sleeps).toHaveLength(1);
+    expect(high.sleeps[0]!).toBeGreaterThan(low.sleeps[0]!);
+  });
+
+  it("waits as long as a 503's Retry-After says", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "", { headers: { "retry-after": "2" } });
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const { client, sleeps } = await makeClient();
+    await client.getIntake(1002);
+    expect(sleeps).toEqual([2000]);
+  });
+
+  it("honours a 429's Retry-After, then succeeds", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(429, { message: "Slow down.", code: 429 }, { headers: { "retry-after": "3" } });
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const { client, sleeps } = await makeClient();
+    await client.getIntake(1002);
+    expect(sleeps).toHaveLength(1);
+    // The pause is measured against the clock, so a millisecond may already have passed.
+    expect(sleeps[0]!).toBeGreaterThan(2900);
+    expect(sleeps[0]!).toBeLessThanOrEqual(3000);
+  });
+
+  it("does not wait for a Retry-After over two minutes: exit 8 at once", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(429, "", { headers: { "retry-after": "3600" } });
+    const { client, sleeps } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.unavailable);
+    expect(sleeps).toEqual([]);
+  });
+
+  it.each([400, 401, 403, 404, 409, 500])("does not retry a %d", async (status) => {
+    let calls = 0;
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(() => {
+        calls++;
+        return { statusCode: status, data: JSON.stringify({ message: "no", code: status }) };
+      });
+    const { client, sleeps } = await makeClient({ retries: 5 });
+    await failureOf(client.getIntake(1002));
+    expect(calls).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("makes one attempt with --retries 0", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "");
+    const { client, sleeps } = await makeClient({ retries: 0 });
+    expect((await failureOf(client.getIntake(1002))).exitCode).toBe(EXIT.unavailable);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("retries a network error, then succeeds", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const { client, sleeps } = await makeClient();
+    expect((await client.getIntake(1002)).status).toBe(200);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it("gives up on network errors after the retries with exit 8", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })).times(3);
+    const { client, sleeps } = await makeClient();
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.unavailable);
+    expect(error.message).toContain("api.test");
+    expect(error.hint).toMatch(/3 attempts/);
+    expectOneLine(error);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it("gives up on a server that does not answer in time with exit 8", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody()).delay(1000);
+    const { client } = await makeClient({ timeoutMs: 30, retries: 0 });
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.unavailable);
+    expect(error.message).toMatch(/no answer within 0\.03 s/);
+    expectOneLine(error);
+  });
+
+  it("retries a timeout, then succeeds", async () => {
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody()).delay(1000);
+    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody(1002, { occasion: "dinner" }));
+    const { client, sleeps } = await makeClient({ timeoutMs: 50, retries: 1 });
+    expect((await client.getIntake(1002)).data.intake_info.occasion).toBe("dinner");
+    expect(sleeps).toHaveLength(1);
+  });
+});
+
+describe("Ctrl-C", () => {
+  it("sends nothing once the signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { client } = await makeClient({ signal: controller.signal });
+    const error = await failureOf(client.getIntake(1002));
+    expect(error.exitCode).toBe(EXIT.interrupted);
+  });
+});
