@@ -6,7 +6,7 @@
 import type { ApiClient, RequestDescription } from "../../api/client.js";
 import { paths } from "../../api/paths.js";
 import type { Intake } from "../../api/schemas.js";
-import { rejectedError, usageError } from "../../errors.js";
+import { CliError, rejectedError, usageError } from "../../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
 import { intakePositions } from "../../intake/items.js";
 import { readIntakeKind } from "../../intake/kinds.js";
@@ -78,7 +78,12 @@ export async function finishChange(
   fields: Record<string, unknown> = {},
 ): Promise<UpdateOutcome> {
   if (!verify) return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response, dryRun: null };
-  const read = await client.getIntake(imageId);
+  let read;
+  try {
+    read = await client.getIntake(imageId);
+  } catch (error) {
+    throw readBackFailed(error, imageId);
+  }
   const after = read.data.intake_info;
   return {
     imageId,
@@ -90,6 +95,20 @@ export async function finishChange(
     response,
     dryRun: null,
   };
+}
+
+/** The server took the change; only reading it back failed: say so, keeping the error's kind and exit code. */
+function readBackFailed(error: unknown, imageId: number): unknown {
+  if (!(error instanceof CliError)) return error;
+  const message =
+    error.code === "interrupted"
+      ? `interrupted after intake ${imageId} was changed (the server accepted it); only reading it back was cut short`
+      : `intake ${imageId}: the change was applied, but reading it back failed: ${error.message}`;
+  return new CliError(error.code, error.exitCode, message, {
+    status: error.status,
+    hint: `see the result with \`foodctl intake show ${imageId}\`; sending the same change again is safe`,
+    cause: error,
+  });
 }
 
 /**
