@@ -66,28 +66,19 @@ export function zeroNutrients(): NutrientValues {
 }
 
 /**
- * Weighs the components of one portion and sums its nutrition. Weights are rounded to 2
- * decimals, with the rounding residue given to the largest base component so the weights
- * add up to the serving size; nutrients are rounded to 1 decimal.
+ * Weighs the components of one portion and sums its nutrition from the exact weights. Shown
+ * weights are rounded to 2 decimals, with the rounding residue given to the largest base
+ * component so they still add up to the serving size; nutrients are rounded to 1 decimal.
  */
 export function calculatePortion(input: PortionInput, modifiers: readonly Modifier[]): PortionResult {
   const serving = input.servingSize;
   const modifierWeights = modifiers.map((modifier) => {
     const applies = modifier !== "sugar" || input.likelyAddedSugar;
     const share = applies ? MODIFIER_SHARES[modifier][input.levels[modifier]] : 0;
-    return { modifier, weight: roundTo(serving * share, 2) };
+    return { modifier, weight: serving * share };
   });
   const baseTotal = serving - modifierWeights.reduce((sum, m) => sum + m.weight, 0);
-  const baseWeights = input.components.map((component) => roundTo(baseTotal * component.share, 2));
-
-  if (baseWeights.length > 0) {
-    let largest = 0;
-    input.components.forEach((component, index) => {
-      if (component.share > input.components[largest]!.share) largest = index;
-    });
-    const others = baseWeights.reduce((sum, weight, index) => (index === largest ? sum : sum + weight), 0);
-    baseWeights[largest] = Math.max(0, roundTo(baseTotal - others, 2));
-  }
+  const baseWeights = input.components.map((component) => baseTotal * component.share);
 
   const nutrition = zeroNutrients();
   const add = (weight: number, per100g: NutrientValues) => {
@@ -97,13 +88,17 @@ export function calculatePortion(input: PortionInput, modifiers: readonly Modifi
   for (const { modifier, weight } of modifierWeights) add(weight, MODIFIER_PER_100G[modifier]);
   for (const code of NUTRIENT_CODES) nutrition[code] = roundTo(nutrition[code], 1);
 
-  return {
-    recipe: [
-      ...input.components.map((component, index) => ({ name: component.name, weight: baseWeights[index]! })),
-      ...modifierWeights.map(({ modifier, weight }) => ({ name: modifier, weight })),
-    ],
-    nutrition,
-  };
+  const shownModifiers = modifierWeights.map(({ modifier, weight }) => ({ name: modifier, weight: roundTo(weight, 2) }));
+  const shownBase = input.components.map((component, index) => ({ name: component.name, weight: roundTo(baseWeights[index]!, 2) }));
+  if (shownBase.length > 0) {
+    let largest = 0;
+    input.components.forEach((component, index) => {
+      if (component.share > input.components[largest]!.share) largest = index;
+    });
+    const others = [...shownBase, ...shownModifiers].reduce((sum, component, index) => (index === largest ? sum : sum + component.weight), 0);
+    shownBase[largest]!.weight = Math.max(0, roundTo(serving - others, 2));
+  }
+  return { recipe: [...shownBase, ...shownModifiers], nutrition };
 }
 
 export function sumNutrients(values: readonly NutrientValues[]): NutrientValues {
