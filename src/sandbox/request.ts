@@ -22,7 +22,7 @@ export function parseIdText(text: string): number | null {
 export function readImageIdParam(params: unknown): number {
   const text = (params as { image_id?: unknown } | undefined)?.image_id;
   const id = typeof text === "string" ? parseIdText(text) : null;
-  if (id === null) throw badRequest(`image id ${describe(text)} is not a positive integer`);
+  if (id === null) throw badRequest(`image id ${describe(text)} is not a valid id (a positive integer)`);
   return id;
 }
 

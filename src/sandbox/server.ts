@@ -113,10 +113,10 @@ function describeError(error: unknown): { status: number; message: string; heade
     FST_ERR_CTP_INVALID_TYPE: "the Content-Type header is malformed",
   };
   if (code && messages[code]) return { status, message: messages[code]!, headers: {} };
-  if (error instanceof SyntaxError) return { status: 400, message: "the request body is not valid JSON", headers: {} };
   if (/prototype property/i.test(fastifyError?.message ?? "")) {
-    return { status: 400, message: "the request body contains a forbidden property name", headers: {} };
+    return { status: 400, message: "the request body contains a forbidden property name (__proto__ or constructor.prototype)", headers: {} };
   }
+  if (error instanceof SyntaxError) return { status: 400, message: "the request body is not valid JSON", headers: {} };
   const message = fastifyError?.message?.trim() || "the request was refused";
   return { status, message: message.charAt(0).toLowerCase() + message.slice(1), headers: {} };
 }
@@ -158,10 +158,9 @@ function buildApp(runtime: Runtime): FastifyInstance {
     forceCloseConnections: true,
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
-    frameworkErrors: (error, _request, reply) => {
-      const { status, message } = describeError(error);
-      const code = status >= 500 ? 400 : status;
-      void (reply as FastifyReply).code(code).send(errorBody(code, status >= 500 ? "the request URL is malformed" : message));
+    // Fastify's own routing errors (a malformed URL) before any route runs.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send(errorBody(400, "the request URL is malformed"));
     },
   });
 
