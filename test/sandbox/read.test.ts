@@ -1,0 +1,226 @@
+/** Reading: GET intake, the history list, the recipe endpoints, images, stats and the seed. */
+import { describe, expect, it } from "vitest";
+import { IntakeListResponseSchema, IntakeResponseSchema } from "../../src/api/schemas.js";
+import { readIntakeKind } from "../../src/intake/index.js";
+import { SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
+import { fetchJson, withSandbox } from "../helpers/sandbox.js";
+import type { Json } from "./fixtures.js";
+
+const sb = withSandbox();
+
+const ownerName = (ownerId: number) => SEED_USERS.find((user) => user.id === ownerId)!.name;
+
+describe("GET /v2/intake/{image_id}", () => {
+  for (const seed of SEED_INTAKES) {
+    it(`intake ${seed.imageId} (${seed.kind}) parses with IntakeSchema and equals the history list restricted to it`, async () => {
+      const answer = await fetchJson(sb.handle, "GET", `/v2/intake/${seed.imageId}`, { as: ownerName(seed.owner) });
+      expect(answer.status).toBe(200);
+      expect(IntakeResponseSchema.safeParse(answer.body).success).toBe(true);
+      const record = answer.body.intake_info;
+      expect(readIntakeKind(record)).toBe(seed.kind);
+      expect(record.can_edit_display_image).toBe(seed.kind === "manual");
+      expect(record.has_display_image).toBe(seed.displayImage !== null);
+      expect(record.timestamp).toBe(seed.timestamp);
+      expect(record.occasion).toBe(seed.occasion);
+      expect(record).toEqual(sb.handle.intake(seed.imageId));
+
+      const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: ownerName(seed.owner) });
+      expect(list.body.intakes_list.filter((intake: Json) => intake.image_id === seed.imageId)).toEqual([record]);
+    });
+  }
+
+  it("the seeded positions are as documented", async () => {
+    const positions = (record: Json) => record.recipe_per_item?.map((item: Json) => item.food_item_position) ?? null;
+    const expected: Record<number, unknown> = {
+      1001: null, 1002: [1, 2, 3], 1003: ["manual1", "manual2"], 1004: ["manual1"], 1005: ["manual1"],
+      2001: null, 2002: [1, 2], 2003: ["manual1", "manual2"], 3001: ["manual1", "manual2"], 3002: [1, 2], 4001: [1, 2], 4002: ["manual1"],
+    };
+    for (const [imageId, list] of Object.entries(expected)) {
+      expect([imageId, positions(sb.handle.intake(Number(imageId)))]).toEqual([imageId, list]);
+    }
+  });
+
+  it("a recognition-only record has recipe, salt and sugar and no per-item fields", () => {
+    const record = sb.handle.intake(1001) as Json;
+    expect(record.recipe.length).toBeGreaterThanOrEqual(2);
+    expect(record.recipe.every((c: Json) => c.unit === "g" && typeof c.weight === "number")).toBe(true);
+    expect([record.salt, record.sugar]).toEqual(["medium", "none"]);
+    expect(record.recipe_per_item).toBeUndefined();
+    expect(record.nutritional_info_per_item).toBeUndefined();
+  });
+
+  it("the nutrition has the contract's nutrient codes and units", () => {
+    const nutrition = (sb.handle.intake(1002) as Json).nutritional_info;
+    expect(Object.keys(nutrition.totalNutrients)).toEqual(["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"]);
+    expect(nutrition.totalNutrients.ENERC_KCAL.unit).toBe("kcal");
+    expect(nutrition.totalNutrients.NA.unit).toBe("mg");
+    expect(nutrition.calories).toBeGreaterThan(0);
+  });
+
+  it("image_url serves the normal image with its content type and the dimensions in processed_image_size", async () => {
+    for (const imageId of [1001, 1002, 1003]) {
+      const record = sb.handle.intake(imageId) as Json;
+      expect(record.image_url).toMatch(new RegExp(`^${sb.handle.url}/images/[0-9a-f]{32}\\.(png|jpg)$`));
+      const response = await fetch(record.image_url);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe(record.image_url.endsWith(".png") ? "image/png" : "image/jpeg");
+      const { imageSize } = await import("image-size");
+      const size = imageSize(new Uint8Array(await response.arrayBuffer()));
+      expect({ width: size.width, height: size.height }).toEqual(record.processed_image_size);
+    }
+  });
+
+  it("an unknown image name is 404 JSON", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/images/0123456789abcdef0123456789abcdef.png");
+    expect(answer.status).toBe(404);
+    expect(answer.body.code).toBe(404);
+  });
+
+  for (const bad of ["abc", "0", "-1", "1001.0", "1e3", "99999999999999999999"]) {
+    it(`a malformed image id "${bad}" → 400`, async () => {
+      const answer = await fetchJson(sb.handle, "GET", `/v2/intake/${bad}`, { as: "alice" });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ message: expect.any(String), code: 400 });
+    });
+  }
+
+  it("an unknown query parameter → 400", async () => {
+    expect((await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { verbose: "1" } })).status).toBe(400);
+  });
+
+  it("HEAD answers like GET without a body", async () => {
+    const response = await fetch(`${sb.handle.url}/v2/intake/1001`, { method: "HEAD", headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("GET /v2/history/getIntakesList", () => {
+  const ids = (answer: Json) => answer.body.intakes_list.map((intake: Json) => intake.image_id);
+
+  it("lists the user's intakes oldest first, and parses with IntakeListResponseSchema", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice" });
+    expect(IntakeListResponseSchema.safeParse(answer.body).success).toBe(true);
+    expect(ids(answer)).toEqual([1001, 1002, 1003, 1004, 1005]);
+  });
+
+  it("date_from and date_to are inclusive", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+      as: "alice",
+      query: { date_from: "2026/11/03, 08:15:00", date_to: "2026/11/05, 16:40:00" },
+    });
+    expect(answer.status).toBe(200);
+    expect(ids(answer)).toEqual([1002, 1003, 1004]);
+  });
+
+  it("only date_from or only date_to bound one side", async () => {
+    const from = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_from: "2026/11/03, 00:00:00" } });
+    expect(ids(from)).toEqual([2002, 2003]);
+    const to = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_to: "2026/11/03, 00:00:00" } });
+    expect(ids(to)).toEqual([2001]);
+  });
+
+  it("a range with no intakes is an empty list", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+      as: "alice",
+      query: { date_from: "2025/01/01, 00:00:00", date_to: "2025/12/31, 23:59:59" },
+    });
+    expect(answer.body).toEqual({ intakes_list: [] });
+  });
+
+  for (const bad of ["2026-11-03 08:00:00", "2026/11/03", "2026/13/01, 00:00:00", "2026/02/30, 00:00:00", "2026/11/03, 24:00:00", "2026/11/03,08:00:00", "yesterday", ""]) {
+    it(`a malformed date ${JSON.stringify(bad)} → 400`, async () => {
+      const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { date_from: bad } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe(400);
+    });
+  }
+
+  it("date_from after date_to → 400", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+      as: "alice",
+      query: { date_from: "2026/11/05, 00:00:00", date_to: "2026/11/04, 00:00:00" },
+    });
+    expect(answer.status).toBe(400);
+  });
+
+  it("an unknown or repeated query parameter → 400", async () => {
+    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { limit: 5 } })).status).toBe(400);
+    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { date_from: ["2026/11/01, 00:00:00", "2026/11/02, 00:00:00"] } })).status).toBe(400);
+  });
+
+  it("a manager lists a managed user's intakes", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { user_id: 102 } });
+    expect(ids(answer)).toEqual([2001, 2002, 2003]);
+  });
+});
+
+describe("recipe endpoints", () => {
+  it("recipe/ingredients of a recognition-only intake gives serving_size and recipe", async () => {
+    const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/ingredients", { as: "alice", body: { imageId: 1001 } });
+    const record = sb.handle.intake(1001) as Json;
+    expect(answer.body).toEqual({ imageId: 1001, serving_size: record.serving_size, recipe: record.recipe });
+  });
+
+  it("recipe/nutritionalInfo of a recognition-only intake gives the totals", async () => {
+    const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "bob", body: { imageId: 2001 } });
+    const record = sb.handle.intake(2001) as Json;
+    expect(answer.body).toEqual({ imageId: 2001, foodName: record.foodName, hasNutritionalInfo: true, nutritional_info: record.nutritional_info });
+  });
+
+  const badBodies: Array<[string, unknown]> = [
+    ["a missing imageId", {}],
+    ["a string imageId", { imageId: "1001" }],
+    ["an extra field", { imageId: 1001, user_id: 101 }],
+    ["an array", [1001]],
+  ];
+  for (const path of ["/v2/nutrition/recipe/ingredients", "/v2/nutrition/recipe/nutritionalInfo"]) {
+    for (const [label, body] of badBodies) {
+      it(`${path} with ${label} → 400`, async () => {
+        expect((await fetchJson(sb.handle, "POST", path, { as: "alice", body })).status).toBe(400);
+      });
+    }
+    it(`${path} for another user's intake → 403, for an unknown one → 404`, async () => {
+      expect((await fetchJson(sb.handle, "POST", path, { as: "alice", body: { imageId: 2001 } })).status).toBe(403);
+      expect((await fetchJson(sb.handle, "POST", path, { as: "alice", body: { imageId: 5555 } })).status).toBe(404);
+    });
+  }
+});
+
+describe("sandbox-only routes and framework answers", () => {
+  it("GET /sandbox/stats counts requests by route; stats and images are not counted", async () => {
+    const before = (await fetchJson(sb.handle, "GET", "/sandbox/stats")).body;
+    await fetchJson(sb.handle, "GET", "/v2/intake/1002", { as: "alice" });
+    await fetchJson(sb.handle, "GET", "/v2/intake/1003", { as: "alice" });
+    await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/ingredients", { as: "alice", body: { imageId: 1002 } });
+    await fetchJson(sb.handle, "GET", "/no/such/path");
+    await fetch((sb.handle.intake(1002) as Json).image_url);
+    const after = (await fetchJson(sb.handle, "GET", "/sandbox/stats")).body;
+    expect(after.total_requests - before.total_requests).toBe(4);
+    expect(after.requests["GET /v2/intake/:image_id"] - (before.requests["GET /v2/intake/:image_id"] ?? 0)).toBe(2);
+    expect(after.requests["POST /v2/nutrition/recipe/ingredients"] - (before.requests["POST /v2/nutrition/recipe/ingredients"] ?? 0)).toBe(1);
+    expect(after.requests["GET *"] - (before.requests["GET *"] ?? 0)).toBe(1);
+    expect(after).toEqual(sb.handle.stats());
+    expect(Object.keys(after.requests).some((key) => key.includes("stats") || key.includes("images"))).toBe(false);
+  });
+
+  it("an unknown path is 404 JSON", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/intakes/1001", { as: "alice" });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ message: expect.any(String), code: 404 });
+  });
+
+  it("a wrong method on a known route is 405 JSON with Allow", async () => {
+    const answer = await fetchJson(sb.handle, "PUT", "/v2/intake/1001", { as: "alice" });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("GET, HEAD");
+    expect(answer.body.code).toBe(405);
+    const post = await fetchJson(sb.handle, "GET", "/v2/nutrition/confirm/quantity", { as: "alice" });
+    expect(post.status).toBe(405);
+  });
+
+  it("a malformed URL is 400 JSON", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/intake/%E0%A4%A", { as: "alice" });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe(400);
+  });
+});
