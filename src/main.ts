@@ -40,7 +40,8 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     writeOut: (text) => io.stdout.write(text),
     writeErr: (text) => io.stderr.write(text),
     outputError: (text) => {
-      parseMessage = text.trim().replace(/^error:\s*/, "");
+      // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
+      parseMessage = text.trim().replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " ");
     },
   });
   for (const command of allCommands(program)) {
@@ -53,7 +54,9 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     return state.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
+      // A command group without its subcommand (`foodctl intake`): help went to stderr; a usage error for scripts.
+      if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       if (error.code === "commander.executeSubCommandAsync") return EXIT.ok;
       const message = parseMessage || error.message.replace(/^error:\s*/, "");
       return report(io, usageError(message, { hint: "run with --help for usage" }), json, verbose);
@@ -68,10 +71,16 @@ function allCommands(command: import("commander").Command): import("commander").
   return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }
 
+const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+
 /** Prints an error once, in the form the run asked for, and returns its exit code. */
 export function report(io: IO, error: CliError, json: boolean, verbose: boolean): number {
-  const secret = io.env.FOODCTL_TOKEN;
-  const clean = (text: string) => (secret && secret.length > 8 ? text.split(secret).join("****") : text);
+  const secret = io.env.FOODCTL_TOKEN?.trim();
+  // The stored token too: a server may echo whatever it was sent, so anything shaped like a JWT is masked.
+  const clean = (text: string) => {
+    const masked = secret && secret.length > 8 ? text.split(secret).join("****") : text;
+    return masked.replace(JWT_SHAPE, "****");
+  };
   if (json) {
     const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ?? null } };
     io.stderr.write(`${JSON.stringify(body)}\n`);

@@ -62,7 +62,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
     );
 
   // auth
-  const auth = program.command("auth").description("log in, inspect and forget the API token");
+  const auth = program
+    .command("auth")
+    .description("log in, inspect and forget the API token")
+    .addHelpText("after", examples("foodctl auth login --with-token < token.txt", "foodctl auth status", "foodctl auth logout"));
   wire(
     auth
       .command("login")
@@ -88,7 +91,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
   );
 
   // config
-  const config = program.command("config").description("read and change profile settings: api-url, user, timeout");
+  const config = program
+    .command("config")
+    .description("read and change profile settings: api-url, user, timeout")
+    .addHelpText("after", examples("foodctl config set api-url https://api.example.com", "foodctl config list --profile staging", "foodctl config path"));
   wire(
     config.command("list").description("the settings of the profile and where each comes from").addHelpText("after", examples("foodctl config list", "foodctl config list --profile staging --json")),
     async (ctx) => (await import("./commands/config/config.js")).configList(ctx),
@@ -116,7 +122,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
   );
 
   // intake
-  const intake = program.command("intake").description("find, inspect and correct intakes");
+  const intake = program
+    .command("intake")
+    .description("find, inspect and correct intakes")
+    .addHelpText("after", examples("foodctl intake list --from 2026-11-01", "foodctl intake show 1002", "foodctl intake set-quantity 1002 1=150"));
   wire(
     intake
       .command("list")
@@ -181,7 +190,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
   );
 
   // display-image
-  const displayImage = program.command("display-image").description("attach or remove the display image of a manual intake");
+  const displayImage = program
+    .command("display-image")
+    .description("attach or remove the display image of a manual intake")
+    .addHelpText("after", examples("foodctl display-image attach 1003 photo.jpg", "foodctl display-image remove 1005 --yes"));
   wire(
     displayImage
       .command("attach")

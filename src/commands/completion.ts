@@ -54,13 +54,15 @@ ${bash(nodes, globals).split("\n").slice(1).join("\n")}`;
 function fish(nodes: Node[]): string {
   const lines = ["# fish completion for foodctl: foodctl completion fish > ~/.config/fish/completions/foodctl.fish", "complete -c foodctl -f"];
   for (const node of nodes) {
-    const condition =
+    // Every word of the path must have been seen: `config list` and `intake list` differ.
+    const seen = node.path.map((word) => `__fish_seen_subcommand_from ${word}`).join("; and ");
+    const childCondition =
       node.path.length === 0
         ? "__fish_use_subcommand"
-        : `__fish_seen_subcommand_from ${node.path[node.path.length - 1]}`;
-    for (const child of node.subcommands) lines.push(`complete -c foodctl -n '${condition}' -a ${child}`);
+        : `${seen}; and not __fish_seen_subcommand_from ${node.subcommands.join(" ")}`;
+    for (const child of node.subcommands) lines.push(`complete -c foodctl -n '${childCondition}' -a ${child}`);
     for (const option of node.options.filter((flag) => flag.startsWith("--"))) {
-      lines.push(`complete -c foodctl -n '${node.path.length ? condition : "true"}' -l ${option.slice(2)}`);
+      lines.push(`complete -c foodctl -n '${node.path.length ? seen : "true"}' -l ${option.slice(2)}`);
     }
   }
   lines.push("complete -c foodctl -n '__fish_seen_subcommand_from attach apply' -F");
@@ -69,7 +71,8 @@ function fish(nodes: Node[]): string {
 
 export async function completionCommand(ctx: Context, shell: string, program: Command): Promise<number> {
   const nodes = walk(program);
-  const globals = nodes[0]!.options.filter((flag) => flag.startsWith("--") && flag !== "--version");
+  // Every node lists its own --help already.
+  const globals = nodes[0]!.options.filter((flag) => flag.startsWith("--") && flag !== "--version" && flag !== "--help");
   if (shell === "bash") ctx.io.stdout.write(bash(nodes, globals));
   else if (shell === "zsh") ctx.io.stdout.write(zsh(nodes, globals));
   else if (shell === "fish") ctx.io.stdout.write(fish(nodes));

@@ -1,0 +1,91 @@
+/** `--help` of every command and the shell completion scripts, through the built CLI. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Command } from "commander";
+import { buildProgram } from "../../../src/program.js";
+import { bufferIO } from "../../helpers/bufferIO.js";
+import { runCli } from "../../helpers/cli.js";
+import { expectErrorLine, expectExit } from "./harness.js";
+
+/** Every command of the tree, so a command added later is checked too. */
+function commandPaths(command: Command, path: string[] = []): string[][] {
+  return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
+}
+const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0 }, new AbortController().signal));
+
+describe("--help", () => {
+  it("covers the whole command tree", () => {
+    expect(COMMANDS.map((path) => path.join(" "))).toEqual(expect.arrayContaining(["", "auth login", "config set", "intake show", "intake list", "completion"]));
+  });
+
+  it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))("of %s shows usage and Examples: on stdout", async (_name, path) => {
+    const result = await runCli([...path, "--help"]);
+    expectExit(result, 0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain(`Usage: foodctl${path.length ? ` ${path.join(" ")}` : ""}`);
+    expect(result.stdout).toContain("Examples:");
+  });
+
+  it("lists the exit codes and the token's sources in the top-level help", async () => {
+    const result = await runCli(["--help"]);
+    expect(result.stdout).toMatch(/Exit codes: 0 ok, 2 usage/);
+    expect(result.stdout).toContain("FOODCTL_TOKEN");
+  });
+
+  it("prints the version", async () => {
+    const result = await runCli(["--version"]);
+    expectExit(result, 0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe("completion", () => {
+  it("prints a bash script that bash accepts", async () => {
+    const result = await runCli(["completion", "bash"]);
+    expectExit(result, 0);
+    const file = join(mkdtempSync(join(tmpdir(), "foodctl-completion-")), "foodctl.bash");
+    writeFileSync(file, result.stdout);
+    expect(spawnSync("bash", ["-n", file]).status).toBe(0);
+    expect(result.stdout).toContain("complete -o filenames -F _foodctl foodctl");
+  });
+
+  it("completes commands, subcommands and their options in bash", async () => {
+    const script = (await runCli(["completion", "bash"])).stdout;
+    const complete = (...words: string[]) =>
+      execFileSync("bash", ["-c", `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`])
+        .toString()
+        .trim()
+        .split("\n")
+        .sort();
+    expect(complete("foodctl", "in")).toEqual(["intake"]);
+    expect(complete("foodctl", "intake", "s")).toEqual(["set-modifiers", "set-quantity", "show"]);
+    expect(complete("foodctl", "--json", "intake", "list", "--f")).toEqual(["--from"]);
+    expect(complete("foodctl", "config", "list", "--f")).toEqual([""]);
+    expect(complete("foodctl", "auth", "login", "--w")).toEqual(["--with-token"]);
+    expect(complete("foodctl", "auth", "status", "--he")).toEqual(["--help"]);
+  });
+
+  it("prints a zsh script built on bashcompinit", async () => {
+    const result = await runCli(["completion", "zsh"]);
+    expectExit(result, 0);
+    expect(result.stdout.startsWith("#compdef foodctl\n")).toBe(true);
+    expect(result.stdout).toContain("bashcompinit");
+    expect(result.stdout).toContain("complete -o filenames -F _foodctl foodctl");
+  });
+
+  it("prints a fish script that tells `config list` from `intake list`", async () => {
+    const result = await runCli(["completion", "fish"]);
+    expectExit(result, 0);
+    const lines = result.stdout.split("\n");
+    expect(lines).toContain("complete -c foodctl -n '__fish_use_subcommand' -a intake");
+    expect(lines).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from list' -l from");
+    expect(lines.some((line) => line.includes("__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l from"))).toBe(false);
+  });
+
+  it("refuses an unknown shell (exit 2)", async () => {
+    expectErrorLine(await runCli(["completion", "tcsh"]), 2, /unknown shell "tcsh"/);
+  });
+});
