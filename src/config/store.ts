@@ -3,7 +3,7 @@
  * JSON read (fast, every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -61,9 +61,65 @@ export function readConfig(path: string): ConfigData {
   return { profiles: parsed.data.profiles ?? {} };
 }
 
+/** How long a writer waits for another one to finish before giving up. */
+const LOCK_WAIT_MS = 10_000;
+
+function lockHolderIsGone(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lock, "utf8").trim());
+  } catch {
+    return false; // gone already, or being written: try again
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Runs a read-change-write of the config file holding an exclusive lock file beside it, so two
+ * `foodctl config set` at once both land instead of one silently undoing the other. A lock left
+ * by a process that died is taken over.
+ */
+async function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = openSync(lock, "wx", 0o600);
+      try {
+        writeSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw usageError(`cannot write in ${dir}: ${(error as Error).message}`);
+      if (lockHolderIsGone(lock)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw usageError(`config file ${path} is being changed by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /**
  * Changes one profile and writes the whole file atomically with mode 0600 in a 0700 folder.
- * The file is read again first, so a corrupt file is refused and never overwritten.
+ * The file is read again first (under the lock), so a corrupt file is refused and never
+ * overwritten, and a concurrent writer's change is kept.
  */
 export async function updateProfile(
   env: NodeJS.ProcessEnv,
@@ -72,15 +128,21 @@ export async function updateProfile(
 ): Promise<void> {
   const dir = configDir(env);
   const path = configPath(env);
-  const current = readConfig(path);
-  const next = change({ ...(current.profiles[profileName] ?? {}) });
-  const profiles = { ...current.profiles };
-  if (next === undefined) delete profiles[profileName];
-  else profiles[profileName] = next;
-
+  readConfig(path); // refuse a corrupt file before creating anything beside it
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const { default: Conf } = await import("conf");
+  await withConfigLock(dir, path, async () => {
+    const current = readConfig(path);
+    const next = change({ ...(current.profiles[profileName] ?? {}) });
+    const profiles = { ...current.profiles };
+    if (next === undefined) delete profiles[profileName];
+    else profiles[profileName] = next;
+    writeProfiles(Conf, dir, path, profiles);
+  });
+}
+
+function writeProfiles(Conf: typeof import("conf").default, dir: string, path: string, profiles: Record<string, Profile>): void {
   const store = new Conf<{ profiles: Record<string, Profile> }>({
     cwd: dir,
     configName: "config",
