@@ -58,13 +58,26 @@ interface Schema<T> {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class ApiClient {
-  private pausedUntil = 0;
+  /** Shared with every client derived from this one, so a 429 pauses them all. */
+  private readonly pause: { until: number };
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(
+    private readonly options: ClientOptions,
+    pause: { until: number } = { until: 0 },
+  ) {
+    this.pause = pause;
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
+  }
+
+  /**
+   * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
+   * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
+   */
+  derive(overrides: { userId?: number | undefined; signal?: AbortSignal | undefined }): ApiClient {
+    return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 
   get host(): string {
@@ -173,7 +186,7 @@ export class ApiClient {
             if (ownBudget) rateLimited++;
             else attempt++;
             // Every request of this client waits, so a batch slows down as a whole.
-            this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
+            this.pause.until = Math.max(this.pause.until, Date.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
           } else {
             attempt++;
             await this.backoff(attempt, retryAfter);
@@ -248,7 +261,7 @@ export class ApiClient {
   }
 
   private async waitForPause(): Promise<void> {
-    const wait = this.pausedUntil - Date.now();
+    const wait = this.pause.until - Date.now();
     if (wait > 0) await this.sleep(wait);
   }
 }

@@ -1,0 +1,357 @@
+/** Batch input of `intake apply`: JSON Lines, CSV, earlier results, and the packed change list. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readApplyOptions } from "../../src/commands/intake/apply.js";
+import {
+  ChangeList,
+  formatFromFileName,
+  MAX_REPORTED_PROBLEMS,
+  parseJsonLine,
+  parseResultLine,
+  ProblemList,
+  readAppliedResults,
+  readCsv,
+  readJsonLines,
+  resultKey,
+  splitLines,
+  type BatchChange,
+} from "../../src/intake/batch.js";
+
+async function* chunksOf(...parts: Array<string | Buffer>) {
+  for (const part of parts) yield typeof part === "string" ? Buffer.from(part, "utf8") : part;
+}
+
+async function collectLines(chunks: AsyncIterable<Buffer | string>, max?: number) {
+  const lines = [];
+  for await (const line of splitLines(chunks, max)) lines.push(line);
+  return lines;
+}
+
+const HEADER = "image_id,user_id,position,quantity,salt,sugar,oil,measures";
+const csv = (...rows: string[]) => `${[HEADER, ...rows].join("\n")}\n`;
+
+describe("formatFromFileName", () => {
+  it.each([
+    ["fixes.jsonl", "jsonl"],
+    ["fixes.NDJSON", "jsonl"],
+    ["dir.v2/fixes.json", "jsonl"],
+    ["fixes.csv", "csv"],
+    ["fixes.txt", null],
+    ["fixes", null],
+  ])("reads %s as %s", (name, format) => {
+    expect(formatFromFileName(name)).toBe(format);
+  });
+});
+
+describe("splitLines", () => {
+  it("numbers lines, drops CR of CRLF and the BOM, and keeps a last line without newline", async () => {
+    const lines = await collectLines(chunksOf("\uFEFFone\r\ntwo\n\nthree"));
+    expect(lines.map((line) => [line.line, line.text])).toEqual([
+      [1, "one"],
+      [2, "two"],
+      [3, ""],
+      [4, "three"],
+    ]);
+  });
+
+  it("joins a line and a multi-byte character split across chunks", async () => {
+    const bytes = Buffer.from("{\"a\": \"crème\"}\nnext\n", "utf8");
+    const cut = bytes.indexOf(0xa8); // inside "è"
+    const lines = await collectLines(chunksOf(bytes.subarray(0, cut), bytes.subarray(cut)));
+    expect(lines.map((line) => line.text)).toEqual(['{"a": "crème"}', "next"]);
+  });
+
+  it("blames invalid UTF-8 and over-long lines on their own line and goes on", async () => {
+    const lines = await collectLines(chunksOf(Buffer.from([0x61, 0xff, 0x0a]), "x".repeat(40), "\nok\n"), 32);
+    expect(lines).toEqual([
+      { line: 1, text: null, problem: "line is not valid UTF-8" },
+      { line: 2, text: null, problem: "line is longer than 32 bytes" },
+      { line: 3, text: "ok" },
+    ]);
+  });
+
+  it("gives the same lines however the input is cut into chunks", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: "grapheme", maxLength: 12 }).filter((text) => !/[\r\n]/.test(text)), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), async (texts, cuts) => {
+        const bytes = Buffer.from(texts.map((text) => `${text}\n`).join(""), "utf8");
+        const points = [...new Set(cuts.map((cut) => (bytes.length ? cut % bytes.length : 0)))].sort((a, b) => a - b);
+        const pieces = [0, ...points, bytes.length].slice(1).map((end, index, ends) => bytes.subarray(index === 0 ? 0 : ends[index - 1]!, end));
+        const lines = await collectLines(chunksOf(bytes.subarray(0, 0), ...pieces));
+        // A leading BOM is dropped, like a BOM at the start of a file.
+        expect(lines.map((line) => line.text)).toEqual(texts.map((text, index) => (index === 0 ? text.replace(/^\uFEFF/, "") : text)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("parseJsonLine", () => {
+  it("reads a recognition-only change and a per-item change for another user", () => {
+    expect(parseJsonLine('{"image_id": 1001, "quantity": 320, "salt": "low"}', 4)).toEqual({
+      change: { line: 4, imageId: 1001, userId: undefined, fields: { quantity: 320, salt: "low" } },
+      problems: [],
+    });
+    expect(parseJsonLine('{"image_id": 2002, "user_id": 102, "quantity": {"1": 150.5}, "measures": {"2": "imperial"}}', 1).change).toEqual({
+      line: 1,
+      imageId: 2002,
+      userId: 102,
+      fields: { quantity: { "1": 150.5 }, measures: { "2": "imperial" } },
+    });
+  });
+
+  it("passes measures other than metric and imperial on for the server to judge", () => {
+    expect(parseJsonLine('{"image_id": 1002, "measures": {"1": "us-customary"}}', 1).problems).toEqual([]);
+  });
+
+  it.each([
+    ['{"image_id": 1001, "quantity": ', null, /not valid JSON/],
+    ["[1, 2]", null, /expected a JSON object.*got an array/],
+    ["null", null, /got null/],
+    ['{"imageId": 1001, "quantity": 320}', "imageId", /unknown key \(write "image_id"\)/],
+    ['{"image_id": 1001, "quantity": 320, "note": "x"}', "note", /unknown key; allowed: image_id, user_id, quantity/],
+    ['{"quantity": 320}', "image_id", /missing/],
+    ['{"image_id": "1001", "quantity": 320}', "image_id", /positive integer, got "1001"/],
+    ['{"image_id": 1001.5, "quantity": 320}', "image_id", /positive integer/],
+    ['{"image_id": 1001, "user_id": 0, "quantity": 320}', "user_id", /positive integer, got 0/],
+    ['{"image_id": 1001}', null, /nothing to change/],
+    ['{"image_id": 1002, "quantity": {"1": 0}}', "quantity.1", /quantity of position 1 must be positive/],
+    ['{"image_id": 1002, "salt": {"1": "extreme"}}', "salt.1", /must be one of none, low, medium, high/],
+    ['{"image_id": 1002, "quantity": {"first": 10}}', "quantity.first", /not a food item position/],
+    ['{"image_id": 1001, "quantity": 320.5}', "quantity", /whole number/],
+    ['{"image_id": 1001, "quantity": 320, "oil": {"1": "low"}}', "quantity", /must be an object keyed by position/],
+  ])("refuses %s at %s", (text, field, message) => {
+    const parsed = parseJsonLine(text, 7);
+    expect(parsed.change).toBeNull();
+    expect(parsed.problems).toContainEqual({ line: 7, field, message: expect.stringMatching(message) });
+  });
+
+  it("reports every problem of a line, not just the first", () => {
+    const parsed = parseJsonLine('{"image_id": "x", "user": 1, "quantity": 320.5, "oil": "low"}', 9);
+    expect(parsed.problems.map((problem) => problem.field)).toEqual(["user", "image_id", "quantity", "oil"]);
+  });
+
+  it("keeps what JSON.stringify writes for any valid change", () => {
+    const position = fc.oneof(fc.integer({ min: 1, max: 99 }).map(String), fc.integer({ min: 1, max: 9 }).map((n) => `manual${n}`));
+    const level = fc.constantFrom("none", "low", "medium", "high");
+    const itemized = fc.record(
+      {
+        quantity: fc.dictionary(position, fc.double({ min: 0.01, max: 100_000, noNaN: true }), { minKeys: 1, maxKeys: 3 }),
+        salt: fc.dictionary(position, level, { minKeys: 1, maxKeys: 3 }),
+      },
+      { requiredKeys: ["quantity"] },
+    );
+    const change = fc.record({ image_id: fc.integer({ min: 1, max: 2 ** 40 }), user_id: fc.integer({ min: 1, max: 10_000 }) }, { requiredKeys: ["image_id"] });
+    fc.assert(
+      fc.property(change, itemized, (ids, fields) => {
+        // Mixed position forms are refused on purpose; keep to one form.
+        const keys = [...Object.keys(fields.quantity), ...Object.keys(fields.salt ?? {})];
+        fc.pre(keys.every((key) => key.startsWith("manual")) || keys.every((key) => !key.startsWith("manual")));
+        const parsed = parseJsonLine(JSON.stringify({ ...ids, ...fields }), 1);
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.change).toEqual({ line: 1, imageId: ids.image_id, userId: ids.user_id, fields });
+      }),
+    );
+  });
+});
+
+describe("readJsonLines", () => {
+  it("keeps line numbers across blank lines and CRLF", async () => {
+    const input = await readJsonLines(chunksOf('{"image_id": 1001, "quantity": 320}\r\n\r\n   \n{"image_id": 1002, "quantity": {"1": 150}}\n'));
+    expect(input.problemCount).toBe(0);
+    expect([...input.changes].map((change) => [change.line, change.imageId])).toEqual([
+      [1, 1001],
+      [4, 1002],
+    ]);
+    expect(input.lines).toBe(4);
+  });
+
+  it("reports the problems of every line and keeps no change once one is found", async () => {
+    const lines = [
+      '{"image_id": 1001, "quantity": 320}',
+      '{"image_id": 1002, "quantity": {"1": 150}}',
+      '{"image_id": 1003, "quantity": {',
+      '{"image_id": 1003, "quantity": {"manual1": 10}}',
+      '{"image_id": 1002, "salt": {"1": "extreme"}}',
+      '{"image_id": 1002, "sugar": {"1": "low"}}',
+      '{"image_id": 1002, "quantity": {"2": 0}}',
+    ];
+    const input = await readJsonLines(chunksOf(lines.join("\n")));
+    expect(input.problems.map((problem) => [problem.line, problem.field])).toEqual([
+      [3, null],
+      [5, "salt.1"],
+      [7, "quantity.2"],
+    ]);
+    expect(input.problemCount).toBe(3);
+    expect(input.changes.length).toBe(0);
+  });
+
+  it(`shows the first ${MAX_REPORTED_PROBLEMS} problems and counts the rest`, async () => {
+    const input = await readJsonLines(chunksOf(Array.from({ length: 120 }, () => "{").join("\n")));
+    expect(input.problemCount).toBe(120);
+    expect(input.problems).toHaveLength(MAX_REPORTED_PROBLEMS);
+    expect(input.problems.at(-1)!.line).toBe(MAX_REPORTED_PROBLEMS);
+  });
+
+  it("refuses more changes than the limit", async () => {
+    const input = await readJsonLines(chunksOf('{"image_id": 1, "quantity": 5}\n'.repeat(4)), { maxChanges: 3 });
+    expect(input.problems).toEqual([{ line: 4, field: null, message: expect.stringMatching(/more than 3 changes/) }]);
+  });
+
+  it("stops reading when the signal aborts", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const input = await readJsonLines(chunksOf('{"image_id": 1, "quantity": 5}\n'), { signal: controller.signal });
+    expect(input.interrupted).toBe(true);
+    expect(input.changes.length).toBe(0);
+  });
+});
+
+describe("readCsv", () => {
+  it("gathers the rows of one intake and user into one change, at the first row's line", async () => {
+    const input = await readCsv(
+      chunksOf(
+        csv(
+          "1002,101,1,150,low,,,",
+          "1001,,,320,medium,none,,",
+          "1002,101,2,80.5,,,high,imperial",
+          "1002,102,1,90,,,,",
+          "1003,101,manual2,40,,,,",
+        ),
+      ),
+    );
+    expect(input.problems).toEqual([]);
+    expect([...input.changes]).toEqual<BatchChange[]>([
+      { line: 2, imageId: 1002, userId: 101, fields: { quantity: { "1": 150, "2": 80.5 }, salt: { "1": "low" }, oil: { "2": "high" }, measures: { "2": "imperial" } } },
+      { line: 3, imageId: 1001, userId: undefined, fields: { quantity: 320, salt: "medium", sugar: "none" } },
+      { line: 5, imageId: 1002, userId: 102, fields: { quantity: { "1": 90 } } },
+      { line: 6, imageId: 1003, userId: 101, fields: { quantity: { manual2: 40 } } },
+    ]);
+  });
+
+  it("takes the columns in any order, with optional ones left out, quoted cells and spaces", async () => {
+    const input = await readCsv(chunksOf('position, image_id ,quantity\r\n"1",1002, 150 \r\n,1001,300\r\n'));
+    expect([...input.changes].map((change) => change.fields)).toEqual([{ quantity: { "1": 150 } }, { quantity: 300 }]);
+  });
+
+  it.each([
+    ["an unknown column", "image_id,position,quantity,grams\n1002,1,5,5\n", 1, "grams", /unknown column/],
+    ["a missing position column", "image_id,quantity\n1002,5\n", 1, "position", /missing column/],
+    ["a row with too few fields", csv("1002,,1,150"), 2, null, /not valid CSV: Invalid Record Length/],
+    ["a bad image_id", csv("x,,1,150,,,,"), 2, "image_id", /positive integer, got "x"/],
+    ["a bad user_id", csv("1002,bob,1,150,,,,"), 2, "user_id", /positive integer or empty/],
+    ["a bad position", csv("1002,,first,150,,,,"), 2, "position", /not a food item position/],
+    ["quantity 0", csv("1002,,1,0,,,,"), 2, "quantity", /must be positive, got "0"/],
+    ["a fractional recognition-only total", csv("1001,,,320.5,,,,"), 2, "quantity", /whole number/],
+    ["a quantity that is not a number", csv("1002,,1,1e3,,,,"), 2, "quantity", /number of grams, got "1e3"/],
+    ["an unknown level", csv("1002,,1,,salty,,,"), 2, "salt", /one of none, low, medium, high, got "salty"/],
+    ["oil on a recognition-only row", csv("1001,,,,,,low,"), 2, "oil", /only to itemized intakes/],
+    ["a row that changes nothing", csv("1002,,1,,,,,"), 2, null, /nothing to change/],
+    ["a position given twice", csv("1002,,1,150,,,,", "1002,,1,160,,,,"), 3, "position", /position 1 of intake 1002 is given twice \(also on line 2\)/],
+    ["two recognition-only rows", csv("1001,,,300,,,,", "1001,,,310,,,,"), 3, "position", /exactly one row/],
+    ["item rows after a recognition-only row", csv("1001,,,300,,,,", "1001,,1,310,,,,"), 3, "position", /cannot also have item rows/],
+    ["mixed position forms", csv("1003,,manual1,10,,,,", "1003,,2,10,,,,"), 3, "position", /mixes segmentation/],
+    ["an empty input", "", 1, null, /empty input/],
+  ])("refuses %s", async (_label, text, line, field, message) => {
+    const input = await readCsv(chunksOf(text));
+    expect(input.problems).toContainEqual({ line, field, message: expect.stringMatching(message) });
+    expect(input.changes.length).toBe(0);
+  });
+
+  it("reopens an earlier intake's change for a later row and still finds a repeated position", async () => {
+    const input = await readCsv(chunksOf(csv("1002,,1,150,,,,", "1001,,,300,,,,", "1002,,2,80,,,,", "1002,,1,90,,,,")));
+    expect(input.problems).toEqual([{ line: 5, field: "position", message: expect.stringMatching(/position 1 of intake 1002 is given twice \(the intake's first row is line 2\)/) }]);
+    const merged = await readCsv(chunksOf(csv("1002,,1,150,,,,", "1001,,,300,,,,", "1002,,2,80,low,,,")));
+    expect([...merged.changes].map((change) => [change.line, change.fields])).toEqual([
+      [2, { quantity: { "1": 150, "2": 80 }, salt: { "2": "low" } }],
+      [3, { quantity: 300 }],
+    ]);
+  });
+
+  it("reports every bad row, not just the first", async () => {
+    const input = await readCsv(chunksOf(csv("1002,,1,0,,,,", "1002,,2,50,,,,", "1001,,,5,hot,,,", "x,,1,5,,,,")));
+    expect(input.problems.map((problem) => [problem.line, problem.field])).toEqual([
+      [2, "quantity"],
+      [4, "salt"],
+      [5, "image_id"],
+    ]);
+  });
+
+  it("keeps a read error apart from CSV problems", async () => {
+    async function* broken(): AsyncGenerator<Buffer> {
+      yield Buffer.from(`${HEADER}\n`);
+      throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    }
+    await expect(readCsv(broken())).rejects.toThrow(/EIO/);
+  });
+});
+
+describe("ChangeList", () => {
+  it("returns every change as pushed, past its first capacity, with bodies replaced in place", () => {
+    const list = new ChangeList();
+    for (let index = 0; index < 5000; index++) {
+      list.push({ line: index + 1, imageId: 1000 + index, userId: index % 2 ? 101 : undefined, fields: { quantity: { [String((index % 9) + 1)]: index + 0.5 }, salt: { "1": "low" } } });
+    }
+    list.setFields(2, { quantity: 77 });
+    expect(list.length).toBe(5000);
+    expect(list.at(0)).toEqual({ line: 1, imageId: 1000, userId: undefined, fields: { quantity: { "1": 0.5 }, salt: { "1": "low" } } });
+    expect(list.at(2)).toEqual({ line: 3, imageId: 1002, userId: undefined, fields: { quantity: 77 } });
+    expect(list.at(4999)).toEqual({ line: 5000, imageId: 5999, userId: 101, fields: { quantity: { "5": 4999.5 }, salt: { "1": "low" } } });
+    expect(() => list.at(5000)).toThrow(RangeError);
+  });
+
+  it("keeps ids up to 2^53 and text outside ASCII exactly", () => {
+    const list = new ChangeList();
+    list.push({ line: 1, imageId: Number.MAX_SAFE_INTEGER, userId: 2 ** 40, fields: { measures: { "1": "système métrique" } } });
+    expect(list.at(0)).toEqual({ line: 1, imageId: Number.MAX_SAFE_INTEGER, userId: 2 ** 40, fields: { measures: { "1": "système métrique" } } });
+  });
+});
+
+describe("ProblemList", () => {
+  it("keeps the problems with the lowest line numbers, in line order", () => {
+    const list = new ProblemList(3);
+    for (const line of [9, 4, 7, 1, 8, 4]) list.add({ line, field: null, message: String(line) });
+    expect(list.list.map((problem) => problem.line)).toEqual([1, 4, 4]);
+    expect(list.count).toBe(6);
+  });
+});
+
+describe("earlier results (--skip-applied)", () => {
+  it("counts applied and skipped results as done, by line and image_id", async () => {
+    const results = [
+      { line: 1, image_id: 1001, status: "applied" },
+      { line: 2, image_id: 1002, status: "failed", error: { code: "not_found", exit_code: 6, status: 404, message: "x" } },
+      { line: 3, image_id: 1003, status: "skipped" },
+      { line: 4, image_id: 1004, status: "dry_run" },
+    ];
+    const read = await readAppliedResults(chunksOf(`${results.map((result) => JSON.stringify(result)).join("\n")}\n\n`));
+    expect(read.problemCount).toBe(0);
+    expect([...read.done].sort()).toEqual([resultKey(1, 1001), resultKey(3, 1003)].sort());
+  });
+
+  it.each([
+    ["not JSON", "applied line 1", null],
+    ["no line number", '{"image_id": 1001, "status": "applied"}', "line"],
+    ["a bad image_id", '{"line": 1, "image_id": "1001", "status": "applied"}', "image_id"],
+    ["an unknown status", '{"line": 1, "image_id": 1001, "status": "done"}', "status"],
+  ])("refuses a results line with %s", (_label, text, field) => {
+    expect(parseResultLine(text, 5)).toEqual({ done: null, problem: { line: 5, field, message: expect.any(String) } });
+  });
+});
+
+describe("readApplyOptions", () => {
+  it("takes the format from the name and defaults the rest", () => {
+    expect(readApplyOptions("fixes.csv", {})).toEqual({ format: "csv", concurrency: 4, continueOnError: false, skipApplied: undefined, strict: false, dryRun: false, verify: true });
+    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", noVerify: true, verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
+  });
+
+  it.each([
+    ["-", {}, /stdin: say their format with --format/],
+    ["fixes.txt", {}, /cannot tell the format/],
+    ["fixes.jsonl", { concurrency: "0" }, /--concurrency must be a whole number from 1 to 64/],
+    ["fixes.jsonl", { concurrency: "65" }, /--concurrency/],
+    ["fixes.jsonl", { concurrency: "2.5" }, /--concurrency/],
+    ["-", { format: "csv", skipApplied: "-" }, /stdin cannot hold both/],
+  ])("refuses %s with %j (exit 2)", (file, options, message) => {
+    expect(() => readApplyOptions(file, options)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }));
+  });
+});
