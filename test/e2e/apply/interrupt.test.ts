@@ -1,0 +1,46 @@
+/** Ctrl-C during a long batch: no new changes, those in flight finished and reported, exit 130. */
+import { describe, expect, it } from "vitest";
+import { withSandbox } from "../../helpers/sandbox.js";
+import { countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
+
+// Slow answers keep the 2,000-line batch running long after the interrupt.
+const sb = withSandbox({ latencyMs: 20 });
+
+function lines(count: number) {
+  return Array.from({ length: count }, (_, index) =>
+    index % 3 === 0 ? { image_id: 1001, quantity: 200 + (index % 50) } : index % 3 === 1 ? { image_id: 1002, quantity: { "1": 100 + (index % 40) } } : { image_id: 1003, quantity: { manual2: 30 + (index % 20) } },
+  );
+}
+
+describe("intake apply: SIGINT", () => {
+  it("stops sending, finishes the changes in flight, reports every change sent and exits 130", async () => {
+    const file = writeInput("many.jsonl", jsonl(...lines(2000)));
+    const sent = countRequests(sb.handle);
+    const { child, done } = spawnApply(sb.handle, [file]);
+    let seen = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        seen += chunk.toString("utf8");
+        if (seen.split("\n").length > 12) resolve();
+      });
+      child.on("close", () => reject(new Error("the batch ended before it could be interrupted")));
+    });
+    child.kill("SIGINT");
+    const run = await done;
+    expect(run.code).toBe(130);
+
+    const reported = results(run.stdout);
+    expect(reported.length).toBeGreaterThan(10);
+    expect(reported.length).toBeLessThan(2000);
+    expect(reported.every((result) => result.status === "applied")).toBe(true);
+    expect(new Set(reported.map((result) => result.line)).size).toBe(reported.length);
+    // Every update that reached the API has its result line, and no other change was started.
+    const requests = sent();
+    expect(requests[POST_QUANTITY]).toBe(reported.length);
+    // Each reported change was read twice; a change caught between its pre-check and its update is read once.
+    expect(requests[GET_INTAKE]).toBeGreaterThanOrEqual(2 * reported.length);
+    expect(requests[GET_INTAKE]).toBeLessThanOrEqual(2 * reported.length + 4);
+    expect(run.stderr).toMatch(new RegExp(`not sent ${(2000 - reported.length).toLocaleString("en-US")}`));
+    expect(run.stderr).toMatch(/error: interrupted: .* not sent; the changes in flight were finished and reported/);
+  });
+});

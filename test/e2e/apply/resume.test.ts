@@ -1,0 +1,64 @@
+/** Resuming a batch that stopped at a failure: --skip-applied sends only what was not applied. */
+import { describe, expect, it } from "vitest";
+import { withSandbox } from "../../helpers/sandbox.js";
+import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
+
+const sb = withSandbox();
+
+describe("intake apply --skip-applied", () => {
+  it("after a run that failed midway, sends only the changes not applied yet", async () => {
+    const lines = [
+      { image_id: 1001, user_id: 101, quantity: 310 },
+      { image_id: 1002, user_id: 101, quantity: { "1": 140 } },
+      { image_id: 1003, user_id: 101, quantity: { manual1: 60 } },
+      // No user_id: dave is a manager, so the API refuses it (400) and the batch stops here.
+      { image_id: 2001, quantity: 240 },
+      { image_id: 2002, user_id: 102, quantity: { "2": 70 } },
+      { image_id: 2003, user_id: 102, quantity: { manual2: 45 } },
+    ];
+    const first = writeInput("fixes.jsonl", jsonl(...lines));
+    const firstRun = await apply(sb.handle, [first, "--concurrency", "1"], { as: "dave" });
+    expect(firstRun.code).toBe(9);
+    const earlier = results(firstRun.stdout);
+    expect(earlier.map((result) => [result.line, result.status])).toEqual([
+      [1, "applied"],
+      [2, "applied"],
+      [3, "applied"],
+      [4, "failed"],
+    ]);
+    expect(earlier[3]!.error).toMatchObject({ code: "rejected", exit_code: 7, status: 400 });
+    expect(firstRun.stderr).toMatch(/not sent 2/);
+
+    // The line is fixed in place (same line number, same image_id) and the batch resumed.
+    lines[3] = { image_id: 2001, user_id: 102, quantity: 240 };
+    const fixed = writeInput("fixes.jsonl", jsonl(...lines));
+    const resultsFile = writeInput("results.jsonl", firstRun.stdout);
+    const sent = countRequests(sb.handle);
+    const resumed = await apply(sb.handle, [fixed, "--skip-applied", resultsFile, "--concurrency", "1"], { as: "dave" });
+    expect(resumed.code).toBe(0);
+    expect(results(resumed.stdout)).toEqual([
+      { line: 1, image_id: 1001, status: "skipped" },
+      { line: 2, image_id: 1002, status: "skipped" },
+      { line: 3, image_id: 1003, status: "skipped" },
+      { line: 4, image_id: 2001, status: "applied" },
+      { line: 5, image_id: 2002, status: "applied" },
+      { line: 6, image_id: 2003, status: "applied" },
+    ]);
+    expect(sent()).toEqual({ [GET_INTAKE]: 6, [POST_QUANTITY]: 3 });
+    expect(resumed.stderr).toMatch(/applied 3 · failed 0 · skipped 3/);
+  });
+
+  it("matches on line number and image_id together: a moved line is sent again", async () => {
+    const file = writeInput("fixes.jsonl", jsonl({ image_id: 1005, quantity: { manual1: 50 } }, { image_id: 1004, quantity: { manual1: 30 } }));
+    const earlier = writeInput("results.jsonl", jsonl({ line: 1, image_id: 1004, status: "applied" }, { line: 2, image_id: 1004, status: "applied" }));
+    const sent = countRequests(sb.handle);
+    const run = await apply(sb.handle, [file, "--skip-applied", earlier, "--no-verify"]);
+    expect(run.code).toBe(0);
+    // Results come as changes complete, not in input order.
+    expect(results(run.stdout).sort((x, y) => x.line - y.line)).toEqual([
+      { line: 1, image_id: 1005, status: "applied" },
+      { line: 2, image_id: 1004, status: "skipped" },
+    ]);
+    expect(sent()).toEqual({ [POST_QUANTITY]: 1 });
+  });
+});
