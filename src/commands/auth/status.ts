@@ -1,6 +1,6 @@
 import { readTokenClaims } from "../../config/jwt.js";
 import type { Context } from "../../context.js";
-import { EXIT } from "../../errors.js";
+import { authError, EXIT } from "../../errors.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
@@ -36,7 +36,8 @@ export async function statusCommand(ctx: Context): Promise<number> {
     ];
     const width = Math.max(...rows.map(([key]) => key.length));
     ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${value}`).join("\n") + "\n");
-    if (problem) ctx.io.stderr.write(`${ctx.err.red("error:")} ${problem}\nhint: run \`foodctl auth login\` or set FOODCTL_TOKEN\n`);
   }
-  return problem ? EXIT.auth : EXIT.ok;
+  // After the status itself, so a script sees both; main prints it (as JSON under --json).
+  if (problem) throw authError(problem, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
+  return EXIT.ok;
 }

@@ -89,6 +89,7 @@ describe("auth login", () => {
     const status = await cliIn(home, ["auth", "status", "--json"]);
     expectExit(status, 4);
     expect(JSON.parse(status.stdout)).toMatchObject({ usable: false, problem: "token expired" });
+    expect(JSON.parse(status.stderr)).toMatchObject({ error: { code: "auth", exit_code: 4, message: "token expired" } });
   });
 
   it("warns that FOODCTL_TOKEN takes precedence over the token being stored", async () => {
