@@ -33,7 +33,8 @@ export interface ClientOptions {
   userAgent: string;
   transport: Transport;
   trace?: ((line: string) => void) | undefined;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits; returns early when the signal is aborted. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal | undefined;
 }
@@ -55,12 +56,34 @@ interface Schema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A wait that Ctrl-C cuts short, leaving no timer behind to hold the process open. */
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+/** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
+function interruptedDuring(method: string, host: string, maybeSent: boolean) {
+  if (method === "GET" || method === "HEAD") return interruptedError(`interrupted while reading from ${host}; no change was sent`);
+  if (maybeSent) {
+    return interruptedError(`interrupted after the ${method} request was sent to ${host}; the change may have been applied`, {
+      hint: "check with `foodctl intake show <image_id>`; sending the same change again is safe",
+    });
+  }
+  return interruptedError(`interrupted before the ${method} request was sent; nothing was changed`);
+}
 
 export class ApiClient {
   /** Shared with every client derived from this one, so a 429 pauses them all. */
   private readonly pause: { until: number };
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
 
   constructor(
@@ -129,9 +152,11 @@ export class ApiClient {
     const { retries, trace } = this.options;
     let attempt = 0;
     let rateLimited = 0;
+    /** An earlier attempt may have reached the server (it was sent, or answered). */
+    let reached = false;
     for (;;) {
       await this.waitForPause();
-      if (this.options.signal?.aborted) throw interruptedError("interrupted before the request was sent");
+      if (this.options.signal?.aborted) throw interruptedDuring(method, url.host, reached);
       const started = performance.now();
       trace?.(`> ${method} ${url.href}${attempt + rateLimited > 0 ? ` (attempt ${attempt + rateLimited + 1})` : ""}`);
       trace?.(`> authorization: Bearer ****`);
@@ -155,9 +180,8 @@ export class ApiClient {
         if (!(error instanceof TransportError)) throw error;
         const elapsed = Math.round(performance.now() - started);
         trace?.(`< ${error.kind} after ${elapsed} ms: ${error.message}`);
-        if (error.kind === "aborted") {
-          throw interruptedError(error.maybeSent ? "interrupted after the request was sent; the change may have been applied" : "interrupted before the request was sent");
-        }
+        reached ||= error.maybeSent;
+        if (error.kind === "aborted") throw interruptedDuring(method, url.host, reached);
         if (error.kind === "too_large") {
           const status = error.status === undefined ? "" : `${error.status} answer's `;
           throw failure(`unreadable response from ${url.host}: ${status}${error.message.replace(/^response /, "")}; nothing of it was used`, { status: error.status });
@@ -167,11 +191,12 @@ export class ApiClient {
           await this.backoff(attempt, undefined);
           continue;
         }
-        const sent = method === "GET" ? "" : error.maybeSent ? " (the request may have reached the server)" : " (nothing was sent)";
+        const sent = method === "GET" ? "" : reached ? " (the request may have reached the server)" : " (nothing was sent)";
         throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
           hint: attempt > 0 ? `gave up after ${attempt + 1} attempts` : undefined,
         });
       }
+      reached = true;
       const elapsed = Math.round(performance.now() - started);
       trace?.(`< ${response.status} ${method} ${url.pathname} ${elapsed} ms, ${response.body.byteLength} bytes`);
 
@@ -257,12 +282,12 @@ export class ApiClient {
   }
 
   private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
-    await this.sleep(retryAfterMs ?? this.backoffMs(attempt));
+    await this.sleep(retryAfterMs ?? this.backoffMs(attempt), this.options.signal);
   }
 
   private async waitForPause(): Promise<void> {
     const wait = this.pause.until - Date.now();
-    if (wait > 0) await this.sleep(wait);
+    if (wait > 0) await this.sleep(wait, this.options.signal);
   }
 }
 
