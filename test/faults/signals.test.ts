@@ -1,0 +1,152 @@
+/**
+ * Ctrl-C (SIGINT) while a change is under way: exit 130, promptly, and stderr says whether
+ * the change had been sent. The request is held in flight by the fault server (or by the
+ * sandbox's latency), and the signal goes to the child once the server has the request.
+ */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
+import { baseEnv, cliBin, collect, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { manualIntake, segmentationIntake, signTestToken, tinyPngFile } from "./fixtures.js";
+import { KILL_AFTER_MS } from "./harness.js";
+
+const READ_1002 = "GET /v2/intake/1002";
+const UPDATE = "POST /v2/nutrition/confirm/quantity";
+const READ_1003 = "GET /v2/intake/1003";
+const UPLOAD = "POST /v2/intake/1003/display_image";
+
+let server: FaultServer;
+let token: string;
+let photo: string;
+
+beforeAll(async () => {
+  [server, token] = await Promise.all([startFaultServer(), signTestToken()]);
+  photo = tinyPngFile();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+});
+
+/** Starts the CLI; `interrupt` sends SIGINT once `when` resolves. */
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [cliBin(), ...args], { env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...env }), stdio: ["pipe", "pipe", "pipe"] });
+  const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+  return {
+    done,
+    async interruptWhen(when: Promise<unknown>): Promise<CliResult> {
+      await when;
+      child.kill("SIGINT");
+      return done;
+    },
+  };
+}
+
+function expectInterrupted(result: CliResult, said: RegExp): void {
+  expect(result.signal, `killed; stderr: ${result.stderr}`).toBeNull();
+  expect(result.code, result.stderr).toBe(130);
+  expect(result.stderr).toMatch(said);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(result.stdout).toBe("");
+}
+
+const SENT = /after the POST request was sent.*may have been applied/;
+const NOT_SENT = /no change was sent|nothing was changed/;
+
+describe("SIGINT during set-quantity", () => {
+  it("while the update is in flight: exit 130, says it was sent", async () => {
+    server.route(READ_1002, faults.intake(segmentationIntake()));
+    server.route(UPDATE, faults.hang());
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(UPDATE));
+    expectInterrupted(result, SENT);
+    expect(server.count(UPDATE)).toBe(1);
+  });
+
+  it("before the update could be sent (the read before is held): exit 130, says nothing was sent", async () => {
+    server.route(READ_1002, faults.hang());
+    server.route(UPDATE, faults.updated(1002));
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(READ_1002));
+    expectInterrupted(result, NOT_SENT);
+    expect(server.count(UPDATE)).toBe(0);
+  });
+
+  it("while waiting out a Retry-After between attempts: ends at once, exit 130", async () => {
+    server.route(READ_1002, faults.intake(segmentationIntake()));
+    // 100 s is over the kill timeout: the test only passes if the wait is cut short.
+    server.route(UPDATE, faults.rateLimited(100));
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(UPDATE).then(() => new Promise((resolve) => setTimeout(resolve, 200))));
+    expectInterrupted(result, /interrupted/);
+    expect(result.stderr).toMatch(/may have been applied|was sent/);
+    expect(server.count(UPDATE)).toBe(1);
+  });
+
+  it("while the read after is in flight: exit 130, says the change was applied", async () => {
+    server.route(READ_1002, faults.intake(segmentationIntake()), faults.hang());
+    server.route(UPDATE, faults.empty200());
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const secondRead = new Promise<void>((resolve) => {
+      const onRequest = () => {
+        if (server.count(READ_1002) >= 2) {
+          server.off("request", onRequest);
+          resolve();
+        }
+      };
+      server.on("request", onRequest);
+    });
+    const result = await run.interruptWhen(secondRead);
+    expectInterrupted(result, /interrupted after intake 1002 was changed/);
+  });
+});
+
+describe("SIGINT during display-image attach", () => {
+  it("while the upload is in flight: exit 130, says it was sent", async () => {
+    server.route(READ_1003, faults.intake(manualIntake()));
+    server.route(UPLOAD, faults.hang());
+    const run = start(["--api-url", server.url, "display-image", "attach", "1003", photo], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(UPLOAD));
+    expectInterrupted(result, SENT);
+  });
+
+  it("before the upload could be sent: exit 130, says nothing was sent", async () => {
+    server.route(READ_1003, faults.hang());
+    server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
+    const run = start(["--api-url", server.url, "display-image", "attach", "1003", photo], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(READ_1003));
+    expectInterrupted(result, NOT_SENT);
+    expect(server.count(UPLOAD)).toBe(0);
+  });
+});
+
+describe("SIGINT against a slow sandbox", () => {
+  let sandbox: SandboxHandle;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, latencyMs: 60_000 });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  /** Resolves once the sandbox has counted a request on that route. */
+  async function received(route: string): Promise<void> {
+    for (let waited = 0; waited < 15_000; waited += 20) {
+      if ((sandbox.stats().requests[route] ?? 0) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`the sandbox never received ${route}`);
+  }
+
+  it("set-quantity interrupted while its read before is answered slowly: nothing changed", async () => {
+    const before = sandbox.intake(1003);
+    const run = start(["--api-url", sandbox.url, "intake", "set-quantity", "1003", "manual1=99"], { FOODCTL_TOKEN: sandbox.tokenFor("alice") });
+    const result = await run.interruptWhen(received("GET /v2/intake/:image_id"));
+    expectInterrupted(result, NOT_SENT);
+    expect(sandbox.stats().requests["POST /v2/nutrition/confirm/quantity"] ?? 0).toBe(0);
+    expect(sandbox.intake(1003)).toEqual(before);
+  });
+});
