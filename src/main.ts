@@ -2,10 +2,9 @@
  * run(argv, deps) → exit code. The one place where errors become exit codes and lines on
  * stderr (JSON under --json); no stack trace unless --verbose.
  */
-import { CommanderError } from "commander";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColor, processIO, type IO } from "./io.js";
-import { buildProgram } from "./program.js";
+import { VERSION } from "./version.js";
 
 export interface RunDeps {
   io?: IO;
@@ -15,6 +14,11 @@ export interface RunDeps {
 
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   const io = deps.io ?? processIO();
+  // The version alone is answered before commander and the command tree load (start-up cost).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   let signal = deps.signal;
   let removeSigint = () => {};
   if (!signal) {
@@ -34,6 +38,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
   const state = { exitCode: 0 };
   let parseMessage = "";
+  const [{ CommanderError }, { buildProgram }] = await Promise.all([import("commander"), import("./program.js")]);
   const program = buildProgram(io, state, signal);
   program.exitOverride();
   program.configureOutput({

@@ -3,7 +3,7 @@
  * module; each action loads its module only when it runs.
  */
 import { Command, Option } from "commander";
-import { Context, type GlobalOptions } from "./context.js";
+import type { Context, GlobalOptions } from "./context.js";
 import { usageError } from "./errors.js";
 import { decideColor, type IO } from "./io.js";
 import { VERSION } from "./version.js";
@@ -30,6 +30,8 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
         stderr: decideColor(io.stderr, io.env, globals.color === false),
       };
       const args = received.slice(0, -2) as Arg[];
+      // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
+      const { Context } = await import("./context.js");
       const ctx = new Context(io, { ...globals, json: globals.json === true, verbose: globals.verbose === true, color: globals.color !== false }, signal);
       state.exitCode = (await action(ctx, args, options)) ?? 0;
     });
