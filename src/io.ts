@@ -20,8 +20,13 @@ export interface IO {
 export function processIO(): IO {
   return {
     stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    // Getters: Node builds these streams on first use, and most runs never read stdin.
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     color: { stdout: false, stderr: false },
   };
