@@ -1,17 +1,16 @@
 import http from "node:http";
-import https from "node:https";
 import { flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
 /** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
 export function createNodeTransport(): Transport {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }),
-  };
-  return (request: TransportRequest) =>
-    new Promise<TransportResponse>((resolve, reject) => {
-      const isHttps = request.url.protocol === "https:";
-      const send = isHttps ? https.request : http.request;
+  const plain = { send: http.request, agent: new http.Agent({ keepAlive: true, maxSockets: 16 }) };
+  // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
+  let secure: Promise<typeof plain> | undefined;
+  const loadSecure = () =>
+    (secure ??= import("node:https").then(({ default: https }) => ({ send: https.request, agent: new https.Agent({ keepAlive: true, maxSockets: 16 }) })));
+  return async (request: TransportRequest) => {
+    const { send, agent } = request.url.protocol === "https:" ? await loadSecure() : plain;
+    return new Promise<TransportResponse>((resolve, reject) => {
       let sent = false;
       let settled = false;
       const fail = (error: TransportError) => {
@@ -32,7 +31,7 @@ export function createNodeTransport(): Transport {
       const req = send(request.url, {
         method: request.method,
         headers,
-        agent: agents[isHttps ? "https:" : "http:"],
+        agent,
       });
       const onAbort = () => fail(new TransportError("aborted", "request cancelled", sent));
       request.signal?.addEventListener("abort", onAbort, { once: true });
@@ -58,6 +57,7 @@ export function createNodeTransport(): Transport {
       });
       req.end(request.body);
     });
+  };
 }
 
 export function describeNetworkError(error: NodeJS.ErrnoException): string {
