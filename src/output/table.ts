@@ -2,7 +2,6 @@
  * Rows for people and for pipes: on a terminal a bordered table (cli-table3), otherwise the
  * same rows tab-separated with no header, border or colour (cli.md, Output).
  */
-import Table from "cli-table3";
 import type { OutputStream } from "../io.js";
 
 export type Cell = string | number | null | undefined;
@@ -24,6 +23,8 @@ export function renderTsv(rows: Cell[][]): string {
 
 export function renderTable(stream: OutputStream, options: TableOptions): string {
   if (!stream.isTTY) return renderTsv(options.rows);
+  // Required, not imported: the bundle then runs cli-table3 (milliseconds to load) on first use only; pipes never need it.
+  const Table = require("cli-table3") as typeof import("cli-table3");
   const table = new Table({
     head: options.head,
     style: { head: options.color ? ["bold"] : [], border: options.color ? ["grey"] : [], compact: false },
