@@ -53,7 +53,11 @@ export interface BatchSummary {
   stopped: "failure" | "interrupted" | null;
 }
 
-const count = (value: number) => value.toLocaleString("en-US");
+/** 100000 → "100,000", without toLocaleString (its first call loads ICU data: ~20 ms). */
+export function thousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+const count = thousands;
 
 export function renderSummary(summary: BatchSummary, json: boolean, color: boolean): string {
   if (json) {
@@ -99,7 +103,9 @@ export interface ProgressBar {
 /** A progress bar on stderr, only when stderr is a terminal (else it only passes writes on). */
 export async function createProgressBar(stderr: OutputStream, stdout: OutputStream, total: number): Promise<ProgressBar> {
   if (stderr.isTTY !== true || total === 0) return { update: () => {}, print: (write) => write(), stop: () => {} };
-  const { SingleBar, Presets } = await import("cli-progress");
+  const loaded = await import("cli-progress");
+  // A CommonJS module: bundled, it has only a default export.
+  const { SingleBar, Presets } = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
   const shared = stdout.isTTY === true;
   const bar = new SingleBar(
     {

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readApplyOptions } from "../../src/commands/intake/apply.js";
+import { createProgressBar, renderProblems, renderSummary, thousands, type BatchSummary } from "../../src/output/batch.js";
 import {
   ChangeList,
   formatFromFileName,
@@ -353,5 +354,63 @@ describe("readApplyOptions", () => {
     ["-", { format: "csv", skipApplied: "-" }, /stdin cannot hold both/],
   ])("refuses %s with %j (exit 2)", (file, options, message) => {
     expect(() => readApplyOptions(file, options)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }));
+  });
+});
+
+describe("batch output", () => {
+  const summary: BatchSummary = {
+    changes: 12_345,
+    applied: 12_000,
+    failed: 3,
+    skipped: 40,
+    dryRun: 0,
+    notSent: 302,
+    ignoredModifiers: 5,
+    changesWithIgnored: 2,
+    elapsedMs: 12_345.6,
+    stopped: "failure",
+  };
+
+  it("writes thousands with commas", () => {
+    expect([0, 999, 1000, 100_000, 1_234_567].map(thousands)).toEqual(["0", "999", "1,000", "100,000", "1,234,567"]);
+  });
+
+  it("sums a batch up in one line, or as one JSON object under --json", () => {
+    expect(renderSummary(summary, false, false)).toBe("applied 12,000 · failed 3 · skipped 40 · not sent 302 · ignored modifiers 5 (on 2 changes) · 12,345 changes in 12.3 s\n");
+    expect(JSON.parse(renderSummary(summary, true, false))).toEqual({
+      summary: { changes: 12_345, applied: 12_000, failed: 3, skipped: 40, dry_run: 0, not_sent: 302, ignored_modifiers: 5, changes_with_ignored_modifiers: 2, elapsed_seconds: 12.346, stopped: "failure" },
+    });
+  });
+
+  it("prints each problem as source:line: field: reason, and how many were left out", () => {
+    const problems = [
+      { line: 3, field: null, message: "not valid JSON" },
+      { line: 5, field: "salt.1", message: "salt of position 1 must be one of none, low, medium, high" },
+    ];
+    expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe("fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\n… and 2 more problems\n");
+    expect(renderProblems(problems, 2, "stdin", true).trim().split("\n").map((line) => JSON.parse(line))).toEqual([
+      { problem: { source: "stdin", line: 3, field: null, message: "not valid JSON" } },
+      { problem: { source: "stdin", ...problems[1] } },
+    ]);
+  });
+
+  it("draws a progress bar on a terminal only, and clears its line for results on the same terminal", async () => {
+    const written: string[] = [];
+    const piped = { write: (text: string) => written.push(text), isTTY: false };
+    const quiet = await createProgressBar(piped, piped, 10);
+    quiet.update(5, 0);
+    quiet.print(() => piped.write("result\n"));
+    quiet.stop();
+    expect(written).toEqual(["result\n"]);
+
+    const screen: string[] = [];
+    const terminal = { write: (text: string) => screen.push(text), isTTY: true, columns: 100 };
+    const bar = await createProgressBar(terminal, terminal, 10);
+    bar.update(4, 1);
+    bar.print(() => terminal.write("result\n"));
+    bar.stop();
+    const text = screen.join("");
+    expect(text).toContain("4/10 changes · 1 failed");
+    expect(text).toContain("\r\u001b[Kresult\n");
   });
 });

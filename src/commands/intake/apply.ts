@@ -20,7 +20,7 @@ import {
   type ChangeList,
   type BatchInput,
 } from "../../intake/batch.js";
-import { createProgressBar, renderProblems, renderResult, renderSummary, type BatchResult, type BatchResultError, type BatchSummary } from "../../output/batch.js";
+import { createProgressBar, renderProblems, renderResult, renderSummary, thousands, type BatchResult, type BatchResultError, type BatchSummary } from "../../output/batch.js";
 import { describeIgnored, runIntakeUpdate } from "./change.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -298,5 +298,5 @@ function finishBatch(ctx: Context, run: BatchRun): number {
 }
 
 function plural(count: number, noun: string): string {
-  return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
+  return `${thousands(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
