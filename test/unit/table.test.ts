@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderTable, renderTsv } from "../../src/output/table.js";
+import { fitColumnWidths, renderTable, renderTsv } from "../../src/output/table.js";
 import { formatTime } from "../../src/output/time.js";
 
 describe("renderTsv", () => {
@@ -41,6 +41,35 @@ describe("renderTable", () => {
     expect(text).toContain("Rice");
     expect(text).toContain("┌");
     expect(text).not.toContain("\u001b[");
+  });
+});
+
+describe("fitColumnWidths", () => {
+  const head = ["id", "foods", "kcal"];
+  const rows = [[1002, "Scrambled eggs on toast, Fresh fruit salad, Pancakes with maple syrup", 1033.2]];
+
+  it("leaves a table that fits alone", () => {
+    expect(fitColumnWidths(head, rows, 200)).toBeUndefined();
+    expect(fitColumnWidths(head, rows, undefined)).toBeUndefined();
+  });
+
+  it("narrows the widest column first, to the terminal's width", () => {
+    const widths = fitColumnWidths(head, rows, 40)!;
+    expect(widths[0]).toBe(6);
+    expect(widths[2]).toBe(8);
+    expect(widths.reduce((sum, width) => sum + width, 0) + head.length + 1).toBe(40);
+  });
+
+  it("never narrows a column below its longest word", () => {
+    const widths = fitColumnWidths(head, rows, 10)!;
+    expect(widths[1]).toBe("Scrambled".length + 2);
+    expect(widths[2]).toBe("1033.2".length + 2);
+  });
+
+  it("keeps every line of a terminal table within the terminal", () => {
+    const text = renderTable({ write: () => true, isTTY: true, columns: 50 }, { head, rows, color: false });
+    for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(50);
+    expect(text).toContain("Pancakes");
   });
 });
 
