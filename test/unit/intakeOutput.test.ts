@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { IntakeSchema } from "../../src/api/schemas.js";
+import { displayImageText, renderIntake, renderIntakeList } from "../../src/output/intake.js";
+
+const manual = IntakeSchema.parse({
+  image_id: 1003,
+  timestamp: "2026-11-04T19:05:00Z",
+  occasion: "dinner",
+  user_comment: "Line one\nline\ttwo",
+  has_display_image: true,
+  can_edit_display_image: true,
+  image_url: "http://127.0.0.1:8787/images/d.png",
+  processed_image_size: { width: 80, height: 60 },
+  foodName: ["Spaghetti", "Salad"],
+  nutritional_info: { calories: 696.66, totalNutrients: { PROCNT: { quantity: 30.04 } } },
+  recipe_per_item: [
+    { food_item_position: "manual1", name: "Spaghetti", serving_size: 350, salt: "medium", sugar: "none", oil: "low", measures: "metric" },
+    { food_item_position: "manual2", name: "Salad", serving_size: 120.25 },
+  ],
+  nutritional_info_per_item: [
+    { food_item_position: "manual1", nutritional_info: { calories: 600 } },
+    { food_item_position: "manual2", nutritional_info: { calories: 96.66 } },
+  ],
+});
+
+const pipe = { write: () => true, isTTY: false };
+const terminal = { write: () => true, isTTY: true, columns: 120 };
+
+describe("renderIntake", () => {
+  it("pipes key/value lines, then item and total rows, tab-separated", () => {
+    const lines = renderIntake(manual, pipe, true).trimEnd().split("\n");
+    expect(lines.slice(0, 6)).toEqual([
+      "image_id\t1003",
+      "kind\tmanual",
+      "time\t2026-11-04T19:05:00Z",
+      "occasion\tdinner",
+      "comment\tLine one line two",
+      "display image\tattached: http://127.0.0.1:8787/images/d.png (80×60)",
+    ]);
+    expect(lines).toContain("item\tmanual1\tSpaghetti\t350\tmedium\tnone\tlow\tmetric\t600");
+    expect(lines).toContain("item\tmanual2\tSalad\t120.3\t-\t-\t-\t-\t96.7");
+    expect(lines).toContain("total\tenergy\t696.7\tkcal");
+    expect(lines).toContain("total\tprotein\t30\tg");
+    expect(lines).toContain("total\tfat\t-\tg");
+    expect(lines.join("\n")).not.toContain("\u001b[");
+  });
+
+  it("draws a summary, an item table and totals on a terminal, coloured only when asked", () => {
+    const plain = renderIntake(manual, terminal, false);
+    expect(plain).toMatch(/^image_id\s+1003$/m);
+    expect(plain).toContain("│ manual1");
+    expect(plain).toMatch(/^totals {2}energy 696\.7 kcal · protein 30 g/m);
+    expect(plain).not.toContain("\u001b[");
+    expect(renderIntake(manual, terminal, true)).toContain("\u001b[1m");
+  });
+});
+
+describe("displayImageText", () => {
+  it("says whether a display image can be attached", () => {
+    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: true, image_url: "u" }))).toBe("none (can attach); image: u");
+    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: false }))).toBe("not editable (not a manual intake); image: -");
+  });
+});
+
+describe("renderIntakeList", () => {
+  it("pipes one row per intake: id, time, occasion, kind, foods, kcal, display image", () => {
+    expect(renderIntakeList([manual], pipe, false)).toBe("1003\t2026-11-04T19:05:00Z\tdinner\tmanual\tSpaghetti, Salad\t696.7\tyes\n");
+  });
+});
