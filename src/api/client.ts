@@ -295,6 +295,8 @@ export class ApiClient {
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // Every HTTP-date form starts with a day name; Date.parse alone would read "1.5" as 2001.
+  if (!/^[A-Za-z]{3}/.test(value.trim())) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
