@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectExit, GET_INTAKE, itemOf, POST_QUANTITY, startTestSandbox, type TestSandbox } from "./harness.js";
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+const nutrient = (info: { totalNutrients: Record<string, { quantity: number }> }, code: string) => info.totalNutrients[code]!.quantity;
+const weightOf = (recipe: Array<{ name: string; weight: number }>, name: string) => recipe.find((component) => component.name === name)?.weight;
+
+describe("intake set-modifiers against the sandbox", () => {
+  it("salt, sugar and oil change the item's recipe components and its nutrition (rule 3), for a Monitor user", async () => {
+    // alice (Monitor), 1002 item 3: pancakes with maple syrup, likely to contain added sugars.
+    const was = itemOf(sandbox.intake(1002), 3);
+    expect([was.recipe.salt, was.recipe.sugar, was.recipe.oil]).toEqual(["low", "low", "low"]);
+    const count = sandbox.countRequests();
+    const result = await sandbox.cli(["intake", "set-modifiers", "1002", "3", "--salt", "high", "--sugar", "high", "--oil", "high"]);
+    expectExit(result, 0);
+    expect(count()).toEqual({ [GET_INTAKE]: 2, [POST_QUANTITY]: 1 });
+    expect(result.stderr).toBe("");
+
+    const now = itemOf(sandbox.intake(1002), 3);
+    expect([now.recipe.salt, now.recipe.sugar, now.recipe.oil]).toEqual(["high", "high", "high"]);
+    expect(now.recipe.serving_size).toBe(was.recipe.serving_size);
+    // The sandbox model: salt 1.5 %, sugar 10 %, oil 10 % of the serving at "high".
+    expect(weightOf(now.recipe.recipe, "salt")).toBeCloseTo(3, 2);
+    expect(weightOf(now.recipe.recipe, "sugar")).toBeCloseTo(20, 2);
+    expect(weightOf(now.recipe.recipe, "oil")).toBeCloseTo(20, 2);
+    expect(nutrient(now.nutrition.nutritional_info, "NA")).toBeGreaterThan(nutrient(was.nutrition.nutritional_info, "NA"));
+    expect(nutrient(now.nutrition.nutritional_info, "SUGAR")).toBeGreaterThan(nutrient(was.nutrition.nutritional_info, "SUGAR"));
+    expect(nutrient(now.nutrition.nutritional_info, "FAT")).toBeGreaterThan(nutrient(was.nutrition.nutritional_info, "FAT"));
+
+    // The printed change shows the levels before → after on the one changed item.
+    const itemLines = result.stdout.split("\n").filter((line) => line.startsWith("item\t"));
+    expect(itemLines).toHaveLength(1);
+    expect(itemLines[0]).toMatch(/^item\t3\tPancakes with maple syrup\t200\tlow → high\tlow → high\tlow → high\tmetric\t[\d.]+ → [\d.]+$/);
+    expect(result.stdout).toMatch(/^total\tsodium\t[\d.]+\t[\d.]+\tmg$/m);
+  });
+
+  it("sugar on a dish not likely to contain added sugars stores the level and keeps nutrition (rule 4)", async () => {
+    // 1002 item 1: scrambled eggs on toast.
+    const before = sandbox.intake(1002);
+    const was = itemOf(before, 1);
+    const result = await sandbox.cli(["intake", "set-modifiers", "1002", "1", "--sugar", "high"]);
+    expectExit(result, 0);
+    expect(result.stderr).toBe("");
+    const after = sandbox.intake(1002);
+    const now = itemOf(after, 1);
+    expect(now.recipe.sugar).toBe("high");
+    expect(now.nutrition).toEqual(was.nutrition);
+    expect(now.recipe.recipe).toEqual(was.recipe.recipe);
+    expect(after.nutritional_info).toEqual(before.nutritional_info);
+    expect(result.stdout).toMatch(/^item\t1\tScrambled eggs on toast\t180\tmedium\tnone → high\tlow\tmetric\t[\d.]+$/m);
+    expect(result.stdout).not.toMatch(/^total\t/m);
+  });
+
+  it("measures are stored per item, and --all-items reaches every item", async () => {
+    const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--all-items", "--measures", "imperial"]);
+    expectExit(result, 0);
+    const intake = sandbox.intake(1003);
+    expect(intake.recipe_per_item!.map((item) => item.measures)).toEqual(["imperial", "imperial"]);
+  });
+
+  it("recognition-only salt and sugar apply on every plan: bob (Analyse) sees no warning", async () => {
+    const result = await sandbox.cli(["intake", "set-modifiers", "2001", "--salt", "high"], { as: "bob" });
+    expectExit(result, 0);
+    expect(result.stderr).toBe("");
+    expect(sandbox.intake(2001).salt).toBe("high");
+    expect(result.stdout).toMatch(/^item\t-\tTeriyaki chicken with rice\t380\tlow → high\t/m);
+  });
+
+  describe("below Monitor (bob, Analyse) item-level modifiers are ignored (rule 2)", () => {
+    it("warns naming the positions and the plan, and exits 0", async () => {
+      const before = sandbox.intake(2002);
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "2002", "1", "2", "--salt", "high", "--oil", "medium"], { as: "bob" });
+      expectExit(result, 0);
+      expect(count()).toEqual({ [GET_INTAKE]: 2, [POST_QUANTITY]: 1 });
+      expect(result.stderr).toBe(
+        "warning: intake 2002: salt high at positions 1, 2 (still medium/low); oil medium at positions 1, 2 (still low/none) did not take effect: the user's plan is probably below Monitor, which item-level salt, sugar, oil and measures need\nintake 2002: no change\n",
+      );
+      expect(result.stdout).toBe("");
+      expect(sandbox.intake(2002)).toEqual(before);
+    });
+
+    it("exits 7 with --strict, after printing the warning", async () => {
+      const result = await sandbox.cli(["intake", "set-modifiers", "2002", "2", "--sugar", "high", "--strict"], { as: "bob" });
+      expectExit(result, 7);
+      expect(result.stderr).toContain("warning: intake 2002: sugar high at position 2 (still medium) did not take effect: the user's plan is probably below Monitor");
+      expect(result.stderr).toContain("error: intake 2002: requested modifiers did not take effect (--strict)");
+      expect(itemOf(sandbox.intake(2002), 2).recipe.sugar).toBe("medium");
+    });
+
+    it("--strict --json still prints the intake on stdout and the error as JSON on stderr", async () => {
+      const result = await sandbox.cli(["intake", "set-modifiers", "2003", "manual1", "--salt", "low", "--strict", "--json"], { as: "bob" });
+      expectExit(result, 7);
+      expect(JSON.parse(result.stdout).intake_info.image_id).toBe(2003);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines[0]).toContain("warning: intake 2003: salt low at position manual1 (still none)");
+      expect(JSON.parse(lines[1]!)).toMatchObject({ error: { code: "rejected", exit_code: 7 } });
+    });
+  });
+
+  it("--json prints the intake after the change exactly as a following `intake show --json` does", async () => {
+    const result = await sandbox.cli(["intake", "set-modifiers", "4001", "2", "--salt", "none", "--json"], { as: "erin" });
+    expectExit(result, 0);
+    const show = await sandbox.cli(["intake", "show", "4001", "--json"], { as: "erin" });
+    expect(result.stdout).toBe(show.stdout);
+    expect(JSON.parse(result.stdout).intake_info.recipe_per_item[1].salt).toBe("none");
+  });
+
+  describe("refuses, after reading the intake, what its kind cannot take; nothing else is sent", () => {
+    it.each([
+      ["--oil on a recognition-only intake", ["1001", "--oil", "low"], 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes"],
+      ["--measures on a recognition-only intake", ["1001", "--measures", "metric"], 7, "error: intake 1001 is recognition-only: --measures applies only to itemized intakes"],
+      ["positions on a recognition-only intake", ["1001", "1", "--salt", "low"], 7, "error: intake 1001 is recognition-only: it has no item positions"],
+      ["an unknown position", ["1002", "4", "--salt", "low"], 7, "error: intake 1002: unknown position 4 (this intake has 1, 2, 3)"],
+      ["an itemized intake without positions or --all-items", ["1002", "--salt", "low"], 2, "error: intake 1002 is itemized: name the positions (1, 2, 3) or use --all-items"],
+    ])("%s", async (_name, args, code, message) => {
+      const before = sandbox.intake(Number(args[0]));
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", ...args]);
+      expectExit(result, code);
+      expect(result.stderr).toContain(message);
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+      expect(sandbox.intake(Number(args[0]))).toEqual(before);
+    });
+  });
+});
