@@ -44,13 +44,13 @@ export interface BatchSummary {
   failed: number;
   skipped: number;
   dryRun: number;
-  /** Changes never sent: the batch stopped (first failure, an auth or network failure, Ctrl-C). */
+  /** Changes never sent: the batch stopped (first failure, an auth or network failure, Ctrl-C, stdout closed). */
   notSent: number;
   /** Requested modifiers that did not take effect, and on how many changes. */
   ignoredModifiers: number;
   changesWithIgnored: number;
   elapsedMs: number;
-  stopped: "failure" | "interrupted" | null;
+  stopped: "failure" | "interrupted" | "output_closed" | null;
 }
 
 /** 100000 → "100,000", without toLocaleString (its first call loads ICU data: ~20 ms). */

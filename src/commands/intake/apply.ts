@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ApiClient } from "../../api/client.js";
 import type { Context } from "../../context.js";
-import { CliError, EXIT, interruptedError, toCliError, usageError } from "../../errors.js";
+import { CliError, EXIT, failure, interruptedError, toCliError, usageError } from "../../errors.js";
 import {
   formatFromFileName,
   readAppliedResults,
@@ -182,7 +182,12 @@ export async function runBatch(ctx: Context, changes: ChangeList, client: ApiCli
     if (!derived) clients.set(userId, (derived = client.derive({ userId })));
     return derived;
   };
-  const stdout = ctx.io.stdout as typeof ctx.io.stdout & Partial<Pick<NodeJS.WritableStream, "once" | "off">>;
+  const stdout = ctx.io.stdout as typeof ctx.io.stdout & Partial<Pick<NodeJS.WritableStream, "once" | "off" | "on">>;
+  // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
+  // The listener stays: a late EPIPE must not become an uncaught error.
+  stdout.on?.("error", () => {
+    if (run.stopped !== "interrupted") run.stopped = "output_closed";
+  });
   const progress = await createProgressBar(ctx.io.stderr, ctx.io.stdout, changes.length);
   let finished = 0;
   const write = async (result: BatchResult) => {
@@ -197,11 +202,11 @@ export async function runBatch(ctx: Context, changes: ChangeList, client: ApiCli
     const base = { line: change.line, image_id: change.imageId };
     if (run.stopped !== null) return null;
     if (done?.has(resultKey(change.line, change.imageId))) return { ...base, status: "skipped" };
-    const fail = (failure: CliError): BatchResult => {
-      run.firstFailure ??= failure;
-      if (failure.exitCode !== run.firstFailure.exitCode) run.mixedFailures = true;
-      if (!options.continueOnError || stopsEveryChange(failure)) run.stopped ??= "failure";
-      return { ...base, status: "failed", error: resultError(failure) };
+    const fail = (error: CliError): BatchResult => {
+      run.firstFailure ??= error;
+      if (error.exitCode !== run.firstFailure.exitCode) run.mixedFailures = true;
+      if (!options.continueOnError || stopsEveryChange(error)) run.stopped ??= "failure";
+      return { ...base, status: "failed", error: resultError(error) };
     };
     try {
       const outcome = await runIntakeUpdate(
@@ -279,6 +284,11 @@ function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
 function finishBatch(ctx: Context, run: BatchRun): number {
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr));
   const resume = "resume with --skip-applied <the results printed on stdout>";
+  if (run.stopped === "output_closed") {
+    throw failure(`stdout was closed: stopped sending, ${plural(run.notSent, "change")} not sent; the results of the last changes were lost`, {
+      hint: "send the results to a file (> results.jsonl) so a run can be resumed with --skip-applied",
+    });
+  }
   if (run.stopped === "interrupted") {
     throw interruptedError(`interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`, { hint: run.notSent > 0 ? resume : undefined });
   }

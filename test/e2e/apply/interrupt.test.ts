@@ -12,7 +12,7 @@ function lines(count: number) {
   );
 }
 
-describe("intake apply: SIGINT", () => {
+describe("intake apply: stopping early", () => {
   it("stops sending, finishes the changes in flight, reports every change sent and exits 130", async () => {
     const file = writeInput("many.jsonl", jsonl(...lines(2000)));
     const sent = countRequests(sb.handle);
@@ -42,5 +42,17 @@ describe("intake apply: SIGINT", () => {
     expect(requests[GET_INTAKE]).toBeLessThanOrEqual(2 * reported.length + 4);
     expect(run.stderr).toMatch(new RegExp(`not sent ${(2000 - reported.length).toLocaleString("en-US")}`));
     expect(run.stderr).toMatch(/error: interrupted: .* not sent; the changes in flight were finished and reported/);
+  });
+
+  it("stops sending when its stdout is closed, since results it cannot write cannot be resumed from (exit 1)", async () => {
+    const file = writeInput("many.jsonl", jsonl(...lines(2000)));
+    const sent = countRequests(sb.handle);
+    const { child, done } = spawnApply(sb.handle, [file]);
+    await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    child.stdout!.destroy();
+    const run = await done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/error: stdout was closed: stopped sending, [\d,]+ changes not sent/);
+    expect(sent()[POST_QUANTITY]).toBeLessThan(100);
   });
 });
