@@ -181,13 +181,13 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
       .argument("<file>", "JSON Lines or CSV file of changes, or - for stdin")
       .description("apply many changes from JSON Lines or CSV; one JSON result per change on stdout")
       .addOption(new Option("--format <format>", "input format (default: from the file extension)").choices(["jsonl", "csv"]))
-      .option("--concurrency <n>", "changes in flight at once (default 4)")
-      .option("--continue-on-error", "keep going after a failed change")
-      .option("--skip-applied <results>", "skip lines whose result in this earlier output was applied")
+      .option("--concurrency <n>", "changes in flight at once, 1 to 64 (default 4)")
+      .option("--continue-on-error", "keep sending after a failed change (a 401 or an unreachable API still stops the batch)")
+      .option("--skip-applied <results>", "skip lines whose result in this earlier output was applied (same line and image_id)")
       .option("--strict", "count a change whose modifiers did not take effect as failed")
       .option("--dry-run", "validate and print the requests without sending")
       .option("--no-verify", "skip the read before and after each change")
-      .addHelpText("after", examples("foodctl intake apply fixes.jsonl > results.jsonl", "foodctl intake apply fixes.csv --continue-on-error", "foodctl intake apply fixes.jsonl --skip-applied results.jsonl >> results.jsonl")),
+      .addHelpText("after", examples("foodctl intake apply fixes.jsonl > results.jsonl", "foodctl intake apply fixes.csv --continue-on-error", "foodctl intake apply fixes.jsonl --skip-applied results.jsonl >> results.jsonl", "foodctl intake apply - --format csv --dry-run < fixes.csv")),
     async (ctx, [file], options) => (await import("./commands/intake/apply.js")).applyCommand(ctx, file as string, options),
   );
 
