@@ -159,3 +159,26 @@ describe("bad command lines", () => {
     expect(error.message).toMatch(/no token/);
   });
 });
+
+describe("every bad input under --json", () => {
+  const cases: Array<[string, string[], Record<string, string | undefined>, number, string]> = [
+    ["non-numeric image_id", ["intake", "show", "abc"], {}, 2, "usage"],
+    ["zero image_id", ["intake", "show", "0"], {}, 2, "usage"],
+    ["negative image_id", ["intake", "show", "--json", "--", "-5"], {}, 2, "usage"],
+    ["huge image_id", ["intake", "show", "99999999999999999999"], {}, 2, "usage"],
+    ["unknown profile", ["intake", "list", "--profile", "nope"], {}, 2, "usage"],
+    ["missing API URL", ["intake", "list"], { FOODCTL_API_URL: undefined }, 2, "usage"],
+    ["malformed --api-url", ["intake", "list", "--api-url", "::"], {}, 2, "usage"],
+    ["plain http to a remote host", ["intake", "list", "--api-url", "http://api.example.com"], {}, 2, "usage"],
+    ["no token", ["intake", "list"], { FOODCTL_TOKEN: undefined }, 4, "auth"],
+    ["a token that is not a JWT", ["intake", "list"], { FOODCTL_TOKEN: "abc.def" }, 4, "auth"],
+    ["unknown option", ["intake", "list", "--bogus"], {}, 2, "usage"],
+    ["unknown command", ["intake", "frobnicate"], {}, 2, "usage"],
+  ];
+
+  it.each(cases)("%s: one JSON error object, nothing sent", async (_name, args, env, code, errorCode) => {
+    const withJson = args.includes("--json") ? args : [...args, "--json"];
+    const error = expectJsonError(await sandbox.cliSendingNothing(withJson, { env }), code, errorCode);
+    expect(error.message).not.toMatch(/\n/);
+  });
+});
