@@ -19,6 +19,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  if (!deps.io) quietOnClosedStdout();
   let signal = deps.signal;
   let removeSigint = () => {};
   if (!signal) {
@@ -70,6 +71,17 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   } finally {
     removeSigint();
   }
+}
+
+/**
+ * `foodctl intake list | head -1`: once the reader has what it wants, stdout is closed and the
+ * next write fails with EPIPE. That is the reader's choice, not an error: stop quietly.
+ */
+function quietOnClosedStdout(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(EXIT.ok);
+    throw error;
+  });
 }
 
 function allCommands(command: import("commander").Command): import("commander").Command[] {
