@@ -15,8 +15,10 @@ export interface DryRunRequest {
 export function renderDryRun(request: DryRunRequest, json: boolean): string {
   if (json) return `${JSON.stringify({ dry_run: true, request }, null, 2)}\n`;
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
+  const head = `${request.method} ${request.url}\n${headers.join("\n")}\n`;
+  if (request.body === null || request.body === undefined) return head; // a DELETE has no body
   const body = typeof request.body === "string" ? request.body : JSON.stringify(request.body, null, 2);
-  return `${request.method} ${request.url}\n${headers.join("\n")}\n\n${body}\n`;
+  return `${head}\n${body}\n`;
 }
 
 const arrow = (pair: Pair<number | null>) => (pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after) ? formatAmount(pair.after) : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`);
