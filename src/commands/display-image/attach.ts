@@ -33,6 +33,6 @@ export async function attachCommand(ctx: Context, imageIdText: string, file: str
   const form = new FormData();
   form.append("image", image.bytes, { filename: image.filename, contentType: image.contentType, knownLength: image.bytes.byteLength });
   const response = await client.attachDisplayImage(imageId, form.getBuffer(), form.getHeaders()["content-type"] as string);
-  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false);
+  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false, {}, response.raw);
   return reportChange(ctx, outcome, { strict: false, action: "display image" });
 }

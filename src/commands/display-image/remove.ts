@@ -46,6 +46,6 @@ export async function removeCommand(ctx: Context, imageIdText: string, options: 
     throw cancelledError("cancelled: nothing was sent");
   }
   const response = await client.removeDisplayImage(imageId);
-  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false);
+  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false, {}, response.raw);
   return reportChange(ctx, outcome, { strict: false, action: "display image removal" });
 }

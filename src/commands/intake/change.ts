@@ -26,7 +26,7 @@ export interface UpdateOutcome {
   imageId: number;
   before: Intake | null;
   after: Intake | null;
-  /** The after-read's body as received, for --json. */
+  /** The after-read's body as received, for --json (with --no-verify: a display-image answer that carries the intake). */
   afterRaw: string | null;
   diff: IntakeDiff | null;
   ignored: IgnoredModifier[];
@@ -68,6 +68,13 @@ export async function runIntakeUpdate(
   return finishChange(client, imageId, before, response.data, options.verify, fields);
 }
 
+/** True for an answer shaped like GET intake's: `{"intake_info": {"image_id": N, ...}}`. */
+function holdsIntake(response: unknown): boolean {
+  if (typeof response !== "object" || response === null) return false;
+  const intake = (response as { intake_info?: unknown }).intake_info;
+  return typeof intake === "object" && intake !== null && typeof (intake as { image_id?: unknown }).image_id === "number";
+}
+
 /** After a change was sent: read the intake again (unless --no-verify) and compare. */
 export async function finishChange(
   client: ApiClient,
@@ -76,8 +83,13 @@ export async function finishChange(
   response: unknown,
   verify: boolean,
   fields: Record<string, unknown> = {},
+  /** The change's answer as received: printed under --json --no-verify when it carries the intake. */
+  responseRaw: string | null = null,
 ): Promise<UpdateOutcome> {
-  if (!verify) return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response, dryRun: null };
+  if (!verify) {
+    const afterRaw = responseRaw !== null && holdsIntake(response) ? responseRaw : null;
+    return { imageId, before, after: null, afterRaw, diff: null, ignored: [], response, dryRun: null };
+  }
   let read;
   try {
     read = await client.getIntake(imageId);

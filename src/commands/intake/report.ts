@@ -4,12 +4,6 @@ import { EXIT, rejectedError } from "../../errors.js";
 import { jsonLine } from "../args.js";
 import { describeIgnored, type UpdateOutcome } from "./change.js";
 
-function holdsIntake(response: unknown): boolean {
-  if (typeof response !== "object" || response === null) return false;
-  const intake = (response as { intake_info?: unknown }).intake_info;
-  return typeof intake === "object" && intake !== null && typeof (intake as { image_id?: unknown }).image_id === "number";
-}
-
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
   const { renderDryRun, renderDiff } = await import("../../output/change.js");
   if (outcome.dryRun) {
@@ -20,7 +14,6 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   if (outcome.ignored.length) ctx.warn(describeIgnored(outcome.imageId, outcome.ignored));
   if (ctx.json) {
     if (outcome.afterRaw !== null) ctx.io.stdout.write(outcome.afterRaw.endsWith("\n") ? outcome.afterRaw : `${outcome.afterRaw}\n`);
-    else if (holdsIntake(outcome.response)) ctx.io.stdout.write(jsonLine(outcome.response)); // a display-image answer carries the intake
     else ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
   } else if (outcome.diff) {
     ctx.io.stdout.write(renderDiff(outcome.diff, ctx.io.stdout, ctx.io.color.stdout));

@@ -108,6 +108,16 @@ describe("display-image attach against the sandbox", () => {
     expect(JSON.parse(result.stdout).intake_info).toMatchObject({ has_display_image: true, processed_image_size: { width: 1, height: 1 } });
   });
 
+  it("--no-verify --json skips the read after and prints the intake the upload's answer carries", async () => {
+    const count = sandbox.countRequests();
+    const result = await sandbox.cli(["display-image", "attach", "1003", writeImage("c.png", png(6, 6)), "--no-verify", "--json"]);
+    expectExit(result, 0);
+    expect(count()).toEqual({ [GET_INTAKE]: 1, [POST_DISPLAY_IMAGE]: 1 });
+    const show = await sandbox.cli(["intake", "show", "1003", "--json"]);
+    expect(result.stdout).toBe(show.stdout);
+    expect(JSON.parse(result.stdout).intake_info.processed_image_size).toEqual({ width: 6, height: 6 });
+  });
+
   it.each([
     ["a recognition-only", 1001, "recognition-only"],
     ["a segmentation", 1002, "segmentation"],

@@ -87,6 +87,13 @@ describe("intake set-quantity against the sandbox", () => {
     expect(itemOf(sandbox.intake(2003), "manual2").recipe.serving_size).toBe(120);
   });
 
+  it("--no-verify --json prints that the change was applied, unverified, with the update's answer", async () => {
+    const result = await sandbox.cli(["intake", "set-quantity", "2001", "350", "--no-verify", "--json"], { as: "bob" });
+    expectExit(result, 0);
+    expect(JSON.parse(result.stdout)).toEqual({ image_id: 2001, status: "applied", verified: false, response: { message: "intake 2001 updated", imageId: 2001 } });
+    expect(sandbox.intake(2001).serving_size).toBe(350);
+  });
+
   describe("refuses what cannot apply after reading the intake, sending nothing else (exit 7)", () => {
     it.each([
       ["an unknown position", ["1002", "9=100"], "unknown position 9 (this intake has 1, 2, 3)"],
