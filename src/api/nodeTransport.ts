@@ -79,7 +79,10 @@ export function describeNetworkError(error: NodeJS.ErrnoException): string {
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
     case "ERR_TLS_CERT_ALTNAME_INVALID":
       return `TLS certificate not trusted (${error.code})`;
+    case "HPE_HEADER_OVERFLOW":
+      return "the answer's headers are over the HTTP parser's limit (16 KiB)";
     default:
+      if (error.code?.startsWith("HPE_")) return `malformed HTTP answer (${error.message})`;
       return error.code ? `${error.code.toLowerCase()}: ${error.message}` : error.message;
   }
 }
