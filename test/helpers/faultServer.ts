@@ -30,6 +30,8 @@ export type Reply =
   | { kind: "hang" }
   /** A 200 with a declared length, half the body, then the connection is destroyed. */
   | { kind: "reset"; body: string }
+  /** Headers at once, then the body one byte at a time, never finishing. */
+  | { kind: "drip"; intervalMs: number }
   /** A huge body, streamed in chunks; with or without Content-Length. */
   | { kind: "huge"; bytes: number; contentLength: boolean }
   /** Custom handling. */
@@ -57,6 +59,9 @@ export const faults = {
   }),
   hang: (): Reply => ({ kind: "hang" }),
   resetMidBody: (): Reply => ({ kind: "reset", body: JSON.stringify({ intake_info: { image_id: 1, foodName: ["x".repeat(2000)] } }) }),
+  drip: (intervalMs = 200): Reply => ({ kind: "drip", intervalMs }),
+  /** A header block past what an HTTP parser accepts (Node's limit is 16 KiB). */
+  hugeHeaders: (): Reply => ({ kind: "raw", status: 200, body: "{}", headers: { "x-padding": "p".repeat(64 * 1024) } }),
   truncatedJson: (): Reply => ({ kind: "raw", status: 200, body: '{"intake_info": {"image_id": 1002, "foodName": ["Pasta", "Sal', headers: { "content-type": "application/json" } }),
   notJson: (): Reply => ({ kind: "raw", status: 200, body: "<html><body>Welcome to nginx!</body></html>\n", headers: { "content-type": "text/html" } }),
   withoutIntakeInfo: (): Reply => faults.json(200, { message: "ok", intake: { image_id: 1002 } }),
@@ -189,6 +194,17 @@ export class FaultServer extends EventEmitter {
         res.writeHead(200, { "content-type": "application/json", "content-length": String(body.byteLength) });
         res.write(body.subarray(0, Math.floor(body.byteLength / 2)), () => {
           setTimeout(() => req.socket.destroy(), 20);
+        });
+        return;
+      }
+      case "drip": {
+        this.held.add(res);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("{");
+        const timer = setInterval(() => res.write(" "), reply.intervalMs);
+        res.on("close", () => {
+          clearInterval(timer);
+          this.held.delete(res);
         });
         return;
       }
