@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
 import { runCli, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { TINY_PNG } from "../faults/fixtures.js";
+import { faults, startFaultServer } from "../helpers/faultServer.js";
 
 let sandbox: SandboxHandle;
 /** alice's token, stored in the profile by `auth login` in `storedHome`. */
@@ -187,5 +188,29 @@ describe("the token is not accepted on the command line", () => {
     expect(result.code).toBe(2);
     const status = await runCli(["auth", "status"], { env: { XDG_CONFIG_HOME: home } });
     expect(status.code).toBe(4);
+  });
+});
+
+describe("a server that echoes the token back", () => {
+  it.each([
+    { source: "env" as const, status: 401, args: ["intake", "show", "1002"] },
+    { source: "profile" as const, status: 401, args: ["intake", "show", "1002", "--json"] },
+    { source: "profile" as const, status: 500, args: ["intake", "set-quantity", "1002", "1=150", "--verbose"] },
+    { source: "env" as const, status: 400, args: ["intake", "list", "--json", "--verbose"] },
+  ])("$status to $args ($source token): the message is shown, the token is not", async ({ source, status, args }) => {
+    const server = await startFaultServer();
+    try {
+      const echo = () => faults.error(status, `refused Bearer ${token} for this request`);
+      server.route("GET /v2/intake/1002", echo());
+      server.route("GET /v2/history/getIntakesList", echo());
+      const result = await runCli(["--api-url", server.url, "--retries", "0", ...args], { env: envFor(source) });
+      expect(server.count()).toBeGreaterThan(0);
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/refused Bearer \*\*\*\* for this request/);
+      expectNoSecret(result);
+    } finally {
+      await server.close();
+    }
   });
 });
