@@ -45,6 +45,7 @@ const updateFaults: UpdateFault[] = [
   { name: "504 is retried twice", reply: () => faults.gatewayTimeout(), updates: 3, exit: 8, mentions: ["answered 504"] },
   { name: "429 with Retry-After: 1 is retried twice", reply: () => faults.rateLimited(1), updates: 3, exit: 8, mentions: ["answered 429"] },
   { name: "a reset mid-body is retried twice", reply: () => faults.resetMidBody(), updates: 3, exit: 8, mentions: ["unreachable"] },
+  { name: "a connection closed without an answer is retried twice", reply: () => faults.closeWithoutAnswer(), updates: 3, exit: 8, mentions: ["unreachable", /may have reached/] },
   { name: "a hang past --timeout 1 is retried once", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], updates: 2, exit: 8, mentions: ["no answer within 1 s", /may have/] },
   { name: "400 is not retried: exit 7", reply: () => faults.error(400, "quantity must be positive"), updates: 1, exit: 7, mentions: ["answered 400", "quantity must be positive"] },
   { name: "401 is not retried: exit 4", reply: () => faults.error(401, "token expired"), updates: 1, exit: 4, mentions: ["answered 401"] },

@@ -44,6 +44,7 @@ const failures: FailureCase[] = [
   { name: "429 with --retries 0 is one attempt", replies: () => [faults.rateLimited(1)], args: ["--retries", "0"], attempts: 1, exit: 8, mentions: ["answered 429"] },
   { name: "a reset mid-body is a network error: retried, then exit 8", replies: () => [faults.resetMidBody()], attempts: 3, exit: 8, mentions: ["unreachable", /connection/] },
   { name: "no answer within --timeout 1: one retry, then exit 8", replies: () => [faults.hang()], args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
+  { name: "a connection closed without an answer is retried, then exit 8", replies: () => [faults.closeWithoutAnswer()], attempts: 3, exit: 8, mentions: ["unreachable", "connection reset"] },
   { name: "a body that drips forever ends at --timeout like no answer", replies: () => [faults.drip(200)], args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
   { name: "headers past the parser's limit are a network error: retried, then exit 8", replies: () => [faults.hugeHeaders()], attempts: 3, exit: 8, mentions: ["headers are over"] },
   { name: "truncated JSON in a 200 is unreadable: exit 1, not retried", replies: () => [faults.truncatedJson()], attempts: 1, exit: 1, mentions: ["unreadable response", "200"] },

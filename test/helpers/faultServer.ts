@@ -59,6 +59,8 @@ export const faults = {
   }),
   hang: (): Reply => ({ kind: "hang" }),
   resetMidBody: (): Reply => ({ kind: "reset", body: JSON.stringify({ intake_info: { image_id: 1, foodName: ["x".repeat(2000)] } }) }),
+  /** The connection is closed as soon as the request has arrived: no status line at all. */
+  closeWithoutAnswer: (): Reply => ({ kind: "handler", handle: (req) => req.socket.destroy() }),
   drip: (intervalMs = 200): Reply => ({ kind: "drip", intervalMs }),
   /** A header block past what an HTTP parser accepts (Node's limit is 16 KiB). */
   hugeHeaders: (): Reply => ({ kind: "raw", status: 200, body: "{}", headers: { "x-padding": "p".repeat(64 * 1024) } }),
