@@ -4,7 +4,7 @@
  * change takes the single-change path (runIntakeUpdate: pre-check read, send, verify read,
  * ignored modifiers), a few at a time over one keep-alive pool, one JSON result per change.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, fstatSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ApiClient } from "../../api/client.js";
 import type { Context } from "../../context.js";
@@ -79,6 +79,7 @@ export async function applyCommand(ctx: Context, file: string, rawOptions: Recor
   let done: Set<string> | null = null;
   if (options.skipApplied !== undefined) {
     const name = options.skipApplied;
+    refuseEmptiedResults(ctx, name);
     const earlier = await readFrom(ctx, name, (chunks) => readAppliedResults(chunks));
     if (earlier.problemCount > 0) {
       ctx.io.stderr.write(renderProblems(earlier.problems, earlier.problemCount, displayName(name), ctx.json));
@@ -106,6 +107,28 @@ export async function applyCommand(ctx: Context, file: string, rawOptions: Recor
   const batchClient = client.derive({ signal: undefined });
   const summary = await runBatch(ctx, input.changes, batchClient, options, done);
   return finishBatch(ctx, summary);
+}
+
+/**
+ * `apply x --skip-applied results.jsonl > results.jsonl`: the shell empties the file before the
+ * command starts, so every change would be sent again. `>>` keeps it; only `>` is refused.
+ */
+function refuseEmptiedResults(ctx: Context, file: string): void {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (file === "-" || typeof fd !== "number") return;
+  let same = false;
+  try {
+    const output = fstatSync(fd);
+    const results = statSync(file);
+    same = output.dev === results.dev && output.ino === results.ino && results.size === 0;
+  } catch {
+    return; // the read below reports a file it cannot read
+  }
+  if (same) {
+    throw usageError(`${file} is also stdout, and was emptied before it could be read: nothing was sent`, {
+      hint: `append the new results with >> ${file}, or write them to another file`,
+    });
+  }
 }
 
 function displayName(file: string): string {

@@ -51,11 +51,11 @@ export function apply(handle: SandboxHandle, args: string[], options: CliOptions
   return runCli(["intake", "apply", ...args], { timeoutMs: 60_000, ...rest, env: envFor(handle, as, env) });
 }
 
-/** The same, as a child process the test can signal. */
-export function spawnApply(handle: SandboxHandle, args: string[], as = "alice") {
+/** The same, as a child process the test can signal, with stdout to a pipe or to a file descriptor. */
+export function spawnApply(handle: SandboxHandle, args: string[], as = "alice", stdout: "pipe" | number = "pipe") {
   const child = spawn(process.execPath, [cliBin(), "intake", "apply", ...args], {
     env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...envFor(handle, as) }),
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: ["pipe", stdout, "pipe"],
   });
   return { child, done: collect(child, { timeoutMs: 120_000 }) };
 }

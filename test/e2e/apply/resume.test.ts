@@ -1,7 +1,8 @@
 /** Resuming a batch that stopped at a failure: --skip-applied sends only what was not applied. */
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
+import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
 
 const sb = withSandbox();
 
@@ -60,5 +61,34 @@ describe("intake apply --skip-applied", () => {
       { line: 2, image_id: 1004, status: "skipped" },
     ]);
     expect(sent()).toEqual({ [POST_QUANTITY]: 1 });
+  });
+
+  it("refuses a results file that stdout emptied (> instead of >>) rather than sending everything again", async () => {
+    const file = writeInput("fixes.jsonl", jsonl({ image_id: 1001, quantity: 305 }));
+    const resultsFile = writeInput("results.jsonl", "");
+    writeFileSync(resultsFile, jsonl({ line: 1, image_id: 1001, status: "applied" }));
+    const before = sb.handle.stats().total_requests;
+    // What `> results.jsonl` does: the file is emptied and becomes stdout before the command starts.
+    const stdout = openSync(resultsFile, "w");
+    const { done } = spawnApply(sb.handle, [file, "--skip-applied", resultsFile], "alice", stdout);
+    closeSync(stdout);
+    const run = await done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is also stdout, and was emptied before it could be read: nothing was sent/);
+    expect(run.stderr).toMatch(/hint: append the new results with >>/);
+    expect(readFileSync(resultsFile, "utf8")).toBe("");
+    expect(sb.handle.stats().total_requests).toBe(before);
+
+    // Appending (>>) keeps the earlier results: the applied line is skipped.
+    writeFileSync(resultsFile, jsonl({ line: 1, image_id: 1001, status: "applied" }));
+    const appended = openSync(resultsFile, "a");
+    const again = spawnApply(sb.handle, [file, "--skip-applied", resultsFile], "alice", appended);
+    closeSync(appended);
+    expect((await again.done).code).toBe(0);
+    expect(results(readFileSync(resultsFile, "utf8"))).toEqual([
+      { line: 1, image_id: 1001, status: "applied" },
+      { line: 1, image_id: 1001, status: "skipped" },
+    ]);
+    expect(sb.handle.stats().total_requests).toBe(before);
   });
 });
