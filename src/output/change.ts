@@ -56,5 +56,5 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   }
   // Nothing changed: a terminal says so here; piped output stays empty (the caller notes it on stderr).
   if (!out.length && stream.isTTY) out.push(`intake ${diff.imageId}: no change\n`);
-  return out.join(stream.isTTY ? "\n" : "");
+  return out.join("");
 }
