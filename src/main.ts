@@ -75,13 +75,16 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
 /**
  * `foodctl intake list | head -1`: once the reader has what it wants, stdout is closed and the
- * next write fails with EPIPE. That is the reader's choice, not an error: stop quietly.
+ * next write fails with EPIPE. That is the reader's choice, not an error: stop quietly. A
+ * command that listens for it itself (a batch whose results would be lost) decides instead.
  */
 function quietOnClosedStdout(): void {
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (process.stdout.listenerCount("error") > 1) return;
     if (error.code === "EPIPE") process.exit(EXIT.ok);
     throw error;
-  });
+  };
+  process.stdout.on("error", onError);
 }
 
 function allCommands(command: import("commander").Command): import("commander").Command[] {
