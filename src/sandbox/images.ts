@@ -1,7 +1,6 @@
 /** Images the sandbox serves: PNGs drawn with node:zlib, an embedded sample JPEG, and dimension reading. */
 import { randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
-import { imageSize } from "image-size";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../intake/index.js";
 import type { SeedImage } from "./seed.js";
 
@@ -74,9 +73,10 @@ export function renderSeedImage(image: SeedImage): StoredImage {
 }
 
 /** The type and dimensions of JPEG, PNG, GIF or WebP bytes; null when they are none of these or unreadable. */
-export function readImage(bytes: Uint8Array): { contentType: ImageType; width: number; height: number } | null {
+export async function readImage(bytes: Uint8Array): Promise<{ contentType: ImageType; width: number; height: number } | null> {
   const contentType = sniffImageType(bytes);
   if (!contentType) return null;
+  const { imageSize } = await import("image-size");
   try {
     const { width, height } = imageSize(bytes);
     if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;

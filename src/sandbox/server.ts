@@ -17,7 +17,6 @@ import { registerIntakeRoutes } from "./routes/intakes.js";
 import { registerUpdateRoutes } from "./routes/updates.js";
 import { SEED_USERS, type Role } from "./seed.js";
 import { calculateIntake, createSeedState, StateFileError, type SandboxState } from "./state.js";
-import { loadStateFile, saveStateFile } from "./stateFile.js";
 import { secretKey, signToken } from "./tokens.js";
 
 export type { SandboxStats } from "./context.js";
@@ -287,7 +286,8 @@ function userInfo(tokens: ReadonlyMap<string, string>): SeededUserInfo[] {
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
-  const loaded = options.statePath === undefined ? null : loadStateFile(options.statePath);
+  const stateFile = options.statePath === undefined ? null : await import("./stateFile.js");
+  const loaded = stateFile && options.statePath !== undefined ? stateFile.loadStateFile(options.statePath) : null;
   const secret = options.secret ?? loaded?.secret ?? randomBytes(32).toString("base64url");
   const state = loaded ?? createSeedState(secret);
   const secretChanged = state.secret !== secret;
@@ -302,7 +302,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: "",
     host,
     options,
-    persist: statePath === undefined ? null : () => saveStateFile(statePath, state),
+    persist: statePath === undefined || stateFile === null ? null : () => stateFile.saveStateFile(statePath, state),
   };
   const app = buildApp(runtime);
   try {
@@ -325,7 +325,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const tokens = new Map<string, string>();
-  for (const user of SEED_USERS) tokens.set(user.name, await signToken(runtime.key, { sub: String(user.id), role: user.role }));
+  for (const user of SEED_USERS) tokens.set(user.name, signToken(runtime.key, { sub: String(user.id), role: user.role }));
+  // Warm up what the first requests need, without delaying start-up.
+  void import("jose").catch(() => undefined);
+  void import("image-size").catch(() => undefined);
 
   let closing: Promise<void> | null = null;
   return {
@@ -336,7 +339,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (token === undefined) throw new Error(`unknown sandbox user "${name}" (known: ${SEED_USERS.map((u) => u.name).join(", ")})`);
       return token;
     },
-    signToken: (claims) => signToken(runtime.key, claims),
+    signToken: async (claims) => signToken(runtime.key, claims),
     stats: () => structuredClone(stats),
     intake(imageId) {
       const intake = state.intakes.get(imageId);

@@ -2,17 +2,10 @@
  * What the sandbox stores: intakes (with the inputs of the nutrition model and the results of
  * its last calculation) and images. Built from the seed, or read back from a state file.
  */
-import * as z from "zod/mini";
-import { IMAGE_TYPES, LEVELS, MEASURES, type IntakeKind, type Level, type Measure, type Modifier } from "../intake/index.js";
+import type { IntakeKind, Level, Measure, Modifier } from "../intake/index.js";
 import { newImageName, renderSeedImage, type StoredImage } from "./images.js";
-import {
-  calculatePortion,
-  NUTRIENT_CODES,
-  type BaseComponent,
-  type NutrientValues,
-  type WeighedComponent,
-} from "./nutrition.js";
-import { findDish, ingredientPer100g, SEED_INTAKES, SEED_USERS, INGREDIENTS, type Dish } from "./seed.js";
+import { calculatePortion, type BaseComponent, type NutrientValues, type WeighedComponent } from "./nutrition.js";
+import { findDish, ingredientPer100g, INGREDIENTS, SEED_INTAKES, type Dish } from "./seed.js";
 
 export const OCCASIONS = ["breakfast", "lunch", "dinner", "snack", "other"] as const;
 export type Occasion = (typeof OCCASIONS)[number];
@@ -128,110 +121,10 @@ export function createSeedState(secret: string): SandboxState {
   return { secret, intakes, images };
 }
 
-// ---- state file ---------------------------------------------------------------------------
-
-export const STATE_FORMAT = "foodctl-sandbox-state";
-export const STATE_VERSION = 1;
-
 /** The state file is unreadable or not a sandbox state; the file is left as it is. */
 export class StateFileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "StateFileError";
   }
-}
-
-const finite = z.number().check(z.refine(Number.isFinite));
-const nonNegative = finite.check(z.gte(0));
-const nutrientsSchema = z.strictObject(
-  Object.fromEntries(NUTRIENT_CODES.map((code) => [code, finite])) as Record<(typeof NUTRIENT_CODES)[number], typeof finite>,
-);
-const levelSchema = z.enum(LEVELS);
-const itemSchema = z.strictObject({
-  position: z.nullable(z.union([z.int().check(z.positive()), z.string().check(z.regex(/^manual[1-9][0-9]*$/))])),
-  name: z.string(),
-  dishId: z.int(),
-  likelyAddedSugar: z.boolean(),
-  servingSize: finite.check(z.positive()),
-  salt: levelSchema,
-  sugar: levelSchema,
-  oil: levelSchema,
-  measures: z.enum(MEASURES),
-  components: z.array(z.strictObject({ name: z.string(), share: nonNegative, per100g: nutrientsSchema })),
-  recipe: z.array(z.strictObject({ name: z.string(), weight: nonNegative })),
-  nutrition: nutrientsSchema,
-});
-const intakeSchema = z.strictObject({
-  imageId: z.int().check(z.positive()),
-  ownerId: z.int(),
-  kind: z.enum(["recognition", "segmentation", "manual"]),
-  storedAs: z.enum(["Image", "APIImage"]),
-  timestamp: z.string().check(z.refine((text) => !Number.isNaN(Date.parse(text)))),
-  occasion: z.enum(OCCASIONS),
-  userComment: z.nullable(z.string()),
-  normalImage: z.string(),
-  displayImage: z.nullable(z.string()),
-  items: z.array(itemSchema).check(z.minLength(1)),
-});
-const fileSchema = z.strictObject({
-  format: z.literal(STATE_FORMAT),
-  version: z.literal(STATE_VERSION),
-  secret: z.string().check(z.minLength(16)),
-  intakes: z.array(intakeSchema),
-  images: z.record(
-    z.string().check(z.regex(/^[0-9a-f]{32}\.(?:jpg|png|gif|webp)$/)),
-    z.strictObject({ contentType: z.enum(IMAGE_TYPES), width: z.int().check(z.positive()), height: z.int().check(z.positive()), data: z.base64() }),
-  ),
-});
-
-export function serializeState(state: SandboxState): string {
-  const images: Record<string, unknown> = {};
-  for (const [name, image] of state.images) {
-    images[name] = { contentType: image.contentType, width: image.width, height: image.height, data: image.bytes.toString("base64") };
-  }
-  return `${JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, secret: state.secret, intakes: [...state.intakes.values()], images })}\n`;
-}
-
-/** Reads a state file's text; throws StateFileError with a one-line reason. */
-export function parseState(text: string): SandboxState {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new StateFileError("it is not valid JSON");
-  }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    throw new StateFileError(`it is not a sandbox state file (unexpected value${where})`);
-  }
-  const file = parsed.data;
-  const images = new Map<string, StoredImage>();
-  for (const [name, image] of Object.entries(file.images)) {
-    images.set(name, { contentType: image.contentType, width: image.width, height: image.height, bytes: Buffer.from(image.data, "base64") });
-  }
-  const intakes = new Map<number, StoredIntake>();
-  const owners = new Set(SEED_USERS.filter((user) => user.role === "APIUser").map((user) => user.id));
-  for (const intake of file.intakes) {
-    const problem = checkStoredIntake(intake, owners, images);
-    if (problem) throw new StateFileError(`intake ${intake.imageId} ${problem}`);
-    if (intakes.has(intake.imageId)) throw new StateFileError(`intake ${intake.imageId} appears twice`);
-    intakes.set(intake.imageId, intake);
-  }
-  return { secret: file.secret, intakes, images };
-}
-
-function checkStoredIntake(intake: StoredIntake, owners: Set<number>, images: Map<string, StoredImage>): string | null {
-  if (!owners.has(intake.ownerId)) return `belongs to unknown user ${intake.ownerId}`;
-  if (!images.has(intake.normalImage)) return "refers to a missing normal image";
-  if (intake.displayImage !== null && !images.has(intake.displayImage)) return "refers to a missing display image";
-  if (intake.displayImage !== null && intake.kind !== "manual") return "has a display image but is not manual";
-  const positions = intake.items.map((item) => item.position);
-  if (new Set(positions).size !== positions.length) return "has duplicate positions";
-  const fits = (position: number | string | null) =>
-    intake.kind === "recognition" ? position === null : intake.kind === "segmentation" ? typeof position === "number" : typeof position === "string";
-  if (!positions.every(fits)) return `has positions that do not fit a ${intake.kind} intake`;
-  if (intake.kind === "recognition" && intake.items.length !== 1) return "is recognition-only but has several portions";
-  return null;
 }

@@ -6,7 +6,8 @@ import { LEVELS, type Level } from "../../src/intake/index.js";
 import { calculatePortion, MODIFIER_SHARES, type BaseComponent } from "../../src/sandbox/nutrition.js";
 import { renderIntake } from "../../src/sandbox/render.js";
 import { DISHES, SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
-import { createSeedState, dishComponents, parseState, serializeState } from "../../src/sandbox/state.js";
+import { createSeedState, dishComponents } from "../../src/sandbox/state.js";
+import { parseState, serializeState } from "../../src/sandbox/stateFile.js";
 
 const pancakes = dishComponents(DISHES.find((dish) => dish.id === 503)!);
 const portion = (servingSize: number, levels: Partial<Record<"salt" | "sugar" | "oil", Level>> = {}, components: BaseComponent[] = pancakes, likelyAddedSugar = true) => ({

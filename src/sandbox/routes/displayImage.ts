@@ -89,6 +89,7 @@ export function registerDisplayImageRoutes(app: FastifyInstance, ctx: SandboxCon
     }
     const upload = await readUpload(request);
     if (upload.problem) throw badRequest(upload.problem);
+    const image = upload.bytes === null ? null : await readImage(upload.bytes);
 
     // From here on no await: the checks and the change see the same intake.
     const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
@@ -96,7 +97,6 @@ export function registerDisplayImageRoutes(app: FastifyInstance, ctx: SandboxCon
     if (upload.tooLarge || upload.bytes === null) {
       throw tooLarge(`the display image is larger than ${MAX_DISPLAY_IMAGE_BYTES} bytes (1 MiB)`);
     }
-    const image = readImage(upload.bytes);
     if (!image) throw unsupportedMedia("the display image is not a readable JPEG, PNG, GIF or WebP image");
 
     const name = newImageName(image.contentType);
