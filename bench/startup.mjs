@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// Start-up benchmark: how close each foodctl command comes to Node's own start (`node -e 0`)
+// and to curl doing the same GET, against a local sandbox. Prints a Markdown table.
+//
+//   node bench/startup.mjs            BENCH_RUNS=50 node bench/startup.mjs
+//
+// Commands run interleaved (one run of each per round, after warm-up rounds), every child
+// without NODE_EXTRA_CA_CERTS, NODE_OPTIONS or proxy variables and with a private
+// XDG_CONFIG_HOME. The CLI is built into .bench/startup/ first, so the numbers are those
+// of the current sources and a concurrent `npm run build` cannot disturb them.
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { crc32, deflateSync } from "node:zlib";
+import { randomBytes } from "node:crypto";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const work = join(root, ".bench", "startup");
+const runs = positiveInt("BENCH_RUNS", 30);
+const warmups = 3;
+const rssRuns = 5;
+const node = process.execPath;
+
+function positiveInt(name, fallback) {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!/^[1-9][0-9]*$/.test(text)) fail(`${name} must be a positive whole number, got "${text}"`);
+  return Number(text);
+}
+
+function fail(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(1);
+}
+
+const progress = (line) => process.stderr.write(`${line}\n`);
+
+// --- the CLI under test, a 700 kB image, a clean environment -------------------------------
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(join(work, "bin"), { recursive: true });
+mkdirSync(join(work, "config"));
+progress("building the CLI into .bench/startup ...");
+const built = spawnSync(node, [join(root, "scripts", "build.mjs"), join(work, "dist")], { cwd: root, stdio: "inherit" });
+if (built.status !== 0) fail("build failed");
+copyFileSync(join(root, "bin", "foodctl.js"), join(work, "bin", "foodctl.js"));
+const bin = join(work, "bin", "foodctl.js");
+
+const imagePath = join(work, "display.png");
+writeFileSync(imagePath, noisePng(480, 486));
+
+const env = { ...process.env, XDG_CONFIG_HOME: join(work, "config") };
+for (const name of Object.keys(env)) {
+  if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name)) delete env[name];
+}
+
+/** A PNG of random RGB pixels: deflate cannot shrink noise, so the file is ~3 bytes a pixel. */
+function noisePng(width, height) {
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, no filter, no interlace
+  const rows = Buffer.alloc(height * (1 + 3 * width));
+  for (let y = 0; y < height; y++) randomBytes(3 * width).copy(rows, y * (1 + 3 * width) + 1); // filter byte 0 per row
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  if (png.length < 700_000 || png.length > 1024 * 1024) fail(`the test image is ${png.length} bytes, expected 700 kB to 1 MiB`);
+  return png;
+}
+
+// --- the sandbox -------------------------------------------------------------------------------
+
+progress("starting the sandbox ...");
+// Its request log goes to a file: the runs below block this process, so a pipe would fill up.
+const sandboxLog = join(work, "sandbox.log");
+const sandbox = spawn(node, [bin, "sandbox", "--port", "0", "--json"], { env, stdio: ["ignore", "pipe", openSync(sandboxLog, "w")] });
+process.on("exit", () => sandbox.kill());
+const first = await new Promise((resolve, reject) => {
+  const lines = createInterface({ input: sandbox.stdout });
+  lines.once("line", (line) => resolve(line));
+  sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before printing its URL:\n${readFileSync(sandboxLog, "utf8").slice(-4000)}`)));
+  setTimeout(() => reject(new Error("the sandbox printed nothing within 15 s")), 15_000).unref();
+}).catch((error) => fail(error.message));
+const { url, users } = JSON.parse(first);
+const token = users.find((user) => user.name === "alice")?.token;
+if (!url || !token) fail("the sandbox's first line has no url or no token for alice");
+env.FOODCTL_API_URL = url;
+env.FOODCTL_TOKEN = token;
+
+// --- what is measured ---------------------------------------------------------------------------
+
+const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status === 0;
+const foodctl = (...args) => [node, bin, ...args];
+let quantity = 150;
+const commands = [
+  { name: "node -e 0", argv: () => [node, "-e", "0"], rss: true },
+  hasCurl && { name: "curl -s GET /v2/intake/1002", argv: () => ["curl", "-q", "-s", "-f", "-H", `Authorization: Bearer ${token}`, `${url}/v2/intake/1002`] },
+  { name: "foodctl --version", argv: () => foodctl("--version"), rss: true, target: 1.3 },
+  { name: "foodctl --help", argv: () => foodctl("--help"), rss: true, target: 1.6 },
+  { name: "foodctl intake show 1002 --json", argv: () => foodctl("intake", "show", "1002", "--json"), rss: true, target: 2.0, rssTarget: 70 },
+  { name: "foodctl intake show 1002 (table)", argv: () => foodctl("intake", "show", "1002"), rss: true, target: 2.3, rssTarget: 70 },
+  {
+    name: "foodctl intake set-quantity 1002 1=150 --json",
+    // 150 and 151 in turn, so every run really changes the intake (read, update, read).
+    argv: () => foodctl("intake", "set-quantity", "1002", `1=${(quantity = quantity === 150 ? 151 : 150)}`, "--json"),
+    rss: true,
+    target: 2.5,
+  },
+  { name: "foodctl display-image attach 1003 <700 kB PNG>", argv: () => foodctl("display-image", "attach", "1003", imagePath), rss: true },
+].filter(Boolean);
+
+function runOnce(argv, capture = false) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(argv[0], argv.slice(1), { env, stdio: ["ignore", capture ? "pipe" : "ignore", "pipe"], maxBuffer: 16 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) {
+    const shown = argv.map((part) => (part.includes(token) ? part.replace(token, "****") : part)).join(" ");
+    fail(`\`${shown}\` exited with ${result.status ?? result.signal}:\n${result.stderr}`);
+  }
+  return { ms, stdout: capture ? result.stdout.toString() : "" };
+}
+
+// One checked run of each first: a benchmark of a command that fails measures nothing.
+for (const command of commands) {
+  const { stdout } = runOnce(command.argv(), true);
+  if (command.name.includes("--json") && !stdout.includes('"intake_info"')) fail(`${command.name}: no intake in its output`);
+}
+
+progress(`measuring: ${warmups} warm-up and ${runs} measured rounds of ${commands.length} commands, interleaved ...`);
+const times = new Map(commands.map((command) => [command, []]));
+for (let round = 0; round < warmups + runs; round++) {
+  // Each round starts one command later, so none always runs right after the upload.
+  for (let index = 0; index < commands.length; index++) {
+    const command = commands[(round + index) % commands.length];
+    const { ms } = runOnce(command.argv());
+    if (round >= warmups) times.get(command).push(ms);
+  }
+}
+
+// --- peak memory -------------------------------------------------------------------------------
+
+// GNU time reports the child's peak RSS without touching the child; without it, a preload
+// module records Node's own maxRSS at exit (the same number, plus the preload's few kB).
+const rssFile = join(work, "rss.txt");
+const hasTime = (() => {
+  const probe = spawnSync("/usr/bin/time", ["-f", "%M", "-o", rssFile, "true"], { stdio: "ignore" });
+  return probe.status === 0 && /^\d+\s*$/.test(readFileSync(rssFile, "utf8"));
+})();
+const preload = join(work, "rss-preload.mjs");
+writeFileSync(preload, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
+const rssMethod = hasTime ? "`/usr/bin/time -f %M`" : "a `--import` preload writing `process.resourceUsage().maxRSS` at exit";
+
+function peakRssMb(argv) {
+  rmSync(rssFile, { force: true });
+  if (hasTime) runOnce(["/usr/bin/time", "-f", "%M", "-o", rssFile, ...argv]);
+  else runOnce([argv[0], "--import", preload, ...argv.slice(1)]);
+  return Number(readFileSync(rssFile, "utf8").trim()) / 1024;
+}
+
+progress(`peak RSS: ${rssRuns} rounds ...`);
+const rss = new Map();
+for (let round = 0; round < rssRuns; round++) {
+  for (const command of commands.filter((entry) => entry.rss)) rss.set(command, Math.max(rss.get(command) ?? 0, peakRssMb(command.argv())));
+}
+sandbox.kill();
+
+// --- the report --------------------------------------------------------------------------------
+
+function quantile(sorted, q) {
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+}
+
+const stats = new Map(
+  commands.map((command) => {
+    const sorted = [...times.get(command)].sort((a, b) => a - b);
+    return [command, { median: quantile(sorted, 0.5), p10: quantile(sorted, 0.1), p90: quantile(sorted, 0.9) }];
+  }),
+);
+const floor = stats.get(commands[0]).median;
+const curl = hasCurl ? stats.get(commands[1]).median : undefined;
+
+const rows = commands.map((command) => {
+  const { median, p10, p90 } = stats.get(command);
+  const ratio = median / floor;
+  const peak = rss.get(command);
+  const checks = [];
+  if (command.target) checks.push({ text: `≤ ${command.target.toFixed(1)}×`, ok: ratio <= command.target });
+  if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
+  const target = checks.length ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}` : "";
+  return [
+    `\`${command.name}\``,
+    median.toFixed(1),
+    `${p10.toFixed(1)}–${p90.toFixed(1)}`,
+    `${ratio.toFixed(2)}×`,
+    curl ? `${(median / curl).toFixed(2)}×` : "–",
+    peak === undefined ? "–" : peak.toFixed(1),
+    target,
+  ];
+});
+
+const cpus = os.cpus();
+const lines = [
+  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((load) => load.toFixed(2)).join(" ")}`,
+  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
+  ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
+  "",
+  "| command | median ms | p10–p90 ms | × node -e 0 | × curl | peak RSS MB | target |",
+  "|---|---:|---:|---:|---:|---:|---|",
+  ...rows.map((row) => `| ${row.join(" | ")} |`),
+];
+process.stdout.write(`${lines.join("\n")}\n`);
