@@ -184,17 +184,19 @@ describe("auth status, token and logout", () => {
 describe("the token's signature never shows, except in auth token", () => {
   const leaks = (result: CliResult, token: string) => (result.stdout + result.stderr).includes(signatureOf(token));
 
-  it.each([
-    ["auth", "status"],
-    ["auth", "status", "--json"],
-    ["intake", "show", "1002"],
-    ["intake", "show", "1002", "--json"],
-    ["intake", "show", "9999"],
-    ["intake", "show", "2001", "--json"],
-    ["intake", "list"],
-    ["intake", "list", "--from", "2026-11-03"],
-    ["auth", "logout"],
-  ])("%s %s %s %s", async (...args) => {
+  it.each(
+    [
+      ["auth", "status"],
+      ["auth", "status", "--json"],
+      ["intake", "show", "1002"],
+      ["intake", "show", "1002", "--json"],
+      ["intake", "show", "9999"],
+      ["intake", "show", "2001", "--json"],
+      ["intake", "list"],
+      ["intake", "list", "--from", "2026-11-03"],
+      ["auth", "logout"],
+    ].map((args) => [args.join(" "), args] as const),
+  )("%s", async (_name, args) => {
     const token = sandbox.token("alice");
     const runs = [[], ["--verbose"]].flatMap((verbose) =>
       (["profile", "env"] as const).map(async (where) => {
@@ -206,6 +208,15 @@ describe("the token's signature never shows, except in auth token", () => {
       }),
     );
     await Promise.all(runs);
+  });
+
+  it("auth login --with-token, with and without --verbose, and with --json", async () => {
+    const token = sandbox.token("alice");
+    for (const extra of [[], ["--verbose"], ["--json"], ["--json", "--verbose"]]) {
+      const result = await cliIn(configHome(), ["auth", "login", "--with-token", ...extra], { stdin: token });
+      expectExit(result, 0);
+      expect(leaks(result, token), extra.join(" ")).toBe(false);
+    }
   });
 
   it("shows nothing of it under FOODCTL_DEBUG=1 either", async () => {
