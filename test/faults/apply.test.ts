@@ -7,11 +7,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { baseEnv, cliBin, collect, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken } from "./fixtures.js";
-import { KILL_AFTER_MS, runAgainst } from "./harness.js";
+import { faultServerPairs, KILL_AFTER_MS, runAgainst } from "./harness.js";
 
 const UPDATE = "POST /v2/nutrition/confirm/quantity";
 const CHANGES = [
@@ -20,22 +20,15 @@ const CHANGES = [
   { image_id: 1002, quantity: { "2": 80 } },
 ];
 
-let server: FaultServer;
-let other: FaultServer;
 let token: string;
 let input: string;
 
 beforeAll(async () => {
-  [server, other, token] = await Promise.all([startFaultServer(), startFaultServer(), signTestToken()]);
+  token = await signTestToken();
   input = join(mkdtempSync(join(tmpdir(), "foodctl-apply-faults-")), "fixes.jsonl");
   writeFileSync(input, CHANGES.map((change) => JSON.stringify(change)).join("\n") + "\n");
 });
-afterAll(async () => {
-  await Promise.all([server.close(), other.close()]);
-});
-beforeEach(() => {
-  server.reset();
-  other.reset();
+const servers = faultServerPairs((server) => {
   server.route("GET /v2/intake/1002", faults.intake(segmentationIntake()));
   server.route("GET /v2/intake/1003", faults.intake(manualIntake()));
 });
@@ -66,15 +59,16 @@ function expectBatchError(result: CliResult, exitCode: number, mentions: Array<s
   expect(result.stderr).not.toMatch(/^\s+at /m);
 }
 
-const apply = (...extra: string[]) => runAgainst(server, token, ["intake", "apply", input, "--concurrency", "1", ...extra]);
+const apply = (server: FaultServer, ...extra: string[]) => runAgainst(server, token, ["intake", "apply", input, "--concurrency", "1", ...extra]);
 
 /** The request bodies the server got, in order. */
-const updateBodies = () => server.requests.filter((request) => request.route === UPDATE).map((request) => JSON.parse(request.body.toString("utf8")) as Record<string, unknown>);
+const updateBodies = (server: FaultServer) => server.requests.filter((request) => request.route === UPDATE).map((request) => JSON.parse(request.body.toString("utf8")) as Record<string, unknown>);
 
-describe("intake apply against faults on the updates", () => {
+describe.concurrent("intake apply against faults on the updates", () => {
   it("503 on every update with --continue-on-error: 3 attempts per change, every change failed, exit 8", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.unavailable());
-    const result = await apply("--continue-on-error");
+    const result = await apply(server, "--continue-on-error");
     expect(result.signal).toBeNull();
     expect(result.code, result.stderr).toBe(8);
     expect(server.count(UPDATE)).toBe(9);
@@ -89,32 +83,36 @@ describe("intake apply against faults on the updates", () => {
   });
 
   it("503 without --continue-on-error: the first change fails after 3 attempts and nothing more is sent", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.unavailable());
-    const result = await apply();
+    const result = await apply(server);
     expectBatchError(result, 8, [server.host, "503", /2 changes not sent/]);
     expect(server.count(UPDATE)).toBe(3);
-    expect(updateBodies().every((body) => JSON.stringify(body) === JSON.stringify({ imageId: 1002, quantity: { "1": 150 } }))).toBe(true);
+    expect(updateBodies(server).every((body) => JSON.stringify(body) === JSON.stringify({ imageId: 1002, quantity: { "1": 150 } }))).toBe(true);
     expect(results(result).map((line) => line.status)).toEqual(["failed"]);
   });
 
   it("500 is not retried: one attempt per change", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.internalError());
-    const result = await apply("--continue-on-error");
+    const result = await apply(server, "--continue-on-error");
     expect(result.code, result.stderr).toBe(8);
     expect(server.count(UPDATE)).toBe(3);
   });
 
   it("a 429 with Retry-After, then 200s: waits and applies every change", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.rateLimited(1), faults.updated(1002));
-    const result = await apply();
+    const result = await apply(server);
     expect(result.code, result.stderr).toBe(0);
     expect(server.count(UPDATE)).toBe(4);
     expect(results(result).map((line) => line.status)).toEqual(["applied", "applied", "applied"]);
   });
 
   it("one 400 among 200s with --continue-on-error: a partial batch, exit 9", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.updated(1002), faults.error(400, "quantity out of range"), faults.updated(1002));
-    const result = await apply("--continue-on-error");
+    const result = await apply(server, "--continue-on-error");
     expect(result.code, result.stderr).toBe(9);
     expect(server.count(UPDATE)).toBe(3);
     const lines = results(result);
@@ -124,23 +122,26 @@ describe("intake apply against faults on the updates", () => {
   });
 
   it("an update that never answers (--timeout 1 --retries 1): 2 attempts, then the batch stops, exit 8", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.hang());
-    const result = await apply("--timeout", "1", "--retries", "1", "--continue-on-error");
+    const result = await apply(server, "--timeout", "1", "--retries", "1", "--continue-on-error");
     expectBatchError(result, 8, [server.host, "no answer within 1 s"]);
     // An unreachable API stops every change: the others are not tried.
     expect(server.count(UPDATE)).toBe(2);
   });
 
   it("resets mid-body are network errors: retried, then the batch stops", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.resetMidBody());
-    const result = await apply("--continue-on-error");
+    const result = await apply(server, "--continue-on-error");
     expectBatchError(result, 8, [server.host, "unreachable"]);
     expect(server.count(UPDATE)).toBe(3);
   });
 
   it("an empty 200 to every update is fine: the reads after decide", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.empty200());
-    const result = await apply();
+    const result = await apply(server);
     expect(result.code, result.stderr).toBe(0);
     expect(results(result).map((line) => line.status)).toEqual(["applied", "applied", "applied"]);
     // A read before and after each change.
@@ -149,22 +150,25 @@ describe("intake apply against faults on the updates", () => {
   });
 
   it("a redirect of the updates is not followed to another host", async () => {
+    const { server, other } = await servers();
     other.route(UPDATE, faults.updated(1002));
     server.route(UPDATE, faults.redirect(`${other.url}/v2/nutrition/confirm/quantity`, 307));
-    const result = await apply("--continue-on-error");
+    const result = await apply(server, "--continue-on-error");
     expect(result.code, result.stderr).toBe(1);
     expect(other.count()).toBe(0);
     expect(results(result).every((line) => line.status === "failed" && line.error?.status === 307)).toBe(true);
   });
 
   it("a 50 MB answer to an update is refused, not buffered: exit 1", async () => {
+    const { server, other } = await servers();
     server.route(UPDATE, faults.huge(false));
-    const result = await apply();
+    const result = await apply(server);
     expectBatchError(result, 1, [server.host, /limit/]);
     expect(server.count(UPDATE)).toBe(1);
   });
 
   it("a closed port stops the batch at the first change: exit 8, the rest not sent", async () => {
+    const { server, other } = await servers();
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
@@ -178,8 +182,9 @@ describe("intake apply against faults on the updates", () => {
   });
 });
 
-describe("Ctrl-C during intake apply", () => {
+describe.concurrent("Ctrl-C during intake apply", () => {
   it("finishes the change in flight, reports it, sends nothing more, exit 130", async () => {
+    const { server, other } = await servers();
     // The first update is answered after a pause; the signal comes while it is in flight.
     const slowOk: Reply = {
       kind: "handler",

@@ -3,29 +3,21 @@
  * 502-504, each attempt with the whole image; an upload answered with nothing is judged by
  * the read after it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, signTestToken, TINY_PNG, tinyPngFile } from "./fixtures.js";
-import { expectOneLineError, runAgainst } from "./harness.js";
+import { expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
 const READ = "GET /v2/intake/1003";
 const UPLOAD = "POST /v2/intake/1003/display_image";
-let server: FaultServer;
-let other: FaultServer;
 let token: string;
 let photo: string;
 
 beforeAll(async () => {
-  [server, other, token] = await Promise.all([startFaultServer(), startFaultServer(), signTestToken()]);
+  token = await signTestToken();
   photo = tinyPngFile();
 });
-afterAll(async () => {
-  await Promise.all([server.close(), other.close()]);
-});
-beforeEach(() => {
-  server.reset();
-  other.reset();
-});
+const servers = faultServerPairs();
 
 const before = () => faults.intake(manualIntake(1003, false));
 const after = () => faults.intake(manualIntake(1003, true));
@@ -43,8 +35,9 @@ const uploadFaults: Array<{ name: string; reply: () => Reply; args?: string[]; u
   { name: "a 50 MB answer is refused: exit 1", reply: () => faults.huge(false), uploads: 1, exit: 1, mentions: ["unreadable response", /limit/] },
 ];
 
-describe("display-image attach: faults on the upload", () => {
+describe.concurrent("display-image attach: faults on the upload", () => {
   it.each(uploadFaults)("$name", async ({ reply, args = [], uploads, exit, mentions }) => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, reply());
     const result = await runAgainst(server, token, [...args, "display-image", "attach", "1003", photo]);
@@ -61,6 +54,7 @@ describe("display-image attach: faults on the upload", () => {
   });
 
   it("an empty 200 to the upload is fine: the read after shows the display image", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, faults.empty200());
     const result = await runAgainst(server, token, ["display-image", "attach", "1003", photo]);
@@ -70,6 +64,7 @@ describe("display-image attach: faults on the upload", () => {
   });
 
   it("a 503 then a 200 uploads the image again, whole", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, faults.unavailable(), faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["display-image", "attach", "1003", "-"], { stdin: TINY_PNG });
@@ -80,6 +75,7 @@ describe("display-image attach: faults on the upload", () => {
   });
 
   it("does not follow a redirect of the upload to another host", async () => {
+    const { server, other } = await servers();
     other.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     server.route(READ, before(), after());
     server.route(UPLOAD, faults.redirect(`${other.url}/v2/intake/1003/display_image`, 308));
@@ -89,6 +85,7 @@ describe("display-image attach: faults on the upload", () => {
   });
 
   it("a failing read after the upload says the image was attached", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), faults.unavailable());
     server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["--retries", "0", "display-image", "attach", "1003", photo]);
@@ -97,6 +94,7 @@ describe("display-image attach: faults on the upload", () => {
   });
 
   it("a failing read before the upload sends no image", async () => {
+    const { server, other } = await servers();
     server.route(READ, faults.badGatewayHtml());
     server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["--retries", "1", "display-image", "attach", "1003", photo]);

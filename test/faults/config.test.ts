@@ -18,9 +18,10 @@ function corruptHome(content: string | Buffer): { home: string; file: string } {
   return { home, file };
 }
 
-const corruptions: Array<{ name: string; content: string | Buffer; where?: string }> = [
-  { name: "invalid JSON", content: '{"profiles": {"default": {"api-url": "https://api.example.com",}' },
-  { name: "a wrong type (user as a string)", content: '{"profiles":{"default":{"user":"abc"}}}', where: "profiles.default.user" },
+/** The first two go through every command that reads the file; the rest through the two that write it. */
+const corruptions: Array<{ name: string; content: string | Buffer; where?: string; everyCommand?: boolean }> = [
+  { name: "invalid JSON", content: '{"profiles": {"default": {"api-url": "https://api.example.com",}', everyCommand: true },
+  { name: "a wrong type (user as a string)", content: '{"profiles":{"default":{"user":"abc"}}}', where: "profiles.default.user", everyCommand: true },
   { name: "a negative timeout", content: '{"profiles":{"default":{"timeout":-5}}}', where: "profiles.default.timeout" },
   { name: "a token that is a number", content: '{"profiles":{"work":{"token":12345}}}', where: "profiles.work.token" },
   { name: "profiles as a list", content: '{"profiles":[{"user":101}]}', where: "profiles" },
@@ -29,21 +30,24 @@ const corruptions: Array<{ name: string; content: string | Buffer; where?: strin
   { name: "a truncated write", content: '{"profiles":{"default":{"token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEifQ.sig' },
 ];
 
-describe("a corrupt config file", () => {
-  it.each(corruptions)("$name: every command that reads it exits 2 naming the file, and nothing rewrites it", async ({ content, where }) => {
+describe.concurrent("a corrupt config file", () => {
+  it.each(corruptions)("$name: the commands exit 2 naming the file, and nothing rewrites it", async ({ content, where, everyCommand }) => {
     const { home, file } = corruptHome(content);
     const original = readFileSync(file);
     const token = await signTestToken();
     const env = { XDG_CONFIG_HOME: home };
-    const attempts = [
+    const writers: Array<{ args: string[]; stdin?: string; env?: Record<string, string> }> = [
       { args: ["config", "set", "api-url", "https://api.example.com"] },
-      { args: ["config", "unset", "user"] },
       { args: ["auth", "login", "--with-token"], stdin: token },
+    ];
+    const others: typeof writers = [
+      { args: ["config", "unset", "user"] },
       { args: ["auth", "logout"] },
       { args: ["config", "list"] },
       { args: ["auth", "status"] },
       { args: ["--api-url", "http://127.0.0.1:9", "intake", "show", "1002"], env: { FOODCTL_TOKEN: token } },
     ];
+    const attempts = everyCommand ? [...writers, ...others] : writers;
     const results = await Promise.all(attempts.map((attempt) => runCli(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) })));
     for (const [index, result] of results.entries()) {
       const label = attempts[index]!.args.join(" ");

@@ -1,7 +1,24 @@
 /** Running the built CLI against a fault server, and the checks every fault case shares. */
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import { runCli, type CliResult } from "../helpers/cli.js";
-import type { FaultServer } from "../helpers/faultServer.js";
+import { startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+
+/**
+ * A fresh pair of fault servers per test (the API, and another host to redirect to), so the
+ * cases of a file run at once; all are closed after the file.
+ */
+export function faultServerPairs(prepare: (server: FaultServer) => void = () => {}): () => Promise<{ server: FaultServer; other: FaultServer }> {
+  const open: FaultServer[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((server) => server.close()));
+  });
+  return async () => {
+    const [server, other] = await Promise.all([startFaultServer(), startFaultServer()]);
+    open.push(server, other);
+    prepare(server);
+    return { server, other };
+  };
+}
 
 /** Long enough for the slowest case (timeouts plus retries); the process must end well before. */
 export const KILL_AFTER_MS = 25_000;

@@ -3,28 +3,20 @@
  * may be sent when it fails), the update (retried only for network errors, 429 and 502-504;
  * an empty 200 is fine) and the read after (the change went through: the message says so).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
-import { expectJsonError, expectOneLineError, runAgainst } from "./harness.js";
+import { expectJsonError, expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
 const READ = "GET /v2/intake/1002";
 const UPDATE = "POST /v2/nutrition/confirm/quantity";
 const ARGS = ["intake", "set-quantity", "1002", "1=150"];
-let server: FaultServer;
-let other: FaultServer;
 let token: string;
 
 beforeAll(async () => {
-  [server, other, token] = await Promise.all([startFaultServer(), startFaultServer(), signTestToken()]);
+  token = await signTestToken();
 });
-afterAll(async () => {
-  await Promise.all([server.close(), other.close()]);
-});
-beforeEach(() => {
-  server.reset();
-  other.reset();
-});
+const servers = faultServerPairs();
 
 const before = () => faults.intake(segmentationIntake(1002, [200, 120]));
 const after = () => faults.intake(segmentationIntake(1002, [150, 120]));
@@ -55,8 +47,9 @@ const updateFaults: UpdateFault[] = [
   { name: "a 50 MB streamed answer is cut off at the limit: exit 1", reply: () => faults.huge(false), updates: 1, exit: 1, mentions: ["unreadable response", "200", /limit/] },
 ];
 
-describe("set-quantity: faults on the update", () => {
+describe.concurrent("set-quantity: faults on the update", () => {
   it.each(updateFaults)("$name", async ({ reply, args = [], updates, exit, mentions }) => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, reply());
     const result = await runAgainst(server, token, [...args, ...ARGS]);
@@ -72,6 +65,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 to the update is fine: the read after decides", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, ARGS);
@@ -82,6 +76,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 to the update with --json prints the intake read after it", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, ["--json", ...ARGS]);
@@ -90,6 +85,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("a non-JSON 200 to the update is not relied on either", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.notJson());
     const result = await runAgainst(server, token, ARGS);
@@ -98,6 +94,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("a 503 then a 200 applies the change once it gets through", async () => {
+    const { server, other } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.unavailable(), faults.updated(1002));
     const result = await runAgainst(server, token, ARGS);
@@ -107,6 +104,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 with --no-verify sends one request after the read and says it is unverified", async () => {
+    const { server, other } = await servers();
     server.route(READ, before());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, [...ARGS, "--no-verify"]);
@@ -116,6 +114,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("does not follow a redirect of the update to another host", async () => {
+    const { server, other } = await servers();
     other.route(UPDATE, faults.updated(1002));
     server.route(READ, before(), after());
     server.route(UPDATE, faults.redirect(`${other.url}/v2/nutrition/confirm/quantity`, 307));
@@ -126,6 +125,7 @@ describe("set-quantity: faults on the update", () => {
   });
 
   it("--json: a 503 after retries is an unavailable error with its status", async () => {
+    const { server, other } = await servers();
     server.route(READ, before());
     server.route(UPDATE, faults.unavailable());
     const result = await runAgainst(server, token, ["--json", "--retries", "0", ...ARGS]);
@@ -134,7 +134,7 @@ describe("set-quantity: faults on the update", () => {
   });
 });
 
-describe("set-quantity: faults on the read before sends nothing", () => {
+describe.concurrent("set-quantity: faults on the read before sends nothing", () => {
   const cases: Array<{ name: string; reply: () => Reply; exit: number; mentions: string[] }> = [
     { name: "503 after retries", reply: () => faults.unavailable(), exit: 8, mentions: ["answered 503"] },
     { name: "truncated JSON", reply: () => faults.truncatedJson(), exit: 1, mentions: ["unreadable response"] },
@@ -142,6 +142,7 @@ describe("set-quantity: faults on the read before sends nothing", () => {
     { name: "404", reply: () => faults.error(404, "no such intake"), exit: 6, mentions: ["answered 404"] },
   ];
   it.each(cases)("$name", async ({ reply, exit, mentions }) => {
+    const { server, other } = await servers();
     server.route(READ, reply());
     server.route(UPDATE, faults.updated(1002));
     const result = await runAgainst(server, token, ARGS);
@@ -150,13 +151,14 @@ describe("set-quantity: faults on the read before sends nothing", () => {
   });
 });
 
-describe("set-quantity: faults on the read after say the change went through", () => {
+describe.concurrent("set-quantity: faults on the read after say the change went through", () => {
   const cases: Array<{ name: string; reply: () => Reply; args?: string[]; exit: number; mentions: string[] }> = [
     { name: "500", reply: () => faults.internalError(), exit: 8, mentions: ["answered 500"] },
     { name: "a hang past the timeout", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], exit: 8, mentions: ["no answer within 1 s"] },
     { name: "a 200 that is not JSON", reply: () => faults.notJson(), exit: 1, mentions: ["unreadable response"] },
   ];
   it.each(cases)("$name", async ({ reply, args = [], exit, mentions }) => {
+    const { server, other } = await servers();
     server.route(READ, before(), reply());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, [...args, ...ARGS]);

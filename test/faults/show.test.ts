@@ -3,26 +3,18 @@
  * 429, 502/503/504 — and only those), the exit code of cli.md, one readable line naming the
  * host and the status, and no hang past the timeout plus retries.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { signTestToken, segmentationIntake } from "./fixtures.js";
-import { expectJsonError, expectOneLineError, runAgainst } from "./harness.js";
+import { expectJsonError, expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
 const ROUTE = "GET /v2/intake/1002";
-let server: FaultServer;
-let other: FaultServer;
 let token: string;
 
 beforeAll(async () => {
-  [server, other, token] = await Promise.all([startFaultServer(), startFaultServer(), signTestToken()]);
+  token = await signTestToken();
 });
-afterAll(async () => {
-  await Promise.all([server.close(), other.close()]);
-});
-beforeEach(() => {
-  server.reset();
-  other.reset();
-});
+const servers = faultServerPairs();
 
 interface FailureCase {
   name: string;
@@ -32,8 +24,6 @@ interface FailureCase {
   exit: number;
   mentions: Array<string | RegExp>;
 }
-
-const host = () => server.host;
 
 const failures: FailureCase[] = [
   { name: "500 with a JSON error body is not retried", replies: () => [faults.internalError()], attempts: 1, exit: 8, mentions: ["answered 500", "internal server error (injected)"] },
@@ -59,17 +49,19 @@ const failures: FailureCase[] = [
   { name: "409 is not retried: exit 7", replies: () => [faults.error(409, "conflict")], attempts: 1, exit: 7, mentions: ["answered 409"] },
 ];
 
-describe("intake show against faults", () => {
+describe.concurrent("intake show against faults", () => {
   it.each(failures)("$name", async ({ replies, args = [], attempts, exit, mentions }) => {
+    const { server, other } = await servers();
     server.route(ROUTE, ...replies());
     const result = await runAgainst(server, token, [...args, "intake", "show", "1002"]);
-    expectOneLineError(result, exit, [host(), ...mentions]);
+    expectOneLineError(result, exit, [server.host, ...mentions]);
     expect(server.count(ROUTE)).toBe(attempts);
     expect(server.count()).toBe(attempts);
     expect(result.stdout).toBe("");
   });
 
   it("a 503 then a valid intake succeeds on the second attempt", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.unavailable(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -78,6 +70,7 @@ describe("intake show against faults", () => {
   });
 
   it("a 429 with Retry-After then a valid intake succeeds after waiting", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.rateLimited(1), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002", "--json"]);
     expect(result.code, result.stderr).toBe(0);
@@ -86,6 +79,7 @@ describe("intake show against faults", () => {
   });
 
   it("a hang then a valid intake succeeds after one timeout", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.hang(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["--timeout", "1", "--retries", "1", "intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -93,13 +87,15 @@ describe("intake show against faults", () => {
   });
 
   it("--retries 0 makes a 503 a single attempt", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.unavailable());
     const result = await runAgainst(server, token, ["--retries", "0", "intake", "show", "1002"]);
-    expectOneLineError(result, 8, [host(), "503"]);
+    expectOneLineError(result, 8, [server.host, "503"]);
     expect(server.count(ROUTE)).toBe(1);
   });
 
   it("a connection refused is retried and ends in exit 8 naming the host", async () => {
+    const { server, other } = await servers();
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
@@ -109,15 +105,17 @@ describe("intake show against faults", () => {
   });
 
   it("does not follow a redirect to another host, so the token goes nowhere else", async () => {
+    const { server, other } = await servers();
     other.route(ROUTE, faults.intake(segmentationIntake()));
     server.route(ROUTE, faults.redirect(`${other.url}/v2/intake/1002`));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
-    expectOneLineError(result, 1, [host(), "302", other.host]);
+    expectOneLineError(result, 1, [server.host, "302", other.host]);
     expect(server.count(ROUTE)).toBe(1);
     expect(other.count()).toBe(0);
   });
 
   it("sends the bearer token and user agent on every attempt", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.unavailable(), faults.unavailable(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -125,14 +123,16 @@ describe("intake show against faults", () => {
   });
 
   it("--json errors carry code, exit code and status", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.badGatewayHtml());
     const result = await runAgainst(server, token, ["--retries", "0", "--json", "intake", "show", "1002"]);
     const error = expectJsonError(result, 8, "unavailable", 502);
-    expect(error.message).toContain(host());
+    expect(error.message).toContain(server.host);
     expect(result.stdout).toBe("");
   });
 
   it("--json marks an unreadable answer as a failure with its status", async () => {
+    const { server, other } = await servers();
     server.route(ROUTE, faults.notJson());
     const result = await runAgainst(server, token, ["--json", "intake", "show", "1002"]);
     expectJsonError(result, 1, "failure", 200);
