@@ -6,7 +6,6 @@ import type { Level, Measure, Plan } from "../intake/index.js";
 import type { NutrientValues } from "./nutrition.js";
 
 export type Role = "APIUser" | "APIUserManager" | "APICompany";
-export const ROLES: readonly Role[] = ["APIUser", "APIUserManager", "APICompany"];
 
 export interface SeedUser {
   id: number;

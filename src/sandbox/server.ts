@@ -15,7 +15,7 @@ import { renderIntake } from "./render.js";
 import { registerDisplayImageRoutes } from "./routes/displayImage.js";
 import { registerIntakeRoutes } from "./routes/intakes.js";
 import { registerUpdateRoutes } from "./routes/updates.js";
-import { SEED_USERS, type Role } from "./seed.js";
+import { SEED_USERS } from "./seed.js";
 import { calculateIntake, createSeedState, StateFileError, type SandboxState } from "./state.js";
 import { secretKey, signToken } from "./tokens.js";
 
@@ -353,4 +353,3 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-export type { Role };

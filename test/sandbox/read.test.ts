@@ -84,9 +84,13 @@ describe("GET /v2/intake/{image_id}", () => {
     });
   }
 
-  it("an unknown query parameter → 400", async () => {
-    expect((await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { verbose: "1" } })).status).toBe(400);
-  });
+  for (const name of ["verbose", "__proto__", "constructor", "toString"]) {
+    it(`an unknown query parameter "${name}" → 400`, async () => {
+      const answer = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { [name]: "1" } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toContain(name);
+    });
+  }
 
   it("HEAD answers like GET without a body", async () => {
     const response = await fetch(`${sb.handle.url}/v2/intake/1001`, { method: "HEAD", headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
