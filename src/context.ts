@@ -3,6 +3,7 @@
  * API never loads the client, one that never reads config never opens the file.
  */
 import type { ApiClient } from "./api/client.js";
+import { proxyApplies } from "./api/transport.js";
 import { isExpired, readTokenClaims, type TokenClaims } from "./config/jwt.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
@@ -120,7 +121,6 @@ export class Context {
   }
 
   private async transport(baseUrl: URL) {
-    const { proxyApplies } = await import("./api/undiciTransport.js");
     if (proxyApplies(baseUrl, this.io.env)) {
       const { createUndiciTransport } = await import("./api/undiciTransport.js");
       this.trace(`* using proxy from ${baseUrl.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY"}`);

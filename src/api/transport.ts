@@ -69,3 +69,23 @@ export async function readLimited(
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * True when HTTPS_PROXY/HTTP_PROXY (or lower case) applies to this URL under NO_PROXY. Here, not
+ * in undiciTransport.ts, so choosing the transport loads nothing of the proxy path.
+ */
+export function proxyApplies(url: URL, env: NodeJS.ProcessEnv): boolean {
+  const proxy = url.protocol === "https:" ? env.HTTPS_PROXY ?? env.https_proxy : env.HTTP_PROXY ?? env.http_proxy;
+  if (!proxy) return false;
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? "").split(/[\s,]+/).filter(Boolean);
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  for (const entry of noProxy) {
+    if (entry === "*") return false;
+    const [entryHost = "", entryPort] = entry.toLowerCase().split(":");
+    if (entryPort && entryPort !== port) continue;
+    const bare = entryHost.replace(/^\*?\./, "");
+    if (host === bare || host.endsWith(`.${bare}`)) return false;
+  }
+  return true;
+}

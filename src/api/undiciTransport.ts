@@ -4,7 +4,9 @@ import { flattenHeaders, readLimited, TransportError, type Transport } from "./t
 
 /** undici with a given dispatcher: the proxy agent in use, a MockAgent in tests. */
 export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Transport> {
-  const { request, EnvHttpProxyAgent } = await import("undici");
+  // Bundled, a CommonJS package's dynamic import arrives as its default export only.
+  const loaded: typeof import("undici") & { default?: typeof import("undici") } = await import("undici");
+  const { request, EnvHttpProxyAgent } = typeof loaded.request === "function" ? loaded : loaded.default!;
   const agent = dispatcher ?? new EnvHttpProxyAgent();
   return async (req) => {
     const controller = new AbortController();
@@ -33,21 +35,4 @@ export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Tr
       req.signal?.removeEventListener("abort", onAbort);
     }
   };
-}
-
-/** True when HTTPS_PROXY/HTTP_PROXY (or lower case) applies to this URL under NO_PROXY. */
-export function proxyApplies(url: URL, env: NodeJS.ProcessEnv): boolean {
-  const proxy = url.protocol === "https:" ? env.HTTPS_PROXY ?? env.https_proxy : env.HTTP_PROXY ?? env.http_proxy;
-  if (!proxy) return false;
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? "").split(/[\s,]+/).filter(Boolean);
-  const host = url.hostname.toLowerCase();
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  for (const entry of noProxy) {
-    if (entry === "*") return false;
-    const [entryHost = "", entryPort] = entry.toLowerCase().split(":");
-    if (entryPort && entryPort !== port) continue;
-    const bare = entryHost.replace(/^\*?\./, "");
-    if (host === bare || host.endsWith(`.${bare}`)) return false;
-  }
-  return true;
 }
