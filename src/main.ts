@@ -39,7 +39,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
   const state = { exitCode: 0 };
   let parseMessage = "";
-  const [{ CommanderError }, { buildProgram }] = await Promise.all([import("commander"), import("./program.js")]);
+  const { CommanderError, buildProgram } = await import("./program.js");
   const program = buildProgram(io, state, signal);
   program.exitOverride();
   program.configureOutput({

@@ -8,6 +8,9 @@ import { usageError } from "./errors.js";
 import { decideColor, type IO } from "./io.js";
 import { VERSION } from "./version.js";
 
+// For main.ts: importing commander there too would split it into a chunk of its own (one more file to load).
+export { CommanderError } from "commander";
+
 export interface ProgramState {
   exitCode: number;
 }

@@ -56,6 +56,8 @@ describe("start-up: what each path loads", () => {
     expect(matching(sources, /node_modules\/commander\//).length).toBeGreaterThan(0);
     expect(matching(sources, /node_modules\/(?!commander\/)/)).toEqual([]);
     expect(matching(sources, /src\/context\.ts|src\/(api|config|commands|output|sandbox)\//)).toEqual([]);
+    // One file, not two: each file costs the ESM loader a round of its own.
+    expect(sourcesOf(fileOf("src/program.ts"))).toContain("node_modules/commander/lib/command.js");
   });
 
   it("shows an intake as JSON without table, proxy, upload, prompt or sandbox code", () => {
