@@ -7,14 +7,23 @@ export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Tr
   // Bundled, a CommonJS package's dynamic import arrives as its default export only.
   const loaded: typeof import("undici") & { default?: typeof import("undici") } = await import("undici");
   const { request, EnvHttpProxyAgent } = typeof loaded.request === "function" ? loaded : loaded.default!;
-  const agent = dispatcher ?? new EnvHttpProxyAgent();
+  const newAgent = () => new EnvHttpProxyAgent();
+  let agent = dispatcher ?? newAgent();
   return async (req) => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)), req.timeoutMs);
     const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));
     req.signal?.addEventListener("abort", onAbort, { once: true });
+    // undici may not hear the signal (a proxy that drops CONNECT makes it reconnect in a loop):
+    // the timeout and Ctrl-C win the race whatever undici does.
+    const gaveUp = new Promise<never>((_resolve, reject) => {
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+    });
+    gaveUp.catch(() => undefined);
+    let answered = false;
+    let settled = false;
     try {
-      const res = await request(req.url, {
+      const pending = request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
         headers: req.body ? { ...req.headers, "content-length": String(req.body.byteLength) } : req.headers,
         body: req.body,
@@ -22,14 +31,29 @@ export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Tr
         signal: controller.signal,
         maxRedirections: 0,
       } as Parameters<typeof request>[1]);
+      pending.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      const res = await Promise.race([pending, gaveUp]);
+      answered = true;
       const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
-      const body = await readLimited(res.body, req.maxResponseBytes, headers["content-length"], res.statusCode);
+      const body = await Promise.race([readLimited(res.body, req.maxResponseBytes, headers["content-length"], res.statusCode), gaveUp]);
       return { status: res.statusCode, headers, body };
     } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof TransportError) throw controller.signal.reason;
+      if (controller.signal.aborted && controller.signal.reason instanceof TransportError) {
+        if (!dispatcher && !settled) {
+          // Later requests (a retry) get a fresh agent. If undici has not let go of this one a
+          // moment later, the old agent is destroyed, else it is closed once its requests end.
+          const old = agent;
+          agent = newAgent();
+          setTimeout(() => void (settled ? old.close() : old.destroy()).catch(() => undefined), 500).unref();
+        }
+        throw controller.signal.reason;
+      }
       if (error instanceof TransportError) throw error;
       const cause = ((error as { cause?: NodeJS.ErrnoException }).cause ?? error) as NodeJS.ErrnoException;
-      throw new TransportError("network", describeNetworkError(cause), false);
+      throw new TransportError("network", answered ? `connection broken while reading the answer (${cause.message})` : describeNetworkError(cause), answered);
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener("abort", onAbort);
