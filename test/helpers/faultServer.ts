@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from "node:events";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 export interface RecordedRequest {
   method: string;
@@ -76,6 +76,10 @@ export const faults = {
 
 export class FaultServer extends EventEmitter {
   readonly requests: RecordedRequest[] = [];
+  /** Targets of CONNECT requests (a client using this server as its proxy). */
+  readonly connects: string[] = [];
+  /** As a proxy: "tunnel" leads every CONNECT back into this server's own routes; "drop" closes it. */
+  connectMode: "tunnel" | "drop" = "tunnel";
   private readonly scripts = new Map<string, { replies: Reply[]; served: number }>();
   private readonly held = new Set<ServerResponse>();
   private readonly server: http.Server;
@@ -85,6 +89,16 @@ export class FaultServer extends EventEmitter {
     super();
     this.server = http.createServer((req, res) => this.onRequest(req, res));
     this.server.keepAliveTimeout = 1000;
+    this.server.on("connect", (request: IncomingMessage, socket: Socket, head: Buffer) => {
+      this.connects.push(request.url ?? "");
+      if (this.connectMode === "drop") {
+        socket.destroy();
+        return;
+      }
+      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.byteLength > 0) socket.unshift(head);
+      this.server.emit("connection", socket);
+    });
   }
 
   async start(): Promise<this> {
@@ -115,6 +129,8 @@ export class FaultServer extends EventEmitter {
   reset(): this {
     this.scripts.clear();
     this.requests.length = 0;
+    this.connects.length = 0;
+    this.connectMode = "tunnel";
     this.releaseHeld();
     return this;
   }

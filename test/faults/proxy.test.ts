@@ -1,0 +1,82 @@
+/**
+ * The proxy path (HTTP_PROXY set: undici's EnvHttpProxyAgent instead of node:http) under the
+ * same faults: the fault server plays the proxy too, tunnelling each CONNECT into its own routes.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
+import { segmentationIntake, signTestToken } from "./fixtures.js";
+import { expectOneLineError, faultServerPairs, KILL_AFTER_MS } from "./harness.js";
+
+const ROUTE = "GET /v2/intake/1002";
+/** The API address the CLI is given; only the proxy is ever connected to. */
+const API = "http://127.0.0.1:9";
+let token: string;
+
+beforeAll(async () => {
+  token = await signTestToken();
+});
+const servers = faultServerPairs();
+
+const viaProxy = (proxy: FaultServer, args: string[]) =>
+  runCli(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url }, timeoutMs: KILL_AFTER_MS });
+
+describe.concurrent("intake show through an HTTP proxy", () => {
+  it("reads the intake through the proxy", async () => {
+    const { server } = await servers();
+    server.route(ROUTE, faults.intake(segmentationIntake()));
+    const result = await viaProxy(server, []);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("spaghetti bolognese");
+    expect(server.count(ROUTE)).toBe(1);
+    expect(server.connects).toEqual(["127.0.0.1:9"]);
+    expect(server.requests[0]!.headers.host).toBe("127.0.0.1:9");
+  });
+
+  const cases: Array<{ name: string; reply: () => Reply; args?: string[]; attempts: number; exit: number; mentions: Array<string | RegExp> }> = [
+    { name: "503 is retried, then exit 8", reply: () => faults.unavailable(), attempts: 3, exit: 8, mentions: ["answered 503"] },
+    { name: "500 is not retried", reply: () => faults.internalError(), attempts: 1, exit: 8, mentions: ["answered 500"] },
+    { name: "429 with Retry-After: 1 is retried --retries times", reply: () => faults.rateLimited(1), args: ["--retries", "1"], attempts: 2, exit: 8, mentions: ["answered 429"] },
+    { name: "no answer within --timeout 1: one retry, then exit 8", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
+    { name: "a reset mid-body is retried, then exit 8", reply: () => faults.resetMidBody(), attempts: 3, exit: 8, mentions: ["unreachable"] },
+    { name: "a 50 MB body is refused: exit 1", reply: () => faults.huge(false), attempts: 1, exit: 1, mentions: ["unreadable response", /limit/] },
+    { name: "a 50 MB body with Content-Length is refused: exit 1", reply: () => faults.huge(true), attempts: 1, exit: 1, mentions: ["unreadable response", /limit/] },
+    { name: "a 200 that is not JSON: exit 1", reply: () => faults.notJson(), attempts: 1, exit: 1, mentions: ["not JSON"] },
+  ];
+  it.each(cases)("$name", async ({ reply, args = [], attempts, exit, mentions }) => {
+    const { server } = await servers();
+    server.route(ROUTE, reply());
+    const result = await viaProxy(server, args);
+    expectOneLineError(result, exit, ["127.0.0.1:9", ...mentions]);
+    expect(server.count(ROUTE)).toBe(attempts);
+  });
+
+  it("does not follow a redirect to another host", async () => {
+    const { server, other } = await servers();
+    other.route(ROUTE, faults.intake(segmentationIntake()));
+    server.route(ROUTE, faults.redirect(`${other.url}/v2/intake/1002`));
+    const result = await viaProxy(server, []);
+    expectOneLineError(result, 1, ["302", other.host]);
+    expect(other.count()).toBe(0);
+    expect(server.count()).toBe(1);
+  });
+
+  it("an unreachable proxy is a network error: retried, then exit 8", async () => {
+    const closed = await startFaultServer();
+    await closed.close();
+    const result = await viaProxy(closed, ["--retries", "1"]);
+    expectOneLineError(result, 8, ["127.0.0.1:9", "unreachable"]);
+  });
+
+  it("a proxy that drops the CONNECT of an https:// request: the timeout ends it, exit 8, no hang", async () => {
+    const { server } = await servers();
+    server.connectMode = "drop";
+    const result = await runCli(["--api-url", "https://127.0.0.1:9", "--timeout", "1", "--retries", "1", "intake", "show", "1002"], {
+      env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url },
+      timeoutMs: KILL_AFTER_MS,
+    });
+    expectOneLineError(result, 8, ["127.0.0.1:9", "no answer within 1 s"]);
+    expect(server.connects.length).toBeGreaterThan(0);
+    expect(server.connects.every((target) => target === "127.0.0.1:9")).toBe(true);
+  });
+});
