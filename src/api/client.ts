@@ -229,7 +229,7 @@ export class ApiClient {
       let data: unknown = null;
       if (raw.trim() !== "") {
         try {
-          data = JSON.parse(raw);
+          data = withoutControls(JSON.parse(raw));
         } catch {
           data = null;
         }
@@ -238,7 +238,7 @@ export class ApiClient {
     }
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = withoutControls(JSON.parse(raw));
     } catch {
       throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
@@ -313,8 +313,27 @@ export function errorMessage(body: Buffer): string | null {
   return null;
 }
 
+/** C0 controls but tab and newline, DEL and C1 controls: a server's text must not drive the terminal. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * The parsed answer with every control character in its strings (and keys) replaced by U+FFFD,
+ * so a hostile or broken server cannot send escape sequences to the user's terminal through
+ * names, comments or messages. `raw` (what --json prints) stays as received.
+ */
+export function withoutControls(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(CONTROL_CHARACTERS, "\ufffd");
+  if (Array.isArray(value)) return value.map(withoutControls);
+  if (value !== null && typeof value === "object") {
+    const clean: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) clean[key.replace(CONTROL_CHARACTERS, "\ufffd")] = withoutControls(entry);
+    return clean;
+  }
+  return value;
+}
+
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = text.replace(/\s+/g, " ").replace(CONTROL_CHARACTERS, "\ufffd").trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
