@@ -1,5 +1,5 @@
 import http from "node:http";
-import { flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
+import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
 /** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
 export function createNodeTransport(): Transport {
@@ -58,31 +58,4 @@ export function createNodeTransport(): Transport {
       req.end(request.body);
     });
   };
-}
-
-export function describeNetworkError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "host not found";
-    case "ECONNRESET":
-      return "connection reset";
-    case "EPIPE":
-      return "connection closed while sending";
-    case "ETIMEDOUT":
-      return "connection timed out";
-    case "CERT_HAS_EXPIRED":
-    case "DEPTH_ZERO_SELF_SIGNED_CERT":
-    case "SELF_SIGNED_CERT_IN_CHAIN":
-    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
-    case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return `TLS certificate not trusted (${error.code})`;
-    case "HPE_HEADER_OVERFLOW":
-      return "the answer's headers are over the HTTP parser's limit (16 KiB)";
-    default:
-      if (error.code?.startsWith("HPE_")) return `malformed HTTP answer (${error.message})`;
-      return error.code ? `${error.code.toLowerCase()}: ${error.message}` : error.message;
-  }
 }

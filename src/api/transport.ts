@@ -70,6 +70,34 @@ export async function readLimited(
   return Buffer.concat(chunks);
 }
 
+/** A network failure in words. Here for both transports, so neither imports the other (in the bundle, one file each). */
+export function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+    case "ECONNRESET":
+      return "connection reset";
+    case "EPIPE":
+      return "connection closed while sending";
+    case "ETIMEDOUT":
+      return "connection timed out";
+    case "CERT_HAS_EXPIRED":
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return `TLS certificate not trusted (${error.code})`;
+    case "HPE_HEADER_OVERFLOW":
+      return "the answer's headers are over the HTTP parser's limit (16 KiB)";
+    default:
+      if (error.code?.startsWith("HPE_")) return `malformed HTTP answer (${error.message})`;
+      return error.code ? `${error.code.toLowerCase()}: ${error.message}` : error.message;
+  }
+}
+
 /**
  * True when HTTPS_PROXY/HTTP_PROXY (or lower case) applies to this URL under NO_PROXY. Here, not
  * in undiciTransport.ts, so choosing the transport loads nothing of the proxy path.

@@ -1,6 +1,5 @@
 import type { Dispatcher } from "undici";
-import { describeNetworkError } from "./nodeTransport.js";
-import { flattenHeaders, readLimited, TransportError, type Transport } from "./transport.js";
+import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport } from "./transport.js";
 
 /** undici with a given dispatcher: the proxy agent in use, a MockAgent in tests. */
 export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Transport> {
