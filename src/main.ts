@@ -102,7 +102,7 @@ export function report(io: IO, error: CliError, json: boolean, verbose: boolean)
     return masked.replace(JWT_SHAPE, "****");
   };
   if (json) {
-    const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ?? null } };
+    const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ? clean(error.hint) : null } };
     io.stderr.write(`${JSON.stringify(body)}\n`);
   } else {
     const red = io.color.stderr ? (text: string) => `\u001b[31m${text}\u001b[39m` : (text: string) => text;
