@@ -141,6 +141,7 @@ for (const command of commands) {
   if (command.name.includes("--json") && !stdout.includes('"intake_info"')) fail(`${command.name}: no intake in its output`);
 }
 
+const loadBefore = os.loadavg()[0];
 progress(`measuring: ${warmups} warm-up and ${runs} measured rounds of ${commands.length} commands, interleaved ...`);
 const times = new Map(commands.map((command) => [command, []]));
 for (let round = 0; round < warmups + runs; round++) {
@@ -216,9 +217,13 @@ const rows = commands.map((command) => {
 });
 
 const cpus = os.cpus();
+const loadAfter = os.loadavg()[0];
 const lines = [
-  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((load) => load.toFixed(2)).join(" ")}`,
+  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`,
   `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
+  ...(Math.max(loadBefore, loadAfter) > cpus.length
+    ? [`**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`]
+    : []),
   ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
   "",
   "| command | median ms | p10–p90 ms | × node -e 0 | × curl | peak RSS MB | target |",
