@@ -99,7 +99,7 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(overrides: { userId?: number | undefined; signal?: AbortSignal | undefined }): ApiClient {
+  derive(overrides: { userId?: number | undefined; signal?: AbortSignal | undefined; rateLimitRetries?: number | undefined }): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 

@@ -23,6 +23,9 @@ import {
 import { createProgressBar, renderProblems, renderResult, renderSummary, thousands, type BatchResult, type BatchResultError, type BatchSummary } from "../../output/batch.js";
 import { describeIgnored, runIntakeUpdate } from "./change.js";
 
+/** 429s one change may absorb before it fails (each waits out Retry-After). */
+const BATCH_RATE_LIMIT_RETRIES = 20;
+
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
 
@@ -104,7 +107,9 @@ export async function applyCommand(ctx: Context, file: string, rawOptions: Recor
   }
 
   // Ctrl-C must not cancel requests in flight: the batch stops starting new ones instead.
-  const batchClient = client.derive({ signal: undefined });
+  // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
+  // batch down instead of failing lines.
+  const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES });
   const summary = await runBatch(ctx, input.changes, batchClient, options, done);
   return finishBatch(ctx, summary);
 }

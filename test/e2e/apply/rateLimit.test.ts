@@ -17,4 +17,12 @@ describe("intake apply: rate limit", () => {
     // More updates reached the API than there were changes: some were refused with 429 and sent again.
     expect(sent()[POST_QUANTITY]).toBeGreaterThan(16);
   });
+
+  it("gives 429s their own budget: with --retries 0 a rate-limited batch still applies every change", async () => {
+    const changes = Array.from({ length: 24 }, (_, index) => ({ image_id: 1003, quantity: { manual1: 300 + index } }));
+    const file = writeInput("burst-no-retries.jsonl", jsonl(...changes));
+    const run = await apply(sb.handle, [file, "--no-verify", "--concurrency", "8", "--retries", "0"]);
+    expect(run.stderr).toMatch(/applied 24 · failed 0/);
+    expect(run.code).toBe(0);
+  });
 });
