@@ -1,8 +1,8 @@
 /** Runs the built CLI as a real process: no TTY, a private config folder, a clean environment. */
 import { spawn, type SpawnOptions } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface CliResult {
   code: number | null;
@@ -29,7 +29,11 @@ export function cliBin(): string {
 
 /** A fresh XDG_CONFIG_HOME, so no test sees another's (or the developer's) config. */
 export function tempConfigHome(): string {
-  return mkdtempSync(join(tmpdir(), "foodctl-test-"));
+  // Inside the run's build folder when there is one, so the run's teardown removes them all.
+  const bin = process.env.FOODCTL_TEST_BIN;
+  const parent = bin ? join(dirname(dirname(bin)), "homes") : tmpdir();
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, "foodctl-test-"));
 }
 
 /** The environment a CLI test starts from: nothing of the developer's FOODCTL_* or proxies. */
