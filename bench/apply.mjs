@@ -12,10 +12,10 @@
 // private XDG_CONFIG_HOME. The CLI is built into .bench/apply/ first, so the numbers are those
 // of the current sources and a concurrent `npm run build` cannot disturb them.
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { buildPrivateCli, cleanEnv, fail, positiveInt, progress, startSandbox } from "../scripts/lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = join(root, ".bench", "apply");
@@ -26,55 +26,22 @@ const loopRuns = positiveInt("BENCH_LOOP", 100);
 const bigReal = process.env.BENCH_BIG !== "0";
 const applyRuns = 3;
 
-function positiveInt(name, fallback) {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  if (!/^[1-9][0-9]*$/.test(text)) fail(`${name} must be a positive whole number, got "${text}"`);
-  return Number(text);
-}
-
-function fail(message) {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(1);
-}
-
-const progress = (line) => process.stderr.write(`${line}\n`);
-
 // --- the CLI under test and a clean environment ----------------------------------------------------
 
-rmSync(work, { recursive: true, force: true });
-mkdirSync(join(work, "bin"), { recursive: true });
-mkdirSync(join(work, "config"));
 progress("building the CLI into .bench/apply ...");
-const built = spawnSync(node, [join(root, "scripts", "build.mjs"), join(work, "dist")], { cwd: root, stdio: "inherit" });
-if (built.status !== 0) fail("build failed");
-copyFileSync(join(root, "bin", "foodctl.js"), join(work, "bin", "foodctl.js"));
-const bin = join(work, "bin", "foodctl.js");
+const bin = buildPrivateCli(root, work);
+mkdirSync(join(work, "config"));
 
-const env = { ...process.env, XDG_CONFIG_HOME: join(work, "config") };
-for (const name of Object.keys(env)) {
-  if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name)) delete env[name];
-}
+const env = cleanEnv({ XDG_CONFIG_HOME: join(work, "config") });
 
 // --- the sandbox ----------------------------------------------------------------------------------
 
 progress("starting the sandbox ...");
 // Its log goes to a file and its stdout is drained: a full pipe would stall it mid-benchmark.
-const sandboxLog = join(work, "sandbox.log");
-const sandbox = spawn(node, [bin, "sandbox", "--port", "0", "--json"], { env, stdio: ["ignore", "pipe", openSync(sandboxLog, "w")] });
-process.on("exit", () => sandbox.kill());
-const first = await new Promise((resolve, reject) => {
-  const lines = createInterface({ input: sandbox.stdout });
-  lines.once("line", (line) => resolve(line));
-  sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before printing its URL:\n${readFileSync(sandboxLog, "utf8").slice(-4000)}`)));
-  setTimeout(() => reject(new Error("the sandbox printed nothing within 15 s")), 15_000).unref();
-}).catch((error) => fail(error.message));
-sandbox.stdout.resume();
-const { url, users } = JSON.parse(first);
-const token = users.find((user) => user.name === "alice")?.token;
-if (!url || !token) fail("the sandbox's first line has no url or no token for alice");
-env.FOODCTL_API_URL = url;
-env.FOODCTL_TOKEN = token;
+const sandbox = await startSandbox(bin, env, { log: join(work, "sandbox.log") }).catch((error) => fail(error.message));
+const { url } = sandbox;
+const token = sandbox.tokenFor("alice");
+Object.assign(env, { FOODCTL_API_URL: url, FOODCTL_TOKEN: token });
 
 // --- the changes: alice's recognition-only, segmentation and manual intakes in turn --------------
 
@@ -200,7 +167,7 @@ if (bigReal) {
   progress(`peak RSS: intake apply --no-verify on ${BIG.toLocaleString("en-US")} lines (sends them all) ...`);
   real = await peakRss([node, bin, "intake", "apply", bigFile, "--no-verify"]);
 }
-sandbox.kill();
+await sandbox.stop();
 
 // --- the report ------------------------------------------------------------------------------------
 

@@ -8,14 +8,13 @@
 // without NODE_EXTRA_CA_CERTS, NODE_OPTIONS or proxy variables and with a private
 // XDG_CONFIG_HOME. The CLI is built into .bench/startup/ first, so the numbers are those
 // of the current sources and a concurrent `npm run build` cannot disturb them.
-import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { crc32, deflateSync } from "node:zlib";
-import { randomBytes } from "node:crypto";
+import { buildPrivateCli, cleanEnv, encodePng, fail, positiveInt, progress, startSandbox } from "../scripts/lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = join(root, ".bench", "startup");
@@ -24,61 +23,21 @@ const warmups = 3;
 const rssRuns = 5;
 const node = process.execPath;
 
-function positiveInt(name, fallback) {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  if (!/^[1-9][0-9]*$/.test(text)) fail(`${name} must be a positive whole number, got "${text}"`);
-  return Number(text);
-}
-
-function fail(message) {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(1);
-}
-
-const progress = (line) => process.stderr.write(`${line}\n`);
-
 // --- the CLI under test, a 700 kB image, a clean environment -------------------------------
 
-rmSync(work, { recursive: true, force: true });
-mkdirSync(join(work, "bin"), { recursive: true });
-mkdirSync(join(work, "config"));
 progress("building the CLI into .bench/startup ...");
-const built = spawnSync(node, [join(root, "scripts", "build.mjs"), join(work, "dist")], { cwd: root, stdio: "inherit" });
-if (built.status !== 0) fail("build failed");
-copyFileSync(join(root, "bin", "foodctl.js"), join(work, "bin", "foodctl.js"));
-const bin = join(work, "bin", "foodctl.js");
+const bin = buildPrivateCli(root, work);
+mkdirSync(join(work, "config"));
 
 const imagePath = join(work, "display.png");
 writeFileSync(imagePath, noisePng(480, 486));
 
-const env = { ...process.env, XDG_CONFIG_HOME: join(work, "config") };
-for (const name of Object.keys(env)) {
-  if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name)) delete env[name];
-}
+const env = cleanEnv({ XDG_CONFIG_HOME: join(work, "config") });
 
 /** A PNG of random RGB pixels: deflate cannot shrink noise, so the file is ~3 bytes a pixel. */
 function noisePng(width, height) {
-  const chunk = (type, data) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, no filter, no interlace
-  const rows = Buffer.alloc(height * (1 + 3 * width));
-  for (let y = 0; y < height; y++) randomBytes(3 * width).copy(rows, y * (1 + 3 * width) + 1); // filter byte 0 per row
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(rows)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  const noise = randomBytes(3 * width * height);
+  const png = encodePng(width, height, (x, y) => noise.subarray(3 * (y * width + x), 3 * (y * width + x) + 3));
   if (png.length < 700_000 || png.length > 1024 * 1024) fail(`the test image is ${png.length} bytes, expected 700 kB to 1 MiB`);
   return png;
 }
@@ -87,20 +46,10 @@ function noisePng(width, height) {
 
 progress("starting the sandbox ...");
 // Its request log goes to a file: the runs below block this process, so a pipe would fill up.
-const sandboxLog = join(work, "sandbox.log");
-const sandbox = spawn(node, [bin, "sandbox", "--port", "0", "--json"], { env, stdio: ["ignore", "pipe", openSync(sandboxLog, "w")] });
-process.on("exit", () => sandbox.kill());
-const first = await new Promise((resolve, reject) => {
-  const lines = createInterface({ input: sandbox.stdout });
-  lines.once("line", (line) => resolve(line));
-  sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before printing its URL:\n${readFileSync(sandboxLog, "utf8").slice(-4000)}`)));
-  setTimeout(() => reject(new Error("the sandbox printed nothing within 15 s")), 15_000).unref();
-}).catch((error) => fail(error.message));
-const { url, users } = JSON.parse(first);
-const token = users.find((user) => user.name === "alice")?.token;
-if (!url || !token) fail("the sandbox's first line has no url or no token for alice");
-env.FOODCTL_API_URL = url;
-env.FOODCTL_TOKEN = token;
+const sandbox = await startSandbox(bin, env, { log: join(work, "sandbox.log") }).catch((error) => fail(error.message));
+const { url } = sandbox;
+const token = sandbox.tokenFor("alice");
+Object.assign(env, { FOODCTL_API_URL: url, FOODCTL_TOKEN: token });
 
 // --- what is measured ---------------------------------------------------------------------------
 
@@ -178,7 +127,7 @@ const rss = new Map();
 for (let round = 0; round < rssRuns; round++) {
   for (const command of commands.filter((entry) => entry.rss)) rss.set(command, Math.max(rss.get(command) ?? 0, peakRssMb(command.argv())));
 }
-sandbox.kill();
+await sandbox.stop();
 
 // --- the report --------------------------------------------------------------------------------
 

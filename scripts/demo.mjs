@@ -7,9 +7,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { crc32, deflateSync } from "node:zlib";
+import { cleanEnv, encodePng, startSandbox } from "./lib.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "bin", "foodctl.js");
@@ -39,67 +38,13 @@ function ensureBuilt() {
   if (build.status !== 0) throw new Error("the build failed");
 }
 
-/** A small 8-bit RGB PNG of a plate on a table, made with node:zlib. */
+/** A small 8-bit RGB PNG of a plate on a table. */
 function platePng(width, height) {
-  const chunk = (type, data) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const stride = 1 + width * 3;
-  const raw = Buffer.alloc(stride * height);
   const radius = Math.min(width, height) * 0.42;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const distance = Math.hypot(x - (width - 1) / 2, y - (height - 1) / 2);
-      const rgb = distance < radius * 0.55 ? [214, 91, 52] : distance < radius ? [247, 245, 240] : [92, 140, 90];
-      raw.set(rgb, y * stride + 1 + x * 3);
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
-/** Starts `foodctl sandbox --port 0 --json` and reads its first line: {"url", "users": [...]}. */
-function startSandbox(env) {
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (text) => (stderr += text));
-  const ready = new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error("the sandbox did not start within 20 s")), 20_000);
-    const lines = createInterface({ input: child.stdout });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      try {
-        resolveReady(JSON.parse(line));
-      } catch {
-        reject(new Error("the sandbox's first line is not JSON"));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the sandbox exited (${code}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`));
-    });
+  return encodePng(width, height, (x, y) => {
+    const distance = Math.hypot(x - (width - 1) / 2, y - (height - 1) / 2);
+    return distance < radius * 0.55 ? [214, 91, 52] : distance < radius ? [247, 245, 240] : [92, 140, 90];
   });
-  const stop = () =>
-    new Promise((resolveStop) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
-      child.once("exit", () => resolveStop());
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-    });
-  return { ready, stop };
 }
 
 /** Runs one step with the real CLI, its output straight to this terminal. */
@@ -134,22 +79,17 @@ async function main() {
   ensureBuilt();
   const work = mkdtempSync(join(tmpdir(), "foodctl-demo-"));
   writeFileSync(join(work, "plate.png"), platePng(64, 48));
-  // A clean environment: no FOODCTL_* or proxy settings from outside, a private config folder.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(FOODCTL_|HTTPS?_PROXY$|https?_proxy$)/.test(name)));
-  env.XDG_CONFIG_HOME = work;
+  // A clean environment: no FOODCTL_*, NODE_OPTIONS or proxy settings from outside, a private config folder.
+  const env = cleanEnv({ XDG_CONFIG_HOME: work });
 
-  const sandbox = startSandbox(env);
-  const stopOnSignal = () => void sandbox.stop().then(() => process.exit(130));
+  let sandbox;
+  const stopOnSignal = () => void (sandbox ? sandbox.stop() : Promise.resolve()).then(() => process.exit(130));
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
   const failures = [];
   try {
-    const { url, users } = await sandbox.ready;
-    const tokenOf = (name) => {
-      const user = users.find((candidate) => candidate.name === name);
-      if (!user) throw new Error(`the sandbox has no user ${name}`);
-      return user.token;
-    };
+    sandbox = await startSandbox(bin, env, { cwd: root });
+    const { url } = sandbox;
     process.stdout.write(`${bold("foodctl demo")}: a sandbox is running at ${url}\n`);
     process.stdout.write(dim("each step runs bin/foodctl.js with FOODCTL_API_URL and FOODCTL_TOKEN set for the user named\n"));
     for (const step of tour) {
@@ -159,7 +99,7 @@ async function main() {
       }
       const expected = step.expect ?? 0;
       process.stdout.write(`${cyan("$")} ${bold(`foodctl ${step.args.join(" ")}`)}  ${dim(`# as ${step.as}`)}\n`);
-      const code = await runStep(step.args, { ...env, FOODCTL_API_URL: url, FOODCTL_TOKEN: tokenOf(step.as) }, work);
+      const code = await runStep(step.args, { ...env, FOODCTL_API_URL: url, FOODCTL_TOKEN: sandbox.tokenFor(step.as) }, work);
       if (code !== expected) {
         failures.push(`foodctl ${step.args.join(" ")}: exit ${code}, expected ${expected}`);
         process.stdout.write(red(`(exit ${code}, expected ${expected})\n`));
@@ -168,7 +108,7 @@ async function main() {
       }
     }
   } finally {
-    await sandbox.stop();
+    await sandbox?.stop();
     rmSync(work, { recursive: true, force: true });
   }
   if (failures.length) {
