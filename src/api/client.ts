@@ -229,7 +229,7 @@ export class ApiClient {
       let data: unknown = null;
       if (raw.trim() !== "") {
         try {
-          data = withoutControls(JSON.parse(raw));
+          data = cleanParsed(raw);
         } catch {
           data = null;
         }
@@ -238,7 +238,7 @@ export class ApiClient {
     }
     let json: unknown;
     try {
-      json = withoutControls(JSON.parse(raw));
+      json = cleanParsed(raw);
     } catch {
       throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
@@ -321,6 +321,18 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * so a hostile or broken server cannot send escape sequences to the user's terminal through
  * names, comments or messages. `raw` (what --json prints) stays as received.
  */
+/**
+ * What a control character can look like in JSON text: raw (DEL and C1 are legal raw), or as
+ * an escape (\b, \f, \r, \u00XX). Text without any of these parses to clean values, so the
+ * walk below is skipped for it: the common case, and the hot path of a batch.
+ */
+const MAY_HOLD_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\\[bfr]|\\u00[0-9a-fA-F]{2}/;
+
+function cleanParsed(raw: string): unknown {
+  const value: unknown = JSON.parse(raw);
+  return MAY_HOLD_CONTROLS.test(raw) ? withoutControls(value) : value;
+}
+
 export function withoutControls(value: unknown): unknown {
   if (typeof value === "string") return value.replace(CONTROL_CHARACTERS, "\ufffd");
   if (Array.isArray(value)) return value.map(withoutControls);
