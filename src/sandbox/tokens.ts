@@ -25,14 +25,38 @@ export function signToken(key: Uint8Array, claims: { sub: string; role: string; 
 
 export type VerifiedToken = { ok: true; sub: string; role: string } | { ok: false; reason: string };
 
+/**
+ * Tokens jose has already verified, with their expiry: a client sends the same token on every
+ * request, and WebCrypto's asynchronous HMAC would otherwise add a thread-pool round trip to
+ * each one. Per key, bounded, and expiry still checked on every use.
+ */
+const verifiedByKey = new WeakMap<Uint8Array, Map<string, { sub: string; role: string; exp: number }>>();
+const MAX_CACHED_TOKENS = 1000;
+
 export async function verifyToken(key: Uint8Array, token: string): Promise<VerifiedToken> {
+  let cache = verifiedByKey.get(key);
+  if (!cache) verifiedByKey.set(key, (cache = new Map()));
+  const known = cache.get(token);
+  if (known) {
+    if (known.exp > Date.now() / 1000) return { ok: true, sub: known.sub, role: known.role };
+    cache.delete(token);
+  }
+  const verified = await verifyWithJose(key, token);
+  if (verified.ok) {
+    if (cache.size >= MAX_CACHED_TOKENS) cache.delete(cache.keys().next().value!);
+    cache.set(token, { sub: verified.sub, role: verified.role, exp: verified.exp });
+  }
+  return verified.ok ? { ok: true, sub: verified.sub, role: verified.role } : verified;
+}
+
+async function verifyWithJose(key: Uint8Array, token: string): Promise<{ ok: true; sub: string; role: string; exp: number } | { ok: false; reason: string }> {
   const { errors, jwtVerify } = await import("jose");
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });
     if (typeof payload.sub !== "string" || typeof payload.role !== "string") {
       return { ok: false, reason: "the token lacks the sub or role claim" };
     }
-    return { ok: true, sub: payload.sub, role: payload.role };
+    return { ok: true, sub: payload.sub, role: payload.role, exp: payload.exp ?? 0 };
   } catch (error) {
     if (error instanceof errors.JWTExpired) return { ok: false, reason: "the token has expired" };
     if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: "the token's signature is not valid" };
