@@ -72,9 +72,6 @@ export const ErrorBodySchema = z.looseObject({
 });
 
 export type Nutrition = z.infer<typeof NutritionSchema>;
-export type Component = z.infer<typeof ComponentSchema>;
-export type ItemNutrition = z.infer<typeof ItemNutritionSchema>;
-export type ItemRecipe = z.infer<typeof ItemRecipeSchema>;
 export type Intake = z.infer<typeof IntakeSchema>;
 export type IntakeResponse = z.infer<typeof IntakeResponseSchema>;
 export type IntakeListResponse = z.infer<typeof IntakeListResponseSchema>;

@@ -29,5 +29,3 @@ export function isExpired(claims: TokenClaims, nowSeconds: number = Date.now() /
   return claims.exp !== undefined && claims.exp <= nowSeconds;
 }
 
-/** What may be shown of a token anywhere but `auth token`: nothing of its secret parts. */
-export const MASKED_TOKEN = "****";

@@ -10,22 +10,6 @@ import { isPlainRecord } from "./records.js";
  * Itemized: every field is an object keyed by position.
  */
 export const UPDATE_FIELDS = ["quantity", "salt", "sugar", "oil", "measures"] as const;
-export type UpdateField = (typeof UPDATE_FIELDS)[number];
-
-export interface RecognitionUpdate {
-  quantity?: number;
-  salt?: string;
-  sugar?: string;
-}
-export interface ItemizedUpdate {
-  quantity?: Record<string, number>;
-  salt?: Record<string, string>;
-  sugar?: Record<string, string>;
-  oil?: Record<string, string>;
-  measures?: Record<string, string>;
-}
-export type UpdateFields = RecognitionUpdate | ItemizedUpdate;
-
 export type UpdateShape = "recognition" | "itemized" | "empty";
 
 export interface UpdateProblem {

@@ -66,7 +66,7 @@ const updateBodies = (server: FaultServer) => server.requests.filter((request) =
 
 describe.concurrent("intake apply against faults on the updates", () => {
   it("503 on every update with --continue-on-error: 3 attempts per change, every change failed, exit 8", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.unavailable());
     const result = await apply(server, "--continue-on-error");
     expect(result.signal).toBeNull();
@@ -83,7 +83,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("503 without --continue-on-error: the first change fails after 3 attempts and nothing more is sent", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.unavailable());
     const result = await apply(server);
     expectBatchError(result, 8, [server.host, "503", /2 changes not sent/]);
@@ -93,7 +93,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("500 is not retried: one attempt per change", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.internalError());
     const result = await apply(server, "--continue-on-error");
     expect(result.code, result.stderr).toBe(8);
@@ -101,7 +101,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("a 429 with Retry-After, then 200s: waits and applies every change", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.rateLimited(1), faults.updated(1002));
     const result = await apply(server);
     expect(result.code, result.stderr).toBe(0);
@@ -110,7 +110,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("one 400 among 200s with --continue-on-error: a partial batch, exit 9", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.updated(1002), faults.error(400, "quantity out of range"), faults.updated(1002));
     const result = await apply(server, "--continue-on-error");
     expect(result.code, result.stderr).toBe(9);
@@ -122,7 +122,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("an update that never answers (--timeout 1 --retries 1): 2 attempts, then the batch stops, exit 8", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.hang());
     const result = await apply(server, "--timeout", "1", "--retries", "1", "--continue-on-error");
     expectBatchError(result, 8, [server.host, "no answer within 1 s"]);
@@ -131,7 +131,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("resets mid-body are network errors: retried, then the batch stops", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.resetMidBody());
     const result = await apply(server, "--continue-on-error");
     expectBatchError(result, 8, [server.host, "unreachable"]);
@@ -139,7 +139,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("an empty 200 to every update is fine: the reads after decide", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.empty200());
     const result = await apply(server);
     expect(result.code, result.stderr).toBe(0);
@@ -160,7 +160,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("a 50 MB answer to an update is refused, not buffered: exit 1", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(UPDATE, faults.huge(false));
     const result = await apply(server);
     expectBatchError(result, 1, [server.host, /limit/]);
@@ -168,7 +168,6 @@ describe.concurrent("intake apply against faults on the updates", () => {
   });
 
   it("a closed port stops the batch at the first change: exit 8, the rest not sent", async () => {
-    const { server, other } = await servers();
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
@@ -184,7 +183,7 @@ describe.concurrent("intake apply against faults on the updates", () => {
 
 describe.concurrent("Ctrl-C during intake apply", () => {
   it("finishes the change in flight, reports it, sends nothing more, exit 130", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     // The first update is answered after a pause; the signal comes while it is in flight.
     const slowOk: Reply = {
       kind: "handler",

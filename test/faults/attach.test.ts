@@ -4,7 +4,7 @@
  * the read after it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
+import { faults, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, signTestToken, TINY_PNG, tinyPngFile } from "./fixtures.js";
 import { expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
@@ -37,7 +37,7 @@ const uploadFaults: Array<{ name: string; reply: () => Reply; args?: string[]; u
 
 describe.concurrent("display-image attach: faults on the upload", () => {
   it.each(uploadFaults)("$name", async ({ reply, args = [], uploads, exit, mentions }) => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, reply());
     const result = await runAgainst(server, token, [...args, "display-image", "attach", "1003", photo]);
@@ -54,7 +54,7 @@ describe.concurrent("display-image attach: faults on the upload", () => {
   });
 
   it("an empty 200 to the upload is fine: the read after shows the display image", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, faults.empty200());
     const result = await runAgainst(server, token, ["display-image", "attach", "1003", photo]);
@@ -64,7 +64,7 @@ describe.concurrent("display-image attach: faults on the upload", () => {
   });
 
   it("a 503 then a 200 uploads the image again, whole", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPLOAD, faults.unavailable(), faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["display-image", "attach", "1003", "-"], { stdin: TINY_PNG });
@@ -85,7 +85,7 @@ describe.concurrent("display-image attach: faults on the upload", () => {
   });
 
   it("a failing read after the upload says the image was attached", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), faults.unavailable());
     server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["--retries", "0", "display-image", "attach", "1003", photo]);
@@ -94,7 +94,7 @@ describe.concurrent("display-image attach: faults on the upload", () => {
   });
 
   it("a failing read before the upload sends no image", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, faults.badGatewayHtml());
     server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     const result = await runAgainst(server, token, ["--retries", "1", "display-image", "attach", "1003", photo]);

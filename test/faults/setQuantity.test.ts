@@ -4,7 +4,7 @@
  * an empty 200 is fine) and the read after (the change went through: the message says so).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
+import { faults, type Reply } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
 import { expectJsonError, expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
@@ -49,7 +49,7 @@ const updateFaults: UpdateFault[] = [
 
 describe.concurrent("set-quantity: faults on the update", () => {
   it.each(updateFaults)("$name", async ({ reply, args = [], updates, exit, mentions }) => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, reply());
     const result = await runAgainst(server, token, [...args, ...ARGS]);
@@ -65,7 +65,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 to the update is fine: the read after decides", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, ARGS);
@@ -76,7 +76,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 to the update with --json prints the intake read after it", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, ["--json", ...ARGS]);
@@ -85,7 +85,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("a non-JSON 200 to the update is not relied on either", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.notJson());
     const result = await runAgainst(server, token, ARGS);
@@ -94,7 +94,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("a 503 then a 200 applies the change once it gets through", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), after());
     server.route(UPDATE, faults.unavailable(), faults.updated(1002));
     const result = await runAgainst(server, token, ARGS);
@@ -104,7 +104,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("an empty 200 with --no-verify sends one request after the read and says it is unverified", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, [...ARGS, "--no-verify"]);
@@ -125,7 +125,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
   });
 
   it("--json: a 503 after retries is an unavailable error with its status", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before());
     server.route(UPDATE, faults.unavailable());
     const result = await runAgainst(server, token, ["--json", "--retries", "0", ...ARGS]);
@@ -142,7 +142,7 @@ describe.concurrent("set-quantity: faults on the read before sends nothing", () 
     { name: "404", reply: () => faults.error(404, "no such intake"), exit: 6, mentions: ["answered 404"] },
   ];
   it.each(cases)("$name", async ({ reply, exit, mentions }) => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, reply());
     server.route(UPDATE, faults.updated(1002));
     const result = await runAgainst(server, token, ARGS);
@@ -158,7 +158,7 @@ describe.concurrent("set-quantity: faults on the read after say the change went 
     { name: "a 200 that is not JSON", reply: () => faults.notJson(), exit: 1, mentions: ["unreadable response"] },
   ];
   it.each(cases)("$name", async ({ reply, args = [], exit, mentions }) => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(READ, before(), reply());
     server.route(UPDATE, faults.empty200());
     const result = await runAgainst(server, token, [...args, ...ARGS]);

@@ -4,7 +4,7 @@
  * host and the status, and no hang past the timeout plus retries.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
+import { faults, startFaultServer, type Reply } from "../helpers/faultServer.js";
 import { signTestToken, segmentationIntake } from "./fixtures.js";
 import { expectJsonError, expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
@@ -51,7 +51,7 @@ const failures: FailureCase[] = [
 
 describe.concurrent("intake show against faults", () => {
   it.each(failures)("$name", async ({ replies, args = [], attempts, exit, mentions }) => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, ...replies());
     const result = await runAgainst(server, token, [...args, "intake", "show", "1002"]);
     expectOneLineError(result, exit, [server.host, ...mentions]);
@@ -61,7 +61,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("a 503 then a valid intake succeeds on the second attempt", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.unavailable(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -70,7 +70,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("a 429 with Retry-After then a valid intake succeeds after waiting", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.rateLimited(1), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002", "--json"]);
     expect(result.code, result.stderr).toBe(0);
@@ -79,7 +79,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("a hang then a valid intake succeeds after one timeout", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.hang(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["--timeout", "1", "--retries", "1", "intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -87,7 +87,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("--retries 0 makes a 503 a single attempt", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.unavailable());
     const result = await runAgainst(server, token, ["--retries", "0", "intake", "show", "1002"]);
     expectOneLineError(result, 8, [server.host, "503"]);
@@ -95,7 +95,6 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("a connection refused is retried and ends in exit 8 naming the host", async () => {
-    const { server, other } = await servers();
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
@@ -115,7 +114,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("sends the bearer token and user agent on every attempt", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.unavailable(), faults.unavailable(), faults.intake(segmentationIntake()));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
     expect(result.code, result.stderr).toBe(0);
@@ -123,7 +122,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("--json errors carry code, exit code and status", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.badGatewayHtml());
     const result = await runAgainst(server, token, ["--retries", "0", "--json", "intake", "show", "1002"]);
     const error = expectJsonError(result, 8, "unavailable", 502);
@@ -132,7 +131,7 @@ describe.concurrent("intake show against faults", () => {
   });
 
   it("--json marks an unreadable answer as a failure with its status", async () => {
-    const { server, other } = await servers();
+    const { server } = await servers();
     server.route(ROUTE, faults.notJson());
     const result = await runAgainst(server, token, ["--json", "intake", "show", "1002"]);
     expectJsonError(result, 1, "failure", 200);
