@@ -43,3 +43,19 @@ export function decideColor(stream: OutputStream, env: NodeJS.ProcessEnv, noColo
   if (env.TERM === "dumb") return false;
   return stream.isTTY === true;
 }
+
+/**
+ * Reads a stream to its end, or stops one byte past `limit`: the caller tells "too big" by
+ * `length > limit` without ever holding more than that.
+ */
+export async function readAtMost(stream: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.byteLength;
+    chunks.push(buffer);
+    if (size > limit) break;
+  }
+  return Buffer.concat(chunks);
+}

@@ -3,21 +3,16 @@ import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { authError, cancelledError, usageError } from "../../errors.js";
+import { readAtMost } from "../../io.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
 const MAX_TOKEN_BYTES = 16 * 1024;
 
 async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buffer.byteLength;
-    if (size > MAX_TOKEN_BYTES) throw usageError(`stdin holds more than ${MAX_TOKEN_BYTES} bytes: not a token`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await readAtMost(stream as AsyncIterable<Buffer | string>, MAX_TOKEN_BYTES);
+  if (bytes.byteLength > MAX_TOKEN_BYTES) throw usageError(`stdin holds more than ${MAX_TOKEN_BYTES} bytes: not a token`);
+  return bytes.toString("utf8");
 }
 
 async function promptToken(ctx: Context): Promise<string> {

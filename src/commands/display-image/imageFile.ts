@@ -2,6 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { usageError } from "../../errors.js";
+import { readAtMost } from "../../io.js";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
 
@@ -12,18 +13,6 @@ export interface ImageFile {
 }
 
 const LIMIT_TEXT = `display images are limited to 1 MiB (${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes)`;
-
-async function readCapped(stream: AsyncIterable<Buffer | string>, cap: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    size += buffer.byteLength;
-    chunks.push(buffer);
-    if (size > cap) break;
-  }
-  return Buffer.concat(chunks);
-}
 
 function fileProblem(path: string, error: NodeJS.ErrnoException): Error {
   if (error.code === "ENOENT") return usageError(`no such file: ${path}`);
@@ -38,7 +27,7 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
   let bytes: Buffer;
   if (fromStdin) {
     if (stdin.isTTY) throw usageError("stdin is a terminal: pipe an image into it, or give a file path");
-    bytes = await readCapped(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
+    bytes = await readAtMost(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
     if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
   } else {
     let info;
@@ -53,7 +42,7 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
     try {
       const handle = await open(path, "r");
       try {
-        bytes = await readCapped(handle.createReadStream({ autoClose: false }), MAX_DISPLAY_IMAGE_BYTES);
+        bytes = await readAtMost(handle.createReadStream({ autoClose: false }), MAX_DISPLAY_IMAGE_BYTES);
       } finally {
         await handle.close();
       }

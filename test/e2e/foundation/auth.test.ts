@@ -36,6 +36,13 @@ describe("auth login", () => {
     expect(stored.profiles.default.token).toBe(token);
   });
 
+  it("refuses more than 16 KiB on stdin as not a token, and stores nothing", async () => {
+    const home = configHome();
+    const result = await cliIn(home, ["auth", "login", "--with-token"], { stdin: "x".repeat(20_000) });
+    expectErrorLine(result, 2, /stdin holds more than 16384 bytes: not a token/);
+    expect(existsSync(configFile(home))).toBe(false);
+  });
+
   it("writes the config file with mode 0600 in a 0700 folder", async () => {
     const home = await loggedIn();
     expect(mode(configFile(home))).toBe(0o600);
