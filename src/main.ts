@@ -4,6 +4,7 @@
  */
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColor, processIO, type IO } from "./io.js";
+import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
 
 export interface RunDeps {
@@ -91,16 +92,10 @@ function allCommands(command: import("commander").Command): import("commander").
   return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }
 
-const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-
 /** Prints an error once, in the form the run asked for, and returns its exit code. */
 export function report(io: IO, error: CliError, json: boolean, verbose: boolean): number {
-  const secret = io.env.FOODCTL_TOKEN?.trim();
   // The stored token too: a server may echo whatever it was sent, so anything shaped like a JWT is masked.
-  const clean = (text: string) => {
-    const masked = secret && secret.length > 8 ? text.split(secret).join("****") : text;
-    return masked.replace(JWT_SHAPE, "****");
-  };
+  const clean = (text: string) => redactSecrets(text, [io.env.FOODCTL_TOKEN]);
   if (json) {
     const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ? clean(error.hint) : null } };
     io.stderr.write(`${JSON.stringify(body)}\n`);

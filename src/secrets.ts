@@ -1,0 +1,21 @@
+/**
+ * The one place that hides tokens in text a server or a user gave us, before anything prints or
+ * writes it (errors, JSON errors, batch results, the journal, tables): a server may echo the
+ * Authorization header it was sent.
+ */
+const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+const BEARER_VALUE = /\b(Bearer\s+)[^\s"',;]+/gi;
+/** Shorter strings than this are not treated as secrets: masking "1" everywhere would garble text. */
+const MIN_SECRET_LENGTH = 8;
+
+export const MASK = "****";
+
+/** `text` with every given secret, every JWT-shaped string and every `Bearer <value>` masked. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let masked = text;
+  for (const secret of secrets) {
+    const value = secret?.trim();
+    if (value && value.length >= MIN_SECRET_LENGTH) masked = masked.split(value).join(MASK);
+  }
+  return masked.replace(JWT_SHAPE, MASK).replace(BEARER_VALUE, `$1${MASK}`);
+}
