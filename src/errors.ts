@@ -1,4 +1,4 @@
-/** Exit codes of cli.md, in one place. */
+/** Exit codes of docs/cli.md, in one place. */
 export const EXIT = {
   ok: 0,
   failure: 1,
@@ -13,6 +13,21 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each exit code means, as `foodctl --help` lists them (a new code needs its words here). */
+export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
+  ok: "ok",
+  failure: "unexpected",
+  usage: "usage",
+  cancelled: "cancelled",
+  auth: "auth",
+  forbidden: "forbidden",
+  notFound: "not found",
+  rejected: "rejected",
+  unavailable: "unavailable",
+  partial: "partial",
+  interrupted: "interrupted",
+};
 
 export type ErrorCode =
   | "failure"

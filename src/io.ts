@@ -2,6 +2,8 @@
  * The process's streams and terminal facts, and the colour decision. Commands and printers
  * never touch `process` directly: tests hand in a buffered IO.
  */
+import { EXIT } from "./errors.js";
+
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
@@ -13,8 +15,30 @@ export interface IO {
   stderr: OutputStream;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
-  /** Colour on stdout / stderr, decided once from flags, env and TTY. */
+  /** Colour on stdout / stderr, decided once (by `run`) from flags, env and TTY. */
   color: { stdout: boolean; stderr: boolean };
+  /** Who answers a closed stdout; absent where stdout cannot close (a test's buffer). */
+  closedStdout?: ClosedStdout;
+}
+
+/**
+ * `foodctl intake list | head -1`: once the reader has what it wants, stdout is closed and the
+ * next write fails with EPIPE. That is the reader's choice, not an error: the run stops quietly
+ * with exit 0. A command whose output must be complete (a batch's results, which a later run
+ * resumes from) takes the error over and decides itself.
+ */
+export interface ClosedStdout {
+  takeOver(handler: (error: Error) => void): void;
+}
+
+function watchClosedStdout(): ClosedStdout {
+  let handler: ((error: Error) => void) | undefined;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (handler) return handler(error);
+    if (error.code === "EPIPE") process.exit(EXIT.ok);
+    throw error;
+  });
+  return { takeOver: (next) => (handler = next) };
 }
 
 export function processIO(): IO {
@@ -29,11 +53,16 @@ export function processIO(): IO {
     },
     env: process.env,
     color: { stdout: false, stderr: false },
+    closedStdout: watchClosedStdout(),
   };
 }
 
+export function decideColors(io: IO, noColorFlag: boolean): IO["color"] {
+  return { stdout: decideColor(io.stdout, io.env, noColorFlag), stderr: decideColor(io.stderr, io.env, noColorFlag) };
+}
+
 /**
- * cli.md: colour only when the stream is a terminal and nothing turns it off.
+ * docs/cli.md: colour only when the stream is a terminal and nothing turns it off.
  * `--no-color` and NO_COLOR (any non-empty value) turn it off; FORCE_COLOR (not "0") turns it on.
  */
 export function decideColor(stream: OutputStream, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {

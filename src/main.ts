@@ -3,7 +3,7 @@
  * stderr (JSON under --json); no stack trace unless --verbose.
  */
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
-import { decideColor, processIO, type IO } from "./io.js";
+import { decideColors, processIO, type IO } from "./io.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
 
@@ -20,7 +20,6 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  if (!deps.io) quietOnClosedStdout();
   let signal = deps.signal;
   let removeSigint = () => {};
   if (!signal) {
@@ -36,22 +35,13 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   const json = argv.includes("--json");
   const verbose = argv.includes("--verbose") || io.env.FOODCTL_DEBUG === "1";
   if (verbose) process.setSourceMapsEnabled(true);
-  io.color = { stdout: false, stderr: decideColor(io.stderr, io.env, argv.includes("--no-color")) };
+  // The one colour decision of the run (docs/cli.md, colour).
+  io.color = decideColors(io, argv.includes("--no-color"));
 
-  const state = { exitCode: 0 };
-  let parseMessage = "";
+  const state = { exitCode: 0, parseMessage: "" };
   const { CommanderError, buildProgram } = await import("./program.js");
   const program = buildProgram(io, state, signal);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: (text) => {
-      // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
-      parseMessage = text.trim().replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " ");
-    },
-  });
-  for (const command of allCommands(program)) {
+  for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.configureOutput(program.configureOutput());
   }
@@ -65,27 +55,13 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
       // A command group without its subcommand (`foodctl intake`): help went to stderr; a usage error for scripts.
       if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       if (error.code === "commander.executeSubCommandAsync") return EXIT.ok;
-      const message = parseMessage || error.message.replace(/^error:\s*/, "");
+      const message = state.parseMessage || error.message.replace(/^error:\s*/, "");
       return report(io, usageError(message, { hint: "run with --help for usage" }), json, verbose);
     }
     return report(io, toCliError(error), json, verbose);
   } finally {
     removeSigint();
   }
-}
-
-/**
- * `foodctl intake list | head -1`: once the reader has what it wants, stdout is closed and the
- * next write fails with EPIPE. That is the reader's choice, not an error: stop quietly. A
- * command that listens for it itself (a batch whose results would be lost) decides instead.
- */
-function quietOnClosedStdout(): void {
-  const onError = (error: NodeJS.ErrnoException) => {
-    if (process.stdout.listenerCount("error") > 1) return;
-    if (error.code === "EPIPE") process.exit(EXIT.ok);
-    throw error;
-  };
-  process.stdout.on("error", onError);
 }
 
 function allCommands(command: import("commander").Command): import("commander").Command[] {

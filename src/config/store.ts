@@ -9,8 +9,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { usageError } from "../errors.js";
 
-export const CONFIG_KEYS = ["api-url", "user", "timeout"] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
 const ProfileSchema = z.object({
   "api-url": z.optional(z.string()),

@@ -342,7 +342,7 @@ describe("earlier results (--skip-applied)", () => {
 describe("readApplyOptions", () => {
   it("takes the format from the name and defaults the rest", () => {
     expect(readApplyOptions("fixes.csv", {})).toEqual({ format: "csv", concurrency: 4, continueOnError: false, skipApplied: undefined, strict: false, dryRun: false, verify: true });
-    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", noVerify: true, verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
+    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
   });
 
   it.each([

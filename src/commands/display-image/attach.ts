@@ -4,6 +4,7 @@ import type { Context } from "../../context.js";
 import { rejectedError } from "../../errors.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
 import { parseImageIdArg } from "../args.js";
+import type { ChangeFlags } from "../spec.js";
 import { finishChange } from "../intake/change.js";
 import { reportChange } from "../intake/report.js";
 import { readImageFile } from "./imageFile.js";
@@ -16,15 +17,20 @@ export function checkDisplayImageEditable(intake: Intake): void {
   }
 }
 
-export async function attachCommand(ctx: Context, imageIdText: string, file: string, options: Record<string, unknown>): Promise<number> {
-  const imageId = parseImageIdArg(imageIdText);
-  const image = await readImageFile(file, ctx.io.stdin);
+export interface AttachOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  imageId: string;
+  file: string;
+}
+
+export async function attachCommand(ctx: Context, options: AttachOptions): Promise<number> {
+  const imageId = parseImageIdArg(options.imageId);
+  const image = await readImageFile(options.file, ctx.io.stdin);
   const client = await ctx.client();
   const before = (await client.getIntake(imageId)).data.intake_info;
   checkDisplayImageEditable(before);
 
   const url = client.url(paths.displayImage(imageId));
-  if (options.dryRun === true) {
+  if (options.dryRun) {
     const body = { image: { filename: image.filename, size: image.bytes.byteLength, content_type: image.contentType } };
     const dryRun = { ...client.describe("POST", url, { "content-type": "multipart/form-data" }), body };
     return reportChange(ctx, { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun }, { strict: false, action: "display image" });
@@ -33,6 +39,6 @@ export async function attachCommand(ctx: Context, imageIdText: string, file: str
   const form = new FormData();
   form.append("image", image.bytes, { filename: image.filename, contentType: image.contentType, knownLength: image.bytes.byteLength });
   const response = await client.attachDisplayImage(imageId, form.getBuffer(), form.getHeaders()["content-type"] as string);
-  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false, {}, response.raw);
+  const outcome = await finishChange(client, imageId, before, response.data, options.verify, {}, response.raw);
   return reportChange(ctx, outcome, { strict: false, action: "display image" });
 }

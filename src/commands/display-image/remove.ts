@@ -2,6 +2,7 @@ import { paths } from "../../api/paths.js";
 import type { Context } from "../../context.js";
 import { cancelledError, usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
+import type { ChangeFlags } from "../spec.js";
 import { finishChange } from "../intake/change.js";
 import { reportChange } from "../intake/report.js";
 import { checkDisplayImageEditable } from "./attach.js";
@@ -20,11 +21,16 @@ async function confirmRemoval(ctx: Context, imageId: number, url: string | null 
   }
 }
 
-export async function removeCommand(ctx: Context, imageIdText: string, options: Record<string, unknown>): Promise<number> {
-  const imageId = parseImageIdArg(imageIdText);
-  const dryRun = options.dryRun === true;
+export interface RemoveOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  imageId: string;
+  yes: boolean;
+}
+
+export async function removeCommand(ctx: Context, options: RemoveOptions): Promise<number> {
+  const imageId = parseImageIdArg(options.imageId);
+  const dryRun = options.dryRun;
   const interactive = ctx.io.stdin.isTTY === true && ctx.io.stderr.isTTY === true;
-  if (options.yes !== true && !dryRun && !interactive) {
+  if (!options.yes && !dryRun && !interactive) {
     throw usageError("not on a terminal: pass --yes to remove the display image", { hint: "nothing was sent" });
   }
   const client = await ctx.client();
@@ -42,10 +48,10 @@ export async function removeCommand(ctx: Context, imageIdText: string, options: 
     if (ctx.json) ctx.io.stdout.write(read.raw.endsWith("\n") ? read.raw : `${read.raw}\n`);
     return 0;
   }
-  if (options.yes !== true && !(await confirmRemoval(ctx, imageId, before.image_url))) {
+  if (!options.yes && !(await confirmRemoval(ctx, imageId, before.image_url))) {
     throw cancelledError("cancelled: nothing was sent");
   }
   const response = await client.removeDisplayImage(imageId);
-  const outcome = await finishChange(client, imageId, before, response.data, options.verify !== false, {}, response.raw);
+  const outcome = await finishChange(client, imageId, before, response.data, options.verify, {}, response.raw);
   return reportChange(ctx, outcome, { strict: false, action: "display image removal" });
 }

@@ -21,6 +21,7 @@ import {
   type BatchInput,
 } from "../../intake/batch.js";
 import { createProgressBar, renderProblems, renderResult, renderSummary, thousands, type BatchResult, type BatchResultError, type BatchSummary } from "../../output/batch.js";
+import type { ChangeFlags } from "../spec.js";
 import { describeIgnored, runIntakeUpdate } from "./change.js";
 
 /** 429s one change may absorb before it fails (each waits out Retry-After). */
@@ -39,8 +40,17 @@ export interface ApplyOptions {
   verify: boolean;
 }
 
+/** `intake apply` as the command line gave it. */
+export interface ApplyFlags extends ChangeFlags {
+  file: string;
+  format: string | undefined;
+  concurrency: string | undefined;
+  continueOnError: boolean;
+  skipApplied: string | undefined;
+}
+
 /** Flags and the input's format, checked before anything is read (exit 2). */
-export function readApplyOptions(file: string, options: Record<string, unknown>): ApplyOptions {
+export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
   const formatFlag = options.format;
   let format: BatchFormat;
   if (formatFlag === "jsonl" || formatFlag === "csv") {
@@ -56,12 +66,12 @@ export function readApplyOptions(file: string, options: Record<string, unknown>)
     }
     format = fromName;
   }
-  const concurrencyText = options.concurrency === undefined ? String(DEFAULT_CONCURRENCY) : String(options.concurrency);
+  const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
   if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
     throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${concurrencyText}"`);
   }
-  const skipApplied = typeof options.skipApplied === "string" ? options.skipApplied : undefined;
+  const skipApplied = options.skipApplied;
   if (skipApplied === "-" && file === "-") throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
   return {
     format,
@@ -74,8 +84,9 @@ export function readApplyOptions(file: string, options: Record<string, unknown>)
   };
 }
 
-export async function applyCommand(ctx: Context, file: string, rawOptions: Record<string, unknown>): Promise<number> {
-  const options = readApplyOptions(file, rawOptions);
+export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<number> {
+  const file = flags.file;
+  const options = readApplyOptions(file, flags);
   // The API URL and token are checked before the (possibly long) read of the input.
   const client = await ctx.client();
 
@@ -213,7 +224,7 @@ export async function runBatch(ctx: Context, changes: ChangeList, client: ApiCli
   const stdout = ctx.io.stdout as typeof ctx.io.stdout & Partial<Pick<NodeJS.WritableStream, "once" | "off" | "on">>;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
   // The listener stays: a late EPIPE must not become an uncaught error.
-  stdout.on?.("error", () => {
+  ctx.io.closedStdout?.takeOver(() => {
     if (run.stopped !== "interrupted") run.stopped = "output_closed";
   });
   const progress = await createProgressBar(ctx.io.stderr, ctx.io.stdout, changes.length);

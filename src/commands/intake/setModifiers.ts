@@ -5,24 +5,31 @@ import { intakePositions } from "../../intake/items.js";
 import { isItemized, readIntakeKind } from "../../intake/kinds.js";
 import { parseImageIdArg } from "../args.js";
 import { runIntakeUpdate } from "./change.js";
-import { checkModifierFlags, checkPositionArgs, type ModifierLevels } from "./changeArgs.js";
+import type { ChangeFlags } from "../spec.js";
+import { checkModifierFlags, checkPositionArgs, type ModifierFlags, type ModifierLevels } from "./changeArgs.js";
 import { reportChange } from "./report.js";
 
 const FIELDS = ["salt", "sugar", "oil", "measures"] as const;
 
-export async function setModifiersCommand(ctx: Context, imageIdText: string, positionArgs: string[], options: Record<string, unknown>): Promise<number> {
-  const imageId = parseImageIdArg(imageIdText);
-  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-  const levels = checkModifierFlags({ salt: text(options.salt), sugar: text(options.sugar), oil: text(options.oil), measures: text(options.measures) });
-  const positions = checkPositionArgs(positionArgs);
-  const allItems = options.allItems === true;
+export interface SetModifiersOptions extends ChangeFlags {
+  imageId: string;
+  positions: string[];
+  levels: ModifierFlags;
+  allItems: boolean;
+}
+
+export async function setModifiersCommand(ctx: Context, options: SetModifiersOptions): Promise<number> {
+  const imageId = parseImageIdArg(options.imageId);
+  const levels = checkModifierFlags(options.levels);
+  const positions = checkPositionArgs(options.positions);
+  const allItems = options.allItems;
   if (allItems && positions.length) throw usageError("give positions or --all-items, not both");
 
   const client = await ctx.client();
   const before = (await client.getIntake(imageId)).data.intake_info;
   const fields = buildModifierFields(before, levels, positions, allItems);
-  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun === true, verify: options.verify !== false, precheck: true, before });
-  return reportChange(ctx, outcome, { strict: options.strict === true, action: "modifier change" });
+  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, before });
+  return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change" });
 }
 
 /** The update body for these levels on this intake; refuses what its kind cannot take. */

@@ -1,20 +1,20 @@
 /** `--help` of every command and the shell completion scripts, through the built CLI. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { buildProgram } from "../../../src/program.js";
 import { bufferIO } from "../../helpers/bufferIO.js";
-import { runCli } from "../../helpers/cli.js";
+import { baseEnv, cliBin, runCli, tempConfigHome } from "../../helpers/cli.js";
 import { expectErrorLine, expectExit } from "./harness.js";
 
 /** Every command of the tree, so a command added later is checked too. */
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0 }, new AbortController().signal));
+const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal));
 
 describe("--help", () => {
   it("covers the whole command tree", () => {
@@ -31,7 +31,7 @@ describe("--help", () => {
 
   it("lists the exit codes and the token's sources in the top-level help", async () => {
     const result = await runCli(["--help"]);
-    expect(result.stdout).toMatch(/Exit codes: 0 ok, 2 usage/);
+    expect(result.stdout).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage/);
     expect(result.stdout).toContain("FOODCTL_TOKEN");
   });
 
@@ -83,6 +83,61 @@ describe("completion", () => {
     expect(lines).toContain("complete -c foodctl -n '__fish_use_subcommand' -a intake");
     expect(lines).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from list' -l from");
     expect(lines.some((line) => line.includes("__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l from"))).toBe(false);
+  });
+
+  /** Completes `words` in bash, with `foodctl` a function running the built CLI against a config holding two profiles. */
+  async function completeWithValues(...words: string[]): Promise<string[]> {
+    const script = (await runCli(["completion", "bash"])).stdout;
+    const home = tempConfigHome();
+    try {
+      mkdirSync(join(home, "foodctl"));
+      writeFileSync(join(home, "foodctl", "config.json"), JSON.stringify({ profiles: { staging: {}, support: { user: 101 } } }));
+      const define = `foodctl() { "${process.execPath}" "${cliBin()}" "$@"; }`;
+      const line = `COMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const output = execFileSync("bash", ["-c", `${define}\n${script}\n${line}`], { env: baseEnv({ XDG_CONFIG_HOME: home }) });
+      return output.toString().trim().split("\n").sort();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+
+  it("offers levels, measures, formats and config keys in bash", async () => {
+    expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "--salt", "")).toEqual(["high", "low", "medium", "none"]);
+    expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "1", "--oil", "m")).toEqual(["medium"]);
+    expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "--measures", "")).toEqual(["imperial", "metric"]);
+    expect(await completeWithValues("foodctl", "intake", "apply", "x.csv", "--format", "")).toEqual(["csv", "jsonl"]);
+    expect(await completeWithValues("foodctl", "config", "get", "")).toEqual(expect.arrayContaining(["api-url", "timeout", "user"]));
+    expect(await completeWithValues("foodctl", "config", "set", "ti")).toEqual(["timeout"]);
+    expect(await completeWithValues("foodctl", "completion", "")).toEqual(expect.arrayContaining(["bash", "fish", "zsh"]));
+  });
+
+  it("offers the config's profile names and the sandbox's user names, asked of the CLI while completing", async () => {
+    expect(await completeWithValues("foodctl", "--profile", "")).toEqual(["default", "staging", "support"]);
+    expect(await completeWithValues("foodctl", "intake", "list", "--profile", "st")).toEqual(["staging"]);
+    expect(await completeWithValues("foodctl", "sandbox", "--as", "")).toEqual(["acme", "alice", "bob", "carol", "dave", "erin"]);
+  });
+
+  it("lists values for the scripts, and nothing (exit 0, no error) for a corrupt config or an unknown kind", async () => {
+    expect((await runCli(["__complete", "sandbox-users"])).stdout).toBe("alice\nbob\ncarol\nerin\ndave\nacme\n");
+    const home = tempConfigHome();
+    mkdirSync(join(home, "foodctl"));
+    writeFileSync(join(home, "foodctl", "config.json"), "{ not json");
+    for (const kind of ["profiles", "colours"]) {
+      expect(await runCli(["__complete", kind], { env: { XDG_CONFIG_HOME: home } })).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("gives zsh the same values (through bashcompinit) and fish its own", async () => {
+    const zsh = (await runCli(["completion", "zsh"])).stdout;
+    expect(zsh).toContain('--salt) words="none low medium high" ;;');
+    expect(zsh).toContain('--profile) words="$("${COMP_WORDS[0]}" __complete profiles 2>/dev/null)" ;;');
+    const fish = (await runCli(["completion", "fish"])).stdout.split("\n");
+    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l salt -x -a 'none low medium high'");
+    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'");
+    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout'");
+    expect(fish).toContain("complete -c foodctl -n 'true' -l profile -x -a '(foodctl __complete profiles 2>/dev/null)'");
+    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from sandbox' -l as -x -a '(foodctl __complete sandbox-users 2>/dev/null)'");
   });
 
   it("refuses an unknown shell (exit 2)", async () => {

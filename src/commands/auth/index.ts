@@ -1,0 +1,42 @@
+/** `foodctl auth`: log in, inspect and forget the API token. */
+import { verb, type Noun } from "../spec.js";
+
+const login = verb({
+  name: "login",
+  description: "store a JWT in the profile (hidden prompt on a terminal, or stdin with --with-token)",
+  options: [{ flags: "--with-token", description: "read the token from stdin" }],
+  examples: ["foodctl auth login", 'echo "$TOKEN" | foodctl auth login --with-token --profile staging'],
+  parse: (input) => ({ withToken: input.flag("withToken") }),
+  run: async (ctx, options) => (await import("./login.js")).loginCommand(ctx, options),
+});
+
+const status = verb({
+  name: "status",
+  description: "profile, API URL, token source, subject, role and expiry; exit 4 without a usable token",
+  examples: ["foodctl auth status", "foodctl auth status --json | jq .expires_at"],
+  parse: () => ({}),
+  run: async (ctx) => (await import("./status.js")).statusCommand(ctx),
+});
+
+const logout = verb({
+  name: "logout",
+  description: "forget the stored token of the profile",
+  examples: ["foodctl auth logout --profile staging"],
+  parse: () => ({}),
+  run: async (ctx) => (await import("./logout.js")).logoutCommand(ctx),
+});
+
+const token = verb({
+  name: "token",
+  description: "print the token, for scripts",
+  examples: ['curl -H "Authorization: Bearer $(foodctl auth token)" ...'],
+  parse: () => ({}),
+  run: async (ctx) => (await import("./token.js")).tokenCommand(ctx),
+});
+
+export const auth: Noun = {
+  name: "auth",
+  description: "log in, inspect and forget the API token",
+  examples: ["foodctl auth login --with-token < token.txt", "foodctl auth status", "foodctl auth logout"],
+  verbs: [login, status, logout, token],
+};

@@ -1,0 +1,24 @@
+/**
+ * `foodctl __complete <kind>`: the values a completion script offers that only the CLI knows
+ * (profile names in the config, the sandbox's user names). A shell is completing: an
+ * unreadable config or an unknown kind lists nothing and never prints an error.
+ */
+import type { Context } from "../../context.js";
+import { DEFAULT_PROFILE } from "../../config/store.js";
+
+async function lookup(ctx: Context, kind: string): Promise<string[]> {
+  if (kind === "profiles") return [...new Set([DEFAULT_PROFILE, ...Object.keys(ctx.config().profiles)])];
+  if (kind === "sandbox-users") return (await import("../../sandbox/seed.js")).SEED_USERS.map((user) => user.name);
+  return [];
+}
+
+export async function valuesCommand(ctx: Context, kind: string): Promise<number> {
+  let values: string[] = [];
+  try {
+    values = await lookup(ctx, kind);
+  } catch {
+    // Nothing to offer: the shell shows no values rather than an error in the middle of a line.
+  }
+  if (values.length) ctx.io.stdout.write(`${values.join("\n")}\n`);
+  return 0;
+}

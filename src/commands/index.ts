@@ -1,0 +1,10 @@
+/** Every noun of the command line, in the order `foodctl --help` lists them. */
+import { auth } from "./auth/index.js";
+import { completion, completionValues } from "./completion/index.js";
+import { config } from "./config/index.js";
+import { displayImage } from "./display-image/index.js";
+import { intake } from "./intake/index.js";
+import { sandbox } from "./sandbox/index.js";
+import type { Noun } from "./spec.js";
+
+export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, sandbox, completion, completionValues];

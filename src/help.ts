@@ -1,0 +1,46 @@
+/**
+ * The text `--help` adds after commander's own: examples, notes, the exit codes. Lines fit
+ * the help width (the terminal's, else 80 columns).
+ */
+import { EXIT, EXIT_MEANINGS } from "./errors.js";
+
+/** Words of `text` in lines of at most `width`; a word longer than that stands alone. */
+export function wrapText(text: string, width: number, indent = ""): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** One example: the comment's padding shrinks first, then the command wraps with `\` continuations. */
+function exampleLines(example: string, width: number): string[] {
+  const line = `  ${example}`;
+  if (line.length <= width) return [line];
+  const compact = line.replace(/\s{2,}#/, "  #");
+  if (compact.length <= width) return [compact];
+  // Two columns of indent and two for " \\" at the end of each continued line.
+  const lines = wrapText(example, width - 4, "    ");
+  return lines.map((text, index) => `  ${text}${index < lines.length - 1 ? " \\" : ""}`);
+}
+
+export function examplesText(examples: readonly string[], width: number): string {
+  return `\nExamples:\n${examples.flatMap((example) => exampleLines(example, width)).join("\n")}\n`;
+}
+
+export function paragraph(text: string, width: number): string {
+  return `${wrapText(text, width).join("\n")}\n`;
+}
+
+/** "0 ok, 1 unexpected, 2 usage, …" from the one exit-code table. */
+export function exitCodesText(): string {
+  const codes = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);
+  return `Exit codes: ${codes.join(", ")}.`;
+}

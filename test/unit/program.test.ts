@@ -1,0 +1,79 @@
+/** The help built from the command specs, run in process: global options, `help <command>`, width, exit codes. */
+import { describe, expect, it } from "vitest";
+import type { Command } from "commander";
+import { EXIT } from "../../src/errors.js";
+import { run } from "../../src/main.js";
+import { buildProgram } from "../../src/program.js";
+import { bufferIO } from "../helpers/bufferIO.js";
+
+function commandPaths(command: Command, path: string[] = []): string[][] {
+  return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
+}
+const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
+  (path) => path[path.length - 1] !== "help" || path.length === 1,
+);
+
+async function help(args: string[], columns?: number) {
+  const buffers = bufferIO({ tty: columns !== undefined });
+  if (columns !== undefined) buffers.io.stdout.columns = columns;
+  const code = await run(args, { io: buffers.io, signal: new AbortController().signal });
+  return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
+}
+
+describe("help from the specs", () => {
+  it.each(COMMANDS.filter((path) => path.length > 0).map((path) => [path.join(" "), path]))("of %s lists the global options", async (_name, path) => {
+    const result = await help([...path, "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Global Options:");
+    for (const flag of ["--profile <name>", "--user <id>", "--api-url <url>", "--json", "--no-color"]) expect(result.stdout).toContain(flag);
+  });
+
+  it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))("of %s fits 80 columns when not on a terminal", async (_name, path) => {
+    const lines = (await help([...path, "--help"])).stdout.split("\n");
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+  });
+
+  it("wraps at the terminal's width", async () => {
+    const narrow = (await help(["intake", "set-modifiers", "--help"], 72)).stdout.split("\n");
+    expect(narrow.filter((line) => line.length > 72)).toEqual([]);
+    const wide = (await help(["intake", "set-modifiers", "--help"], 200)).stdout;
+    expect(wide).toContain("--oil <level>        none, low, medium or high (itemized intakes only)");
+  });
+
+  it("answers `foodctl help <command>` with that command's help, at any depth", async () => {
+    for (const path of [["intake"], ["intake", "show"], ["config", "set"], ["sandbox"]]) {
+      const viaHelp = await help(["help", ...path]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toBe((await help([...path, "--help"])).stdout);
+    }
+    expect((await help(["intake", "help", "show"])).stdout).toBe((await help(["intake", "show", "--help"])).stdout);
+  });
+
+  it("refuses help for an unknown command (exit 2)", async () => {
+    const result = await help(["help", "intake", "nope"]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain('unknown command "intake nope"');
+  });
+
+  it("advertises `foodctl help <group> <command>` in each group's help", async () => {
+    for (const group of ["auth", "config", "intake", "display-image"]) {
+      expect((await help([group, "--help"])).stdout).toContain(`foodctl help ${group} <command>`);
+    }
+    expect((await help(["--help"])).stdout).toMatch(/^ {2}help +show the help of a command$/m);
+  });
+
+  it("lists every exit code of the one table, 1 included", async () => {
+    const text = (await help(["--help"])).stdout.replace(/\n(?!\n)/g, " ");
+    const listed = [...text.matchAll(/(\d+) [a-z]/g)].map((match) => Number(match[1]));
+    for (const code of Object.values(EXIT)) expect(listed).toContain(code);
+    expect(text).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage, .* 130 interrupted\./);
+  });
+
+  it("spells the confirmation skip -y, --yes wherever a command asks", async () => {
+    for (const path of COMMANDS) {
+      const text = (await help([...path, "--help"])).stdout;
+      const optionLines = text.split("\n").filter((line) => /^ {2}(-\w, )?--yes\b/.test(line));
+      for (const line of optionLines) expect(line).toMatch(/^ {2}-y, --yes +do not ask/);
+    }
+  });
+});
