@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+
 export default defineConfig({
+  // In-process command tests see the version the build injects, as the built CLI does.
+  define: { __FOODCTL_VERSION__: JSON.stringify(version) },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
@@ -8,7 +13,7 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // End-to-end tests spawn the built CLI; keep the 2-core machines from thrashing.
+    // Most command tests run in process; the spawned ones are few. Two workers for two cores.
     maxWorkers: 2,
   },
 });

@@ -3,7 +3,8 @@
  * API never loads the client, one that never reads config never opens the file.
  */
 import type { ApiClient } from "./api/client.js";
-import { proxyApplies } from "./api/transport.js";
+import { proxyApplies, type Transport } from "./api/transport.js";
+import type { Clock } from "./clock.js";
 import { isExpired, readTokenClaims, type TokenClaims } from "./config/jwt.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
@@ -18,6 +19,12 @@ export interface GlobalOptions extends GlobalFlags {
   color: boolean;
 }
 
+/** What a command reaches the outside world through, when the caller (a test) passes its own. */
+export interface Services {
+  transport?: Transport | undefined;
+  clock?: Clock | undefined;
+}
+
 export class Context {
   private configCache: ConfigData | undefined;
   private settingsCache: Settings | undefined;
@@ -28,6 +35,7 @@ export class Context {
     readonly globals: GlobalOptions,
     /** Aborted on Ctrl-C: requests in flight are cancelled and reported. */
     readonly signal: AbortSignal = new AbortController().signal,
+    readonly services: Services = {},
   ) {}
 
   get json(): boolean {
@@ -117,10 +125,12 @@ export class Context {
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       signal: this.signal,
+      clock: this.services.clock,
     });
   }
 
-  private async transport(baseUrl: URL) {
+  private async transport(baseUrl: URL): Promise<Transport> {
+    if (this.services.transport) return this.services.transport;
     if (proxyApplies(baseUrl, this.io.env)) {
       const { createUndiciTransport } = await import("./api/undiciTransport.js");
       this.trace(`* using proxy from ${baseUrl.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY"}`);

@@ -2,6 +2,8 @@
  * run(argv, deps) → exit code. The one place where errors become exit codes and lines on
  * stderr (JSON under --json); no stack trace unless --verbose.
  */
+import type { Transport } from "./api/transport.js";
+import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, type IO } from "./io.js";
 import { redactSecrets } from "./secrets.js";
@@ -11,6 +13,10 @@ export interface RunDeps {
   io?: IO;
   /** Ctrl-C; the process entry wires SIGINT to it. */
   signal?: AbortSignal;
+  /** Every API request goes through it; by default node:http(s), or undici when a proxy applies. */
+  transport?: Transport;
+  /** Waits and request time limits; by default the system clock. */
+  clock?: Clock;
 }
 
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
@@ -40,7 +46,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
   const state = { exitCode: 0, parseMessage: "" };
   const { CommanderError, buildProgram } = await import("./program.js");
-  const program = buildProgram(io, state, signal);
+  const program = buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock });
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.configureOutput(program.configureOutput());

@@ -6,7 +6,7 @@
 import { Command, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
-import type { Context, GlobalOptions } from "./context.js";
+import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
 import { examplesText, exitCodesText, paragraph } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
@@ -57,7 +57,7 @@ function readGlobals(command: Command): GlobalOptions {
   };
 }
 
-export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): Command {
+export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
@@ -86,7 +86,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal): 
     const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], self.opts()));
     // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
     const { Context } = await import("./context.js");
-    const ctx: Context = new Context(io, readGlobals(self), signal);
+    const ctx: Context = new Context(io, readGlobals(self), signal, services);
     state.exitCode = (await run(ctx)) ?? 0;
   };
   const declare = (command: Command, verb: Verb) => {

@@ -3,6 +3,7 @@
  * backoff and jitter, response size limit, one error mapping, a masked trace, and a lenient
  * schema parse of every response.
  */
+import { systemClock, type Clock } from "../clock.js";
 import { errorForStatus, failure, interruptedError, unavailableError, type CliError } from "../errors.js";
 import { paths } from "./paths.js";
 import {
@@ -33,8 +34,8 @@ export interface ClientOptions {
   userAgent: string;
   transport: Transport;
   trace?: ((line: string) => void) | undefined;
-  /** Waits; returns early when the signal is aborted. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
+  clock?: Clock | undefined;
   random?: () => number;
   signal?: AbortSignal | undefined;
 }
@@ -56,19 +57,6 @@ interface Schema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
-/** A wait that Ctrl-C cuts short, leaving no timer behind to hold the process open. */
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-
 /** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
 function interruptedDuring(method: string, host: string, maybeSent: boolean) {
   if (method === "GET" || method === "HEAD") return interruptedError(`interrupted while reading from ${host}; no change was sent`);
@@ -83,7 +71,7 @@ function interruptedDuring(method: string, host: string, maybeSent: boolean) {
 export class ApiClient {
   /** Shared with every client derived from this one, so a 429 pauses them all. */
   private readonly pause: { until: number };
-  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly clock: Clock;
   private readonly random: () => number;
 
   constructor(
@@ -91,7 +79,7 @@ export class ApiClient {
     pause: { until: number } = { until: 0 },
   ) {
     this.pause = pause;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
   }
 
@@ -203,7 +191,7 @@ export class ApiClient {
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
 
       if (RETRYABLE_STATUSES.has(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers["retry-after"]);
+        const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now());
         const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
         const budgetLeft = ownBudget ? rateLimited < (this.options.rateLimitRetries ?? 0) : attempt < retries;
         if (budgetLeft && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS)) {
@@ -211,7 +199,7 @@ export class ApiClient {
             if (ownBudget) rateLimited++;
             else attempt++;
             // Every request of this client waits, so a batch slows down as a whole.
-            this.pause.until = Math.max(this.pause.until, Date.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
+            this.pause.until = Math.max(this.pause.until, this.clock.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
           } else {
             attempt++;
             await this.backoff(attempt, retryAfter);
@@ -282,12 +270,12 @@ export class ApiClient {
   }
 
   private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
-    await this.sleep(retryAfterMs ?? this.backoffMs(attempt), this.options.signal);
+    await this.clock.sleep(retryAfterMs ?? this.backoffMs(attempt), this.options.signal);
   }
 
   private async waitForPause(): Promise<void> {
-    const wait = this.pause.until - Date.now();
-    if (wait > 0) await this.sleep(wait, this.options.signal);
+    const wait = this.pause.until - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait, this.options.signal);
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiClient, type ClientOptions } from "../../src/api/client.js";
 import { createUndiciTransport } from "../../src/api/undiciTransport.js";
 import { CliError, EXIT } from "../../src/errors.js";
+import { fakeClock } from "../helpers/clock.js";
 
 const ORIGIN = "https://api.test";
 const TOKEN = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEiLCJyb2xlIjoiQVBJVXNlciJ9.c2lnbmF0dXJlLXBhcnQtc2VjcmV0";
@@ -46,7 +47,8 @@ afterEach(async () => {
 const api = () => mockAgent.get(ORIGIN);
 
 async function makeClient(options: Partial<ClientOptions> = {}) {
-  const sleeps: number[] = [];
+  const clock = fakeClock(Date.now());
+  const sleeps = clock.sleeps;
   const traced: string[] = [];
   const client = new ApiClient({
     baseUrl: new URL(ORIGIN),
@@ -55,9 +57,7 @@ async function makeClient(options: Partial<ClientOptions> = {}) {
     retries: 2,
     userAgent: "foodctl/0.1.0",
     transport: await createUndiciTransport(mockAgent),
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    clock,
     random: () => 0.5,
     trace: (line) => traced.push(line),
     ...options,

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseEnv, cliBin, collect, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken } from "./fixtures.js";
 import { faultServerPairs, KILL_AFTER_MS, runAgainst } from "./harness.js";
@@ -25,7 +25,7 @@ let input: string;
 
 beforeAll(async () => {
   token = await signTestToken();
-  input = join(mkdtempSync(join(tmpdir(), "foodctl-apply-faults-")), "fixes.jsonl");
+  input = join(runTempDir("foodctl-apply-faults-"), "fixes.jsonl");
   writeFileSync(input, CHANGES.map((change) => JSON.stringify(change)).join("\n") + "\n");
 });
 const servers = faultServerPairs((server) => {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempConfigHome } from "../helpers/cli.js";
+import { runCli, runFoodctl, tempConfigHome } from "../helpers/cli.js";
 import { signTestToken } from "./fixtures.js";
 
 function corruptHome(content: string | Buffer): { home: string; file: string } {
@@ -48,7 +48,7 @@ describe.concurrent("a corrupt config file", () => {
       { args: ["--api-url", "http://127.0.0.1:9", "intake", "show", "1002"], env: { FOODCTL_TOKEN: token } },
     ];
     const attempts = everyCommand ? [...writers, ...others] : writers;
-    const results = await Promise.all(attempts.map((attempt) => runCli(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) })));
+    const results = await Promise.all(attempts.map((attempt) => runFoodctl(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) })));
     for (const [index, result] of results.entries()) {
       const label = attempts[index]!.args.join(" ");
       expect(result.code, `${label}: ${result.stderr}`).toBe(2);
@@ -64,7 +64,7 @@ describe.concurrent("a corrupt config file", () => {
 
   it("--json reports it as a usage error", async () => {
     const { home, file } = corruptHome('{"profiles":{"default":{"user":"abc"}}}');
-    const result = await runCli(["config", "set", "user", "101", "--json"], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["config", "set", "user", "101", "--json"], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code).toBe(2);
     const error = JSON.parse(result.stderr).error;
     expect(error).toMatchObject({ code: "usage", exit_code: 2 });
@@ -73,7 +73,7 @@ describe.concurrent("a corrupt config file", () => {
 
   it("config path still works, so the user can find the file", async () => {
     const { home, file } = corruptHome("{{{");
-    const result = await runCli(["config", "path"], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["config", "path"], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe(file);
   });
@@ -81,25 +81,29 @@ describe.concurrent("a corrupt config file", () => {
   it("a config path that is a folder is a clear exit 2", async () => {
     const home = tempConfigHome();
     mkdirSync(join(home, "foodctl", "config.json"), { recursive: true });
-    const result = await runCli(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(join(home, "foodctl", "config.json"));
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });
 
-describe("two config set processes at once", () => {
-  it("20 pairs setting different keys always leave a valid JSON file", async () => {
+describe("two config set runs at once", () => {
+  // The lock is a file: two runs in this process contend for it as two processes do; a few real process pairs show that too.
+  it.each([
+    { kind: "in process", pairs: 20, runner: runFoodctl },
+    { kind: "as processes", pairs: 3, runner: runCli },
+  ])("$pairs pairs ($kind) setting different keys always leave a valid JSON file", async ({ pairs, runner }) => {
     const home = tempConfigHome();
     const file = join(home, "foodctl", "config.json");
     const env = { XDG_CONFIG_HOME: home };
     const lost: number[] = [];
-    for (let pair = 0; pair < 20; pair++) {
+    for (let pair = 0; pair < pairs; pair++) {
       const timeout = 10 + pair;
       const user = 100 + pair;
       const [a, b] = await Promise.all([
-        runCli(["config", "set", "timeout", String(timeout)], { env }),
-        runCli(["config", "set", "user", String(user)], { env }),
+        runner(["config", "set", "timeout", String(timeout)], { env }),
+        runner(["config", "set", "user", String(user)], { env }),
       ]);
       expect(a.code, a.stderr).toBe(0);
       expect(b.code, b.stderr).toBe(0);
@@ -119,7 +123,7 @@ describe("two config set processes at once", () => {
     mkdirSync(dir, { mode: 0o700 });
     // Far above any pid a test machine hands out, so no such process.
     writeFileSync(join(dir, "config.json.lock"), "4194000");
-    const result = await runCli(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "config.json"), "utf8")).profiles.default.user).toBe(101);
     expect(existsSync(join(dir, "config.json.lock"))).toBe(false);
@@ -131,7 +135,7 @@ describe("two config set processes at once", () => {
     mkdirSync(dir, { mode: 0o700 });
     const lock = join(dir, "config.json.lock");
     writeFileSync(lock, String(process.pid));
-    const pending = runCli(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
+    const pending = runFoodctl(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
     await new Promise((resolve) => setTimeout(resolve, 400));
     // The "other writer" finishes its change, then lets go.
     writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { default: { timeout: 12 } } }));

@@ -1,6 +1,7 @@
 /** Intake records and a token for the fault tests: shaped as api-contract §3 says the service sends them. */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { runTempDir } from "../helpers/cli.js";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 
@@ -93,7 +94,7 @@ export const TINY_PNG = Buffer.from(
 
 /** Writes the tiny PNG to a fresh temp file and returns its path. */
 export function tinyPngFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), "foodctl-faults-"));
+  const dir = runTempDir("foodctl-faults-");
   const path = join(dir, "photo.png");
   writeFileSync(path, TINY_PNG);
   return path;

@@ -1,16 +1,17 @@
 import { Readable } from "node:stream";
 import type { IO } from "../../src/io.js";
 
-/** An IO backed by string buffers, for in-process command tests. */
-export function bufferIO(options: { env?: NodeJS.ProcessEnv; stdin?: string; tty?: boolean } = {}) {
+/** An IO backed by string buffers, for in-process command tests (a pipe unless `tty`, 120 columns unless told). */
+export function bufferIO(options: { env?: NodeJS.ProcessEnv; stdin?: string | Buffer; tty?: boolean; columns?: number | undefined } = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const tty = options.tty ?? false;
+  const columns = "columns" in options ? options.columns : 120;
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as NodeJS.ReadableStream & { isTTY?: boolean };
   stdin.isTTY = tty;
   const io: IO = {
-    stdout: { write: (s: string) => out.push(s), isTTY: tty, columns: 120 },
-    stderr: { write: (s: string) => err.push(s), isTTY: tty, columns: 120 },
+    stdout: { write: (s: string) => out.push(s), isTTY: tty, ...(columns !== undefined ? { columns } : {}) },
+    stderr: { write: (s: string) => err.push(s), isTTY: tty, ...(columns !== undefined ? { columns } : {}) },
     stdin,
     env: options.env ?? {},
     color: { stdout: false, stderr: false },

@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempConfigHome } from "../helpers/cli.js";
+import { runFoodctl, tempConfigHome } from "../helpers/cli.js";
 import { signTestToken } from "../faults/fixtures.js";
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -14,13 +14,13 @@ function paths(home: string) {
 
 async function login(home: string) {
   const token = await signTestToken();
-  const result = await runCli(["auth", "login", "--with-token"], { stdin: token, env: { XDG_CONFIG_HOME: home } });
+  const result = await runFoodctl(["auth", "login", "--with-token"], { stdin: token, env: { XDG_CONFIG_HOME: home } });
   expect(result.code, result.stderr).toBe(0);
   return token;
 }
 
 async function configSet(home: string) {
-  const result = await runCli(["config", "set", "api-url", "https://api.example.com"], { env: { XDG_CONFIG_HOME: home } });
+  const result = await runFoodctl(["config", "set", "api-url", "https://api.example.com"], { env: { XDG_CONFIG_HOME: home } });
   expect(result.code, result.stderr).toBe(0);
 }
 
@@ -66,7 +66,7 @@ describe("config file permissions", () => {
     await login(home);
     const { file } = paths(home);
     chmodSync(file, 0o644);
-    const result = await runCli(["auth", "logout"], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["auth", "logout"], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code, result.stderr).toBe(0);
     expect(mode(file).toString(8)).toBe("600");
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.default?.token).toBeUndefined();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
-import { runCli, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { runFoodctl, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { TINY_PNG } from "../faults/fixtures.js";
 import { faults, startFaultServer } from "../helpers/faultServer.js";
 
@@ -26,9 +26,9 @@ beforeAll(async () => {
   const [header, payload] = token.split(".");
   forged = `${header}.${payload}.${Buffer.alloc(32, 7).toString("base64url")}`;
   storedHome = tempConfigHome();
-  const login = await runCli(["auth", "login", "--with-token"], { stdin: `${token}\n`, env: { XDG_CONFIG_HOME: storedHome } });
+  const login = await runFoodctl(["auth", "login", "--with-token"], { stdin: `${token}\n`, env: { XDG_CONFIG_HOME: storedHome } });
   expect(login.code, login.stderr).toBe(0);
-  const dir = mkdtempSync(join(tmpdir(), "foodctl-secrets-"));
+  const dir = runTempDir("foodctl-secrets-");
   files = { photo: join(dir, "photo.png"), notImage: join(dir, "notes.txt"), jsonl: join(dir, "fixes.jsonl"), csv: join(dir, "fixes.csv"), badJsonl: join(dir, "bad.jsonl") };
   writeFileSync(files.photo, TINY_PNG);
   writeFileSync(files.notImage, "not an image\n");
@@ -155,7 +155,7 @@ const runs: Run[] = [
 
 describe("the token appears nowhere but in `auth token`'s stdout", () => {
   it.concurrent.each(runs)("$name", async ({ args, source, stdin, exit }) => {
-    const result = await runCli(args(sandbox.url), { env: envFor(source), ...(stdin ? { stdin: stdin() } : {}) });
+    const result = await runFoodctl(args(sandbox.url), { env: envFor(source), ...(stdin ? { stdin: stdin() } : {}) });
     expectNoSecret(result);
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(exit);
@@ -166,7 +166,7 @@ describe("the token appears nowhere but in `auth token`'s stdout", () => {
     { source: "env" as const, args: ["auth", "token", "--verbose"] },
     { source: "profile" as const, args: ["auth", "token", "--json"] },
   ])("auth token ($source, $args) prints it on stdout only", async ({ source, args }) => {
-    const result = await runCli(args, { env: envFor(source) });
+    const result = await runFoodctl(args, { env: envFor(source) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(token);
     expectNoSecret(result, { stdoutMayHoldToken: true });
@@ -176,7 +176,7 @@ describe("the token appears nowhere but in `auth token`'s stdout", () => {
 describe("the token is not accepted on the command line", () => {
   it("--token x is an unknown option: exit 2, nothing sent", async () => {
     const before = sandbox.stats().total_requests;
-    const result = await runCli(["--api-url", sandbox.url, "--token", "x", "intake", "show", "1002"]);
+    const result = await runFoodctl(["--api-url", sandbox.url, "--token", "x", "intake", "show", "1002"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown option '--token'/);
     expect(sandbox.stats().total_requests).toBe(before);
@@ -184,9 +184,9 @@ describe("the token is not accepted on the command line", () => {
 
   it("auth login <token> is refused with exit 2 and stores nothing", async () => {
     const home = tempConfigHome();
-    const result = await runCli(["auth", "login", token], { env: { XDG_CONFIG_HOME: home } });
+    const result = await runFoodctl(["auth", "login", token], { env: { XDG_CONFIG_HOME: home } });
     expect(result.code).toBe(2);
-    const status = await runCli(["auth", "status"], { env: { XDG_CONFIG_HOME: home } });
+    const status = await runFoodctl(["auth", "status"], { env: { XDG_CONFIG_HOME: home } });
     expect(status.code).toBe(4);
   });
 });
@@ -203,7 +203,7 @@ describe("a server that echoes the token back", () => {
       const echo = () => faults.error(status, `refused Bearer ${token} for this request`);
       server.route("GET /v2/intake/1002", echo());
       server.route("GET /v2/history/getIntakesList", echo());
-      const result = await runCli(["--api-url", server.url, "--retries", "0", ...args], { env: envFor(source) });
+      const result = await runFoodctl(["--api-url", server.url, "--retries", "0", ...args], { env: envFor(source) });
       expect(server.count()).toBeGreaterThan(0);
       expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
       expect(result.code).not.toBe(0);

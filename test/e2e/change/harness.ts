@@ -1,6 +1,6 @@
 /**
  * What the end-to-end tests of the changing commands share: a sandbox on a free port per test
- * file, the built CLI run against it as one of the seeded users, and request counts by route so
+ * file, foodctl run (in process unless a test asks for a real one) against it as one of the seeded users, and request counts by route so
  * a test can name exactly which requests a command sent.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,14 +9,16 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import type { IntakeRecord } from "../../../src/sandbox/render.js";
 import { startSandbox, type SandboxHandle } from "../../../src/sandbox/server.js";
-import { runCli, type CliOptions, type CliResult } from "../../helpers/cli.js";
+import { runEither, type AnyRunOptions, type CliResult } from "../../helpers/cli.js";
+
+export { expectExit } from "../../helpers/cli.js";
 
 export const GET_INTAKE = "GET /v2/intake/:image_id";
 export const POST_QUANTITY = "POST /v2/nutrition/confirm/quantity";
 export const POST_DISPLAY_IMAGE = "POST /v2/intake/:image_id/display_image";
 export const DELETE_DISPLAY_IMAGE = "DELETE /v2/intake/:image_id/display_image";
 
-export interface RunOptions extends Omit<CliOptions, "env"> {
+export interface RunOptions extends Omit<AnyRunOptions, "env"> {
   /** The seeded user whose token is sent; default alice. */
   as?: string;
   env?: Record<string, string | undefined>;
@@ -44,7 +46,7 @@ export async function startTestSandbox(): Promise<TestSandbox> {
     token: (name) => handle.tokenFor(name),
     cli(args, options = {}) {
       const { as = "alice", env = {}, ...rest } = options;
-      return runCli(args, { ...rest, env: { FOODCTL_API_URL: handle.url, FOODCTL_TOKEN: handle.tokenFor(as), ...env } });
+      return runEither(args, { ...rest, env: { FOODCTL_API_URL: handle.url, FOODCTL_TOKEN: handle.tokenFor(as), ...env } });
     },
     countRequests() {
       const start = handle.stats().requests;
@@ -74,11 +76,6 @@ export async function startTestSandbox(): Promise<TestSandbox> {
     },
   };
   return sandbox;
-}
-
-/** The exit code, and the output when it is not the expected one (a failing test shows why). */
-export function expectExit(result: CliResult, code: number): void {
-  expect({ code: result.code, stderr: result.code === code ? "" : result.stderr, stdout: result.code === code ? "" : result.stdout }).toEqual({ code, stderr: "", stdout: "" });
 }
 
 /** Neither stream shows any seeded user's token. */

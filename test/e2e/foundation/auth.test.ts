@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, type CliResult } from "../../helpers/cli.js";
+import { runFoodctl, type CliResult } from "../../helpers/cli.js";
 import { configHome, expectErrorLine, expectExit, signatureOf, useSandbox } from "./harness.js";
 
 const sandbox = useSandbox();
@@ -245,7 +245,7 @@ describe("the token's signature never shows, except in auth token", () => {
       const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
       const home = await loggedIn("alice");
       for (const json of [[], ["--json"]]) {
-        const result = await runCli(["intake", "show", "1002", "--api-url", url, ...json], { env: { XDG_CONFIG_HOME: home } });
+        const result = await runFoodctl(["intake", "show", "1002", "--api-url", url, ...json], { env: { XDG_CONFIG_HOME: home } });
         expectExit(result, 7);
         expect(result.stderr).toContain("bad token Bearer ****");
         expect(leaks(result, token)).toBe(false);

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../../src/sandbox/server.js";
-import { runCli } from "../../helpers/cli.js";
+import { runFoodctl } from "../../helpers/cli.js";
 import { configHome, expectErrorLine, expectExit, useSandbox } from "./harness.js";
 
 const sandbox = useSandbox();
@@ -21,7 +21,7 @@ async function closedPortUrl(): Promise<string> {
 }
 
 /** The CLI with this config folder and nothing from the environment. */
-const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { XDG_CONFIG_HOME: home, ...env } });
+const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) => runFoodctl(args, { env: { XDG_CONFIG_HOME: home, ...env } });
 
 describe("config", () => {
   it("prints the config file's path", async () => {

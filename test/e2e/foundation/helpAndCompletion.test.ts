@@ -1,13 +1,12 @@
 /** `--help` of every command and the shell completion scripts, through the built CLI. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { buildProgram } from "../../../src/program.js";
 import { bufferIO } from "../../helpers/bufferIO.js";
-import { baseEnv, cliBin, runCli, tempConfigHome } from "../../helpers/cli.js";
+import { baseEnv, cliBin, runFoodctl, runTempDir, tempConfigHome } from "../../helpers/cli.js";
 import { expectErrorLine, expectExit } from "./harness.js";
 
 /** Every command of the tree, so a command added later is checked too. */
@@ -22,7 +21,7 @@ describe("--help", () => {
   });
 
   it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))("of %s shows usage and Examples: on stdout", async (_name, path) => {
-    const result = await runCli([...path, "--help"]);
+    const result = await runFoodctl([...path, "--help"]);
     expectExit(result, 0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain(`Usage: foodctl${path.length ? ` ${path.join(" ")}` : ""}`);
@@ -30,13 +29,13 @@ describe("--help", () => {
   });
 
   it("lists the exit codes and the token's sources in the top-level help", async () => {
-    const result = await runCli(["--help"]);
+    const result = await runFoodctl(["--help"]);
     expect(result.stdout).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage/);
     expect(result.stdout).toContain("FOODCTL_TOKEN");
   });
 
   it("prints the version", async () => {
-    const result = await runCli(["--version"]);
+    const result = await runFoodctl(["--version"]);
     expectExit(result, 0);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
@@ -44,16 +43,16 @@ describe("--help", () => {
 
 describe("completion", () => {
   it("prints a bash script that bash accepts", async () => {
-    const result = await runCli(["completion", "bash"]);
+    const result = await runFoodctl(["completion", "bash"]);
     expectExit(result, 0);
-    const file = join(mkdtempSync(join(tmpdir(), "foodctl-completion-")), "foodctl.bash");
+    const file = join(runTempDir("foodctl-completion-"), "foodctl.bash");
     writeFileSync(file, result.stdout);
     expect(spawnSync("bash", ["-n", file]).status).toBe(0);
     expect(result.stdout).toContain("complete -o filenames -F _foodctl foodctl");
   });
 
   it("completes commands, subcommands and their options in bash", async () => {
-    const script = (await runCli(["completion", "bash"])).stdout;
+    const script = (await runFoodctl(["completion", "bash"])).stdout;
     const complete = (...words: string[]) =>
       execFileSync("bash", ["-c", `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`])
         .toString()
@@ -69,7 +68,7 @@ describe("completion", () => {
   });
 
   it("prints a zsh script built on bashcompinit", async () => {
-    const result = await runCli(["completion", "zsh"]);
+    const result = await runFoodctl(["completion", "zsh"]);
     expectExit(result, 0);
     expect(result.stdout.startsWith("#compdef foodctl\n")).toBe(true);
     expect(result.stdout).toContain("bashcompinit");
@@ -77,7 +76,7 @@ describe("completion", () => {
   });
 
   it("prints a fish script that tells `config list` from `intake list`", async () => {
-    const result = await runCli(["completion", "fish"]);
+    const result = await runFoodctl(["completion", "fish"]);
     expectExit(result, 0);
     const lines = result.stdout.split("\n");
     expect(lines).toContain("complete -c foodctl -n '__fish_use_subcommand' -a intake");
@@ -87,7 +86,7 @@ describe("completion", () => {
 
   /** Completes `words` in bash, with `foodctl` a function running the built CLI against a config holding two profiles. */
   async function completeWithValues(...words: string[]): Promise<string[]> {
-    const script = (await runCli(["completion", "bash"])).stdout;
+    const script = (await runFoodctl(["completion", "bash"])).stdout;
     const home = tempConfigHome();
     try {
       mkdirSync(join(home, "foodctl"));
@@ -118,21 +117,21 @@ describe("completion", () => {
   });
 
   it("lists values for the scripts, and nothing (exit 0, no error) for a corrupt config or an unknown kind", async () => {
-    expect((await runCli(["__complete", "sandbox-users"])).stdout).toBe("alice\nbob\ncarol\nerin\ndave\nacme\n");
+    expect((await runFoodctl(["__complete", "sandbox-users"])).stdout).toBe("alice\nbob\ncarol\nerin\ndave\nacme\n");
     const home = tempConfigHome();
     mkdirSync(join(home, "foodctl"));
     writeFileSync(join(home, "foodctl", "config.json"), "{ not json");
     for (const kind of ["profiles", "colours"]) {
-      expect(await runCli(["__complete", kind], { env: { XDG_CONFIG_HOME: home } })).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      expect(await runFoodctl(["__complete", kind], { env: { XDG_CONFIG_HOME: home } })).toMatchObject({ code: 0, stdout: "", stderr: "" });
     }
     rmSync(home, { recursive: true, force: true });
   });
 
   it("gives zsh the same values (through bashcompinit) and fish its own", async () => {
-    const zsh = (await runCli(["completion", "zsh"])).stdout;
+    const zsh = (await runFoodctl(["completion", "zsh"])).stdout;
     expect(zsh).toContain('--salt) words="none low medium high" ;;');
     expect(zsh).toContain('--profile) words="$("${COMP_WORDS[0]}" __complete profiles 2>/dev/null)" ;;');
-    const fish = (await runCli(["completion", "fish"])).stdout.split("\n");
+    const fish = (await runFoodctl(["completion", "fish"])).stdout.split("\n");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l salt -x -a 'none low medium high'");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout'");
@@ -141,6 +140,6 @@ describe("completion", () => {
   });
 
   it("refuses an unknown shell (exit 2)", async () => {
-    expectErrorLine(await runCli(["completion", "tcsh"]), 2, /unknown shell "tcsh"/);
+    expectErrorLine(await runFoodctl(["completion", "tcsh"]), 2, /unknown shell "tcsh"/);
   });
 });
