@@ -4,8 +4,10 @@
  */
 export interface Clock {
   now(): number;
-  /** Waits; returns early when the signal is aborted. */
+  /** Waits (a retry's backoff, Retry-After); returns early when the signal is aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A request's time limit: resolves once `ms` have passed; returns early when the signal is aborted (the answer came). */
+  deadline(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** A wait that Ctrl-C cuts short, leaving no timer behind to hold the process open. */
@@ -22,4 +24,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep };
+export const systemClock: Clock = { now: () => Date.now(), sleep, deadline: sleep };
+
+/** Calls `onExpiry` when the clock's deadline passes, unless the returned cancel comes first. */
+export function startDeadline(clock: Clock, ms: number, onExpiry: () => void): () => void {
+  const cancel = new AbortController();
+  void clock.deadline(ms, cancel.signal).then(() => {
+    if (!cancel.signal.aborted) onExpiry();
+  });
+  return () => cancel.abort();
+}

@@ -134,9 +134,9 @@ export class Context {
     if (proxyApplies(baseUrl, this.io.env)) {
       const { createUndiciTransport } = await import("./api/undiciTransport.js");
       this.trace(`* using proxy from ${baseUrl.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY"}`);
-      return createUndiciTransport();
+      return createUndiciTransport(undefined, this.services.clock, this.io.env);
     }
     const { createNodeTransport } = await import("./api/nodeTransport.js");
-    return createNodeTransport();
+    return createNodeTransport(this.services.clock);
   }
 }

@@ -1,8 +1,9 @@
 import http from "node:http";
+import { startDeadline, systemClock, type Clock } from "../clock.js";
 import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
 /** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
-export function createNodeTransport(): Transport {
+export function createNodeTransport(clock: Clock = systemClock): Transport {
   const plain = { send: http.request, agent: new http.Agent({ keepAlive: true, maxSockets: 16 }) };
   // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
   let secure: Promise<typeof plain> | undefined;
@@ -16,16 +17,13 @@ export function createNodeTransport(): Transport {
       const fail = (error: TransportError) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        stopTimer();
         // A batch shares one signal: a listener left behind per failed request would pile up.
         request.signal?.removeEventListener("abort", onAbort);
         req.destroy();
         reject(error);
       };
-      const timer = setTimeout(
-        () => fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)),
-        request.timeoutMs,
-      );
+      const stopTimer = startDeadline(clock, request.timeoutMs, () => fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)));
       const headers: Record<string, string> = { ...request.headers };
       if (request.body) headers["content-length"] = String(request.body.byteLength);
       const req = send(request.url, {
@@ -46,7 +44,7 @@ export function createNodeTransport(): Transport {
           (body) => {
             if (settled) return;
             settled = true;
-            clearTimeout(timer);
+            stopTimer();
             request.signal?.removeEventListener("abort", onAbort);
             resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
           },

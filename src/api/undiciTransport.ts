@@ -1,16 +1,25 @@
 import type { Dispatcher } from "undici";
+import { startDeadline, systemClock, type Clock } from "../clock.js";
 import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport } from "./transport.js";
 
-/** undici with a given dispatcher: the proxy agent in use, a MockAgent in tests. */
-export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Transport> {
+/**
+ * undici with a given dispatcher (a MockAgent in tests), else the proxy agent, its proxies
+ * read from the run's environment (`env`), the same one the choice of transport read.
+ */
+export async function createUndiciTransport(dispatcher?: Dispatcher, clock: Clock = systemClock, env: NodeJS.ProcessEnv = {}): Promise<Transport> {
   // Bundled, a CommonJS package's dynamic import arrives as its default export only.
   const loaded: typeof import("undici") & { default?: typeof import("undici") } = await import("undici");
   const { request, EnvHttpProxyAgent } = typeof loaded.request === "function" ? loaded : loaded.default!;
-  const newAgent = () => new EnvHttpProxyAgent();
+  const proxies = {
+    httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+    httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+    noProxy: env.NO_PROXY ?? env.no_proxy,
+  };
+  const newAgent = () => new EnvHttpProxyAgent(proxies);
   let agent = dispatcher ?? newAgent();
   return async (req) => {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)), req.timeoutMs);
+    const stopTimer = startDeadline(clock, req.timeoutMs, () => controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)));
     const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));
     req.signal?.addEventListener("abort", onAbort, { once: true });
     // undici may not hear the signal (a proxy that drops CONNECT makes it reconnect in a loop):
@@ -54,7 +63,7 @@ export async function createUndiciTransport(dispatcher?: Dispatcher): Promise<Tr
       const cause = ((error as { cause?: NodeJS.ErrnoException }).cause ?? error) as NodeJS.ErrnoException;
       throw new TransportError("network", answered ? `connection broken while reading the answer (${cause.message})` : describeNetworkError(cause), answered);
     } finally {
-      clearTimeout(timer);
+      stopTimer();
       req.signal?.removeEventListener("abort", onAbort);
     }
   };

@@ -47,7 +47,7 @@ afterEach(async () => {
 const api = () => mockAgent.get(ORIGIN);
 
 async function makeClient(options: Partial<ClientOptions> = {}) {
-  const clock = fakeClock(Date.now());
+  const clock = fakeClock({ start: Date.now() });
   const sleeps = clock.sleeps;
   const traced: string[] = [];
   const client = new ApiClient({

@@ -1,27 +1,25 @@
 /**
  * Hostile answers: random intake records (wrong types, missing parts, odd numbers, control
- * characters and terminal escapes in every string) fed to the commands in process. The CLI
+ * characters and terminal escapes in every string) fed to the commands in process through an
+ * in-memory transport (the parsing and printing are under test, not the sockets). The CLI
  * never crashes on them (no "unexpected error"), ends with an exit code of cli.md and at most
  * one error line, and never passes a terminal control sequence from the server to the terminal.
  * Seeded and bounded.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/main.js";
-import { bufferIO } from "../helpers/bufferIO.js";
-import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runFoodctl } from "../helpers/cli.js";
+import { faults } from "../helpers/faultServer.js";
+import { scriptedTransport, type ScriptedTransport } from "../helpers/transport.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
 
 const RUNS = 120;
 const SEED = 7_2026;
-let server: FaultServer;
+const API_URL = "http://127.0.0.1:9";
 let token: string;
 
 beforeAll(async () => {
-  [server, token] = await Promise.all([startFaultServer(), signTestToken()]);
-});
-afterAll(async () => {
-  await server.close();
+  token = await signTestToken();
 });
 
 /** Strings a hostile server might send: escapes, control characters, huge, bidi, empty. */
@@ -106,10 +104,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** The CLI's own colours on a terminal (SGR), removed before looking for anything else. */
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
 
-async function runInProcess(args: string[], tty: boolean) {
-  const buffers = bufferIO({ env: { FOODCTL_TOKEN: token }, tty });
-  const code = await run(["--api-url", server.url, "--retries", "0", ...args], { io: buffers.io, signal: new AbortController().signal });
-  return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
+async function runInProcess(server: ScriptedTransport, args: string[], tty: boolean) {
+  const result = await runFoodctl(["--api-url", API_URL, "--retries", "0", ...args], { env: { FOODCTL_TOKEN: token }, tty, columns: 120, transport: server.transport });
+  expect(server.unexpected, "requests to unscripted routes").toEqual([]);
+  return { ...result, code: result.code ?? -1 };
 }
 
 function expectSane(result: { code: number; stdout: string; stderr: string }, tty: boolean, what: string): void {
@@ -123,7 +121,7 @@ function expectSane(result: { code: number; stdout: string; stderr: string }, tt
   }
 }
 
-describe("hostile intake records", () => {
+describe.concurrent("hostile intake records", () => {
   it.each([
     { args: ["intake", "show", "1002"], tty: false },
     { args: ["intake", "show", "1002"], tty: true },
@@ -132,6 +130,7 @@ describe("hostile intake records", () => {
     { args: ["intake", "set-quantity", "1002", "1=150"], tty: false },
     { args: ["intake", "set-quantity", "1002", "1=150"], tty: true },
   ])("$args (terminal: $tty)", async ({ args, tty }) => {
+    const server = scriptedTransport();
     const codes: number[] = [];
     await fc.assert(
       fc.asyncProperty(intakeRecord, intakeRecord, async (first, second) => {
@@ -139,7 +138,7 @@ describe("hostile intake records", () => {
         server.route("GET /v2/intake/1002", faults.json(200, { intake_info: first }), faults.json(200, { intake_info: second }));
         server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [first, second] }));
         server.route("POST /v2/nutrition/confirm/quantity", faults.empty200());
-        const result = await runInProcess(args, tty);
+        const result = await runInProcess(server, args, tty);
         codes.push(result.code);
         expectSane(result, tty, args.join(" "));
       }),
@@ -151,11 +150,12 @@ describe("hostile intake records", () => {
   });
 
   it("error messages from the server lose their control characters too", async () => {
+    const server = scriptedTransport();
     await fc.assert(
       fc.asyncProperty(nastyString, fc.constantFrom(400, 403, 404, 409, 500), async (message, status) => {
         server.reset();
         server.route("GET /v2/intake/1002", faults.error(status, message));
-        const result = await runInProcess(["intake", "show", "1002"], false);
+        const result = await runInProcess(server, ["intake", "show", "1002"], false);
         expect(result.code).not.toBe(0);
         expectSane({ ...result, code: 1 }, false, `error ${status}`);
       }),

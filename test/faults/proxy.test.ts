@@ -3,10 +3,11 @@
  * same faults: the fault server plays the proxy too, tunnelling each CONNECT into its own routes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runFoodctl } from "../helpers/cli.js";
+import { fakeClock } from "../helpers/clock.js";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
-import { expectOneLineError, faultServerPairs, KILL_AFTER_MS } from "./harness.js";
+import { expectOneLineError, faultServerPairs } from "./harness.js";
 
 const ROUTE = "GET /v2/intake/1002";
 /** The API address the CLI is given; only the proxy is ever connected to. */
@@ -19,7 +20,7 @@ beforeAll(async () => {
 const servers = faultServerPairs();
 
 const viaProxy = (proxy: FaultServer, args: string[]) =>
-  runCli(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url }, timeoutMs: KILL_AFTER_MS });
+  runFoodctl(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url }, clock: fakeClock({ deadline: proxy.holdDeadline }) });
 
 describe.concurrent("intake show through an HTTP proxy", () => {
   it("reads the intake through the proxy", async () => {
@@ -71,9 +72,9 @@ describe.concurrent("intake show through an HTTP proxy", () => {
   it("a proxy that drops the CONNECT of an https:// request: the timeout ends it, exit 8, no hang", async () => {
     const { server } = await servers();
     server.connectMode = "drop";
-    const result = await runCli(["--api-url", "https://127.0.0.1:9", "--timeout", "1", "--retries", "1", "intake", "show", "1002"], {
+    const result = await runFoodctl(["--api-url", "https://127.0.0.1:9", "--timeout", "1", "--retries", "1", "intake", "show", "1002"], {
       env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url },
-      timeoutMs: KILL_AFTER_MS,
+      clock: fakeClock({ deadline: server.holdDeadline }),
     });
     expectOneLineError(result, 8, ["127.0.0.1:9", "no answer within 1 s"]);
     expect(server.connects.length).toBeGreaterThan(0);

@@ -6,6 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type Reply } from "../helpers/faultServer.js";
 import { signTestToken, segmentationIntake } from "./fixtures.js";
+import { runFoodctl } from "../helpers/cli.js";
+import { fakeClock } from "../helpers/clock.js";
 import { expectJsonError, expectOneLineError, faultServerPairs, runAgainst } from "./harness.js";
 
 const ROUTE = "GET /v2/intake/1002";
@@ -98,8 +100,7 @@ describe.concurrent("intake show against faults", () => {
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
-    const { runCli } = await import("../helpers/cli.js");
-    const result = await runCli(["--api-url", url, "--retries", "1", "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token }, timeoutMs: 25_000 });
+    const result = await runFoodctl(["--api-url", url, "--retries", "1", "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token }, clock: fakeClock() });
     expectOneLineError(result, 8, [new URL(url).host, "connection refused"]);
   });
 

@@ -135,7 +135,9 @@ export function expectExit(result: CliResult, code: number): void {
  * Exit `code` and a readable error: exactly one `error: ...` line, at most hints and warnings
  * beside it, no stack trace, no colour; the error line matches every mention. Returns it.
  */
-export function expectErrorLine(result: CliResult, code: number, ...mentions: Array<string | RegExp | undefined>): string {
+type Mention = string | RegExp | undefined;
+
+export function expectErrorLine(result: CliResult, code: number, ...mentions: Array<Mention | Mention[]>): string {
   expectExit(result, code);
   const lines = result.stderr.split("\n").filter((line) => line.trim() !== "");
   const errorLines = lines.filter((line) => line.startsWith("error: "));
@@ -143,7 +145,7 @@ export function expectErrorLine(result: CliResult, code: number, ...mentions: Ar
   for (const line of lines) expect(line, result.stderr).toMatch(/^(error|hint|warning): /);
   expect(result.stderr).not.toMatch(/^\s+at /m);
   expect(result.stderr).not.toContain("\u001b[");
-  for (const mention of mentions) if (mention !== undefined) expect(errorLines[0]).toMatch(mention);
+  for (const mention of mentions.flat()) if (mention !== undefined) expect(errorLines[0]).toMatch(mention);
   return errorLines[0]!;
 }
 

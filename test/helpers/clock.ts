@@ -1,16 +1,26 @@
-/** A fake clock for `run(argv, { clock })` and the API client: waits cost no real time and are recorded. */
-import type { Clock } from "../../src/clock.js";
+/**
+ * A fake clock for `run(argv, { clock })`, the API client and the transports: waits (backoff,
+ * Retry-After, the 429 pause) cost no real time and are recorded. A request's time limit
+ * passes when the test says: by default after the real time (answers come long before), or
+ * when a fault server starts holding a request (`deadline: server.holdDeadline`).
+ */
+import { systemClock, type Clock } from "../../src/clock.js";
 
 export interface FakeClock extends Clock {
   /** Every wait asked for, in ms, in order. */
   readonly sleeps: number[];
+  /** Every request time limit started, in ms. */
+  readonly deadlines: number[];
 }
 
-export function fakeClock(start = Date.UTC(2026, 0, 1)): FakeClock {
-  let now = start;
+export function fakeClock(options: { start?: number; deadline?: Clock["deadline"] } = {}): FakeClock {
+  let now = options.start ?? Date.UTC(2026, 0, 1);
   const sleeps: number[] = [];
+  const deadlines: number[] = [];
+  const deadline = options.deadline ?? systemClock.deadline;
   return {
     sleeps,
+    deadlines,
     now: () => now,
     async sleep(ms: number, signal?: AbortSignal) {
       if (signal?.aborted) return;
@@ -18,6 +28,11 @@ export function fakeClock(start = Date.UTC(2026, 0, 1)): FakeClock {
       now += ms;
       // Let other work (requests in flight, the test) run, as a real wait would.
       await new Promise((resolve) => setImmediate(resolve));
+    },
+    async deadline(ms: number, signal?: AbortSignal) {
+      deadlines.push(ms);
+      await deadline(ms, signal);
+      if (!signal?.aborted) now += ms;
     },
   };
 }

@@ -93,6 +93,7 @@ export class FaultServer extends EventEmitter {
       this.connects.push(request.url ?? "");
       if (this.connectMode === "drop") {
         socket.destroy();
+        this.emit("held");
         return;
       }
       socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -134,6 +135,22 @@ export class FaultServer extends EventEmitter {
     this.releaseHeld();
     return this;
   }
+
+  /**
+   * A request time limit (a clock's `deadline`) that passes as soon as this server holds a
+   * request (a hang or a drip) or drops a CONNECT: a timeout without waiting for one.
+   */
+  readonly holdDeadline = (_ms: number, signal?: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        this.off("held", done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      if (signal?.aborted) return resolve();
+      this.on("held", done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
 
   count(route?: string): number {
     return route === undefined ? this.requests.length : this.requests.filter((request) => request.route === route).length;
@@ -206,6 +223,7 @@ export class FaultServer extends EventEmitter {
       case "hang":
         this.held.add(res);
         res.on("close", () => this.held.delete(res));
+        this.emit("held");
         return;
       case "reset": {
         const body = Buffer.from(reply.body);
@@ -224,6 +242,7 @@ export class FaultServer extends EventEmitter {
           clearInterval(timer);
           this.held.delete(res);
         });
+        this.emit("held");
         return;
       }
       case "huge": {

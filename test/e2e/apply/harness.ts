@@ -1,15 +1,14 @@
 /**
- * What the `intake apply` end-to-end tests share: input files in a temp folder, the built CLI
- * run against a sandbox as a seeded user, result lines parsed, and request counts by route.
+ * What the `intake apply` end-to-end tests share: input files in a temp folder, foodctl (in
+ * process, or the built CLI where a process matters) run against a sandbox as a seeded user, result lines parsed, and request counts by route.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import type { IntakeRecord, ItemRecipeRecord } from "../../../src/sandbox/render.js";
 import type { SandboxHandle } from "../../../src/sandbox/server.js";
-import { baseEnv, cliBin, collect, runCli, tempConfigHome, type CliOptions, type CliResult } from "../../helpers/cli.js";
+import { baseEnv, cliBin, collect, runEither, runTempDir, tempConfigHome, type AnyRunOptions, type CliResult } from "../../helpers/cli.js";
 
 export const GET_INTAKE = "GET /v2/intake/:image_id";
 export const POST_QUANTITY = "POST /v2/nutrition/confirm/quantity";
@@ -23,15 +22,9 @@ export interface ResultLine {
   request?: { method: string; url: string; headers: Record<string, string>; body: Record<string, unknown> };
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Writes a file into a fresh temp folder (removed after the test file) and returns its path. */
+/** Writes a file into a fresh temp folder (removed after the run) and returns its path. */
 export function writeInput(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "foodctl-apply-"));
-  dirs.push(dir);
+  const dir = runTempDir("foodctl-apply-");
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
@@ -45,10 +38,10 @@ function envFor(handle: SandboxHandle, as: string, extra: Record<string, string 
   return { FOODCTL_API_URL: handle.url, FOODCTL_TOKEN: handle.tokenFor(as), ...extra };
 }
 
-/** `foodctl <args>` as a seeded user (default alice) against the sandbox. */
-export function apply(handle: SandboxHandle, args: string[], options: CliOptions & { as?: string } = {}): Promise<CliResult> {
+/** `foodctl intake apply <args>` as a seeded user (default alice) against the sandbox, in process unless asked otherwise. */
+export function apply(handle: SandboxHandle, args: string[], options: AnyRunOptions & { as?: string } = {}): Promise<CliResult> {
   const { as = "alice", env, ...rest } = options;
-  return runCli(["intake", "apply", ...args], { timeoutMs: 60_000, ...rest, env: envFor(handle, as, env) });
+  return runEither(["intake", "apply", ...args], { timeoutMs: 60_000, ...rest, env: envFor(handle, as, env) });
 }
 
 /** The same, as a child process the test can signal, with stdout to a pipe or to a file descriptor. */
