@@ -1,0 +1,166 @@
+/**
+ * README examples are tests: every shell block of README.md runs, as written, with
+ * `bash -euo pipefail`, in a temp HOME and working folder, against a real sandbox, bounded in
+ * time. The blocks of one `##` section run in order in one shell (a later block uses what an
+ * earlier one set up), each section in its own. A block marked `<!-- not-run: reason -->`
+ * (a real API host, an interactive prompt, ...) is left out; a marker must say why.
+ *
+ * `foodctl` and `npx foodctl` run the test build. `foodctl sandbox` without `--port` listens on
+ * a free port instead of 8787, so parallel runs on one machine cannot collide.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
+import { baseEnv, cliBin, runTempDir } from "../helpers/cli.js";
+import { readReadme, SHELL_LANGUAGES, type Block } from "../helpers/readme.js";
+
+/** A section that takes longer than this is stopped and fails (an `until` loop that never ends). */
+const SECTION_LIMIT_MS = 30_000;
+
+const readme = readReadme();
+const shellBlocks = readme.blocks.filter((block) => SHELL_LANGUAGES.has(block.lang));
+const runnable = shellBlocks.filter((block) => !block.marker);
+const sections = [...new Set(runnable.map((block) => block.section))].map((section) => ({
+  section,
+  blocks: runnable.filter((block) => block.section === section),
+}));
+
+describe("README markers", () => {
+  it("every not-run marker gives a reason", () => {
+    const bare = readme.blocks.filter((block) => block.marker && block.marker.reason === "").map((block) => `README.md:${block.marker!.line} ${block.marker!.text}`);
+    expect(bare, "write `<!-- not-run: why this block cannot run in the suite -->`").toEqual([]);
+  });
+
+  it("every not-run marker stands just before a shell block", () => {
+    const misplaced = readme.blocks.filter((block) => block.marker && !SHELL_LANGUAGES.has(block.lang)).map((block) => block.marker!.line);
+    expect([...readme.strayMarkers, ...misplaced].map((line) => `README.md:${line}`)).toEqual([]);
+  });
+
+  it("most shell blocks run", () => {
+    expect(runnable.length).toBeGreaterThan(shellBlocks.length / 2);
+  });
+});
+
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe.concurrent("README shell blocks", () => {
+  it.each(sections.map((entry) => [entry.section, entry.blocks] as const))("section %s runs as written", async (_section, blocks) => {
+    const result = await runSection(blocks, sandbox);
+    const where = result.block ? `README.md:${result.block} (${blocks.find((block) => block.line === result.block)?.heading})` : "before the first block";
+    expect(result.timedOut, `stopped after ${SECTION_LIMIT_MS} ms at ${where}\n${result.output}`).toBe(false);
+    expect(result.code, `exit ${result.code} at ${where}\n${result.output}`).toBe(0);
+    expect(result.leftRunning, `a block left a process running (${where})\n${result.output}`).toBe(false);
+  });
+});
+
+interface SectionResult {
+  code: number | null;
+  timedOut: boolean;
+  leftRunning: boolean;
+  /** The README line of the block that was running last. */
+  block: number | undefined;
+  output: string;
+}
+
+/** Shims that make `foodctl` and `npx foodctl` the test build, as an installed package would. */
+function writeShims(dir: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  const foodctl = [
+    "#!/usr/bin/env bash",
+    "# The test build. A sandbox without --port takes a free one: parallel runs cannot share 8787.",
+    'if [ "${1-}" = sandbox ] && { [ $# -eq 1 ] || [ "${2#-}" != "${2-}" ]; } && ! printf "%s\\n" "$@" | grep -q -- "^--port"; then set -- "$@" --port 0; fi',
+    `exec '${process.execPath}' '${cliBin()}' "$@"`,
+    "",
+  ].join("\n");
+  const npx = ["#!/usr/bin/env bash", '# `npx foodctl` as in a checkout; nothing is fetched.', 'if [ "${1-}" = foodctl ]; then shift; exec foodctl "$@"; fi', 'echo "npx $*: not available to README blocks" >&2', "exit 127", ""].join("\n");
+  // An unmarked block that installs or runs npm scripts must fail, not reach the registry or start this suite.
+  const npm = ["#!/usr/bin/env bash", 'echo "npm $*: not available to README blocks (mark the block not-run)" >&2', "exit 127", ""].join("\n");
+  for (const [name, text] of [["foodctl", foodctl], ["npx", npx], ["npm", npm]] as const) {
+    writeFileSync(join(bin, name), text);
+    chmodSync(join(bin, name), 0o755);
+  }
+  return bin;
+}
+
+function runSection(blocks: readonly Block[], handle: SandboxHandle): Promise<SectionResult> {
+  const dir = runTempDir("foodctl-readme-");
+  const home = join(dir, "home");
+  const work = join(dir, "work");
+  mkdirSync(home);
+  mkdirSync(work);
+  const bin = writeShims(dir);
+  const progress = join(dir, "block");
+  const script = [
+    "set -euo pipefail",
+    ...blocks.flatMap((block, index) => {
+      const file = join(dir, `block-${index}.sh`);
+      writeFileSync(file, block.code);
+      return [`echo ${block.line} > '${progress}'`, `source '${file}'`];
+    }),
+    "",
+  ].join("\n");
+  writeFileSync(join(dir, "section.sh"), script);
+  const env = baseEnv({
+    HOME: home,
+    XDG_CONFIG_HOME: undefined,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    FOODCTL_API_URL: handle.url,
+    FOODCTL_TOKEN: handle.tokenFor("alice"),
+  });
+  // Its own process group: whatever a block starts in the background is found and stopped.
+  const child = spawn("bash", [join(dir, "section.sh")], { cwd: work, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  let timedOut = false;
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, SECTION_LIMIT_MS);
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", async (code) => {
+      clearTimeout(timer);
+      // A process stopped by the last block (`kill %1`) may take a moment to finish its exit.
+      const leftRunning = !timedOut && (await stillRunning(child.pid!, 3000));
+      kill();
+      let block: number | undefined;
+      try {
+        block = Number(readFileSync(progress, "utf8").trim());
+      } catch {
+        block = undefined;
+      }
+      resolve({ code, timedOut, leftRunning, block, output: output.slice(-4000) });
+    });
+  });
+}
+
+/** True when a process of the group is still there after `graceMs`. */
+async function stillRunning(group: number, graceMs: number): Promise<boolean> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return false;
+    }
+    if (Date.now() > deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
