@@ -26,8 +26,10 @@ export interface Section {
   heading: string;
   level: number;
   line: number;
-  /** The section's text up to the next heading of any level. */
+  /** The section's own text, up to the next heading of any level. */
   body: string;
+  /** Its text with its subsections', up to the next heading of its level or above. */
+  text: string;
 }
 
 export interface Readme {
@@ -76,12 +78,19 @@ export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
       const level = title[1]!.length;
       heading = title[2]!.trim();
       if (level <= 2) section = heading;
-      current = { heading, level, line: index + 1, body: "" };
+      current = { heading, level, line: index + 1, body: "", text: "" };
       sections.push(current);
       continue;
     }
     if (current) current.body += `${line}\n`;
   }
   if (pending) strayMarkers.push(pending.line);
+  for (const [index, section] of sections.entries()) {
+    const end = sections.findIndex((other, later) => later > index && other.level <= section.level);
+    section.text = sections
+      .slice(index, end === -1 ? undefined : end)
+      .map((part) => `${"#".repeat(part.level)} ${part.heading}\n${part.body}`)
+      .join("");
+  }
   return { blocks, sections, strayMarkers };
 }
