@@ -5,16 +5,18 @@
  * `npm run bench`, not here.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliBin, runCli } from "../helpers/cli.js";
 
 const dist = join(dirname(cliBin()), "..", "dist");
+const root = resolve(import.meta.dirname, "..", "..");
 const jsFiles = [join(dist, "main.js"), ...readdirSync(join(dist, "chunks")).filter((name) => name.endsWith(".js")).map((name) => join(dist, "chunks", name))];
 
 function sourcesOf(file: string): string[] {
   const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
-  return map.sources.map((source) => source.replace(/^(\.\.\/)+/, ""));
+  // Relative to the checkout ("src/program.ts"), wherever the build folder is.
+  return map.sources.map((source) => relative(root, resolve(dirname(file), source)));
 }
 
 /** The output file holding a module, e.g. "src/program.ts" (an entry of a dynamic import). */

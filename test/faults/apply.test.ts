@@ -4,8 +4,7 @@
  * alike, 9 for a partial batch), nothing sent after a stop, and Ctrl-C finishing what is in flight.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseEnv, cliBin, collect, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";

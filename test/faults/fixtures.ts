@@ -1,6 +1,5 @@
 /** Intake records and a token for the fault tests: shaped as api-contract §3 says the service sends them. */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { runTempDir } from "../helpers/cli.js";
 import { join } from "node:path";
 import { SignJWT } from "jose";

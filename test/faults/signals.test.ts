@@ -1,12 +1,13 @@
 /**
  * Ctrl-C (SIGINT) while a change is under way: exit 130, promptly, and stderr says whether
  * the change had been sent. The request is held in flight by the fault server (or by the
- * sandbox's latency), and the signal goes to the child once the server has the request.
+ * sandbox's latency), and the signal comes once the server has the request: in process (the
+ * run's abort signal) for most cases, as a real SIGINT to the built CLI for two.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
-import { baseEnv, cliBin, collect, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, runFoodctl, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken, tinyPngFile } from "./fixtures.js";
 import { KILL_AFTER_MS } from "./harness.js";
@@ -31,15 +32,29 @@ beforeEach(() => {
   server.reset();
 });
 
-/** Starts the CLI; `interrupt` sends SIGINT once `when` resolves. */
-function start(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [cliBin(), ...args], { env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...env }), stdio: ["pipe", "pipe", "pipe"] });
-  const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+/**
+ * Starts foodctl in process; `interruptWhen` aborts its signal (what the process entry does on
+ * SIGINT) once `when` resolves. `{ process: true }` runs the built CLI and sends it a real SIGINT,
+ * for the cases that show the wiring from the signal to the run.
+ */
+function start(args: string[], env: Record<string, string>, options: { process?: boolean } = {}) {
+  if (options.process) {
+    const child = spawn(process.execPath, [cliBin(), ...args], { env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...env }), stdio: ["pipe", "pipe", "pipe"] });
+    const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+    return {
+      async interruptWhen(when: Promise<unknown>): Promise<CliResult> {
+        await when;
+        child.kill("SIGINT");
+        return done;
+      },
+    };
+  }
+  const controller = new AbortController();
+  const done = runFoodctl(args, { env, signal: controller.signal });
   return {
-    done,
     async interruptWhen(when: Promise<unknown>): Promise<CliResult> {
       await when;
-      child.kill("SIGINT");
+      controller.abort();
       return done;
     },
   };
@@ -60,7 +75,7 @@ describe("SIGINT during set-quantity", () => {
   it("while the update is in flight: exit 130, says it was sent", async () => {
     server.route(READ_1002, faults.intake(segmentationIntake()));
     server.route(UPDATE, faults.hang());
-    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token }, { process: true });
     const result = await run.interruptWhen(server.waitFor(UPDATE));
     expectInterrupted(result, SENT);
     expect(server.count(UPDATE)).toBe(1);
@@ -116,7 +131,7 @@ describe("SIGINT during display-image attach", () => {
   it("before the upload could be sent: exit 130, says nothing was sent", async () => {
     server.route(READ_1003, faults.hang());
     server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
-    const run = start(["--api-url", server.url, "display-image", "attach", "1003", photo], { FOODCTL_TOKEN: token });
+    const run = start(["--api-url", server.url, "display-image", "attach", "1003", photo], { FOODCTL_TOKEN: token }, { process: true });
     const result = await run.interruptWhen(server.waitFor(READ_1003));
     expectInterrupted(result, NOT_SENT);
     expect(server.count(UPLOAD)).toBe(0);

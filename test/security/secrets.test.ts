@@ -3,8 +3,7 @@
  * --dry-run and --json errors, runs with a known token against a sandbox, and neither the token
  * nor its signature part appears in stdout or stderr — except stdout of `auth token`.
  */
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";

@@ -1,4 +1,4 @@
-/** `--help` of every command and the shell completion scripts, through the built CLI. */
+/** `--help` of every command and the shell completion scripts, in process; completion in bash calls the built CLI back. */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
