@@ -3,8 +3,8 @@
  * (walked from the top, so a command added or restructured is covered without touching this
  * file), the README's sections and command lines from README.md.
  * - Each option a command's help shows appears in the README sections that show that command.
- * - Each option a README command line gives a command appears in that command's help (or the
- *   top-level help, for global options).
+ * - Each option a README command line gives a command appears in that command's help (which
+ *   lists the global options too); one given before the command is a global option.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFoodctl } from "../helpers/cli.js";
@@ -17,7 +17,10 @@ interface HelpOption {
 
 interface CommandHelp {
   path: string[];
+  /** The command's own options. */
   options: HelpOption[];
+  /** The global options its help lists beside them. */
+  globals: HelpOption[];
   subcommands: string[];
 }
 
@@ -33,17 +36,23 @@ function part(help: string, title: string): string[] {
   return lines.slice(start + 1, end === -1 ? undefined : end);
 }
 
-function parseHelp(path: string[], help: string): CommandHelp {
+function optionsIn(lines: string[]): HelpOption[] {
   const options: HelpOption[] = [];
-  for (const line of part(help, "Options")) {
+  for (const line of lines) {
     const spec = /^\s{2}(-\S.*?)(?:\s{2,}|$)/.exec(line)?.[1];
     if (!spec) continue;
     for (const match of spec.matchAll(/--[a-z][a-z0-9-]*/g)) options.push({ flag: match[0], takesValue: /[<[]/.test(spec) });
   }
+  return options;
+}
+
+function parseHelp(path: string[], help: string): CommandHelp {
+  const options = optionsIn(part(help, "Options"));
+  const globals = optionsIn(part(help, "Global Options"));
   const subcommands = part(help, "Commands")
     .map((line) => /^\s{2}([a-z][a-z0-9-]*)/.exec(line)?.[1])
     .filter((name): name is string => name !== undefined && name !== "help");
-  return { path, options, subcommands };
+  return { path, options, globals, subcommands };
 }
 
 async function helpOf(path: string[]): Promise<CommandHelp> {
@@ -88,7 +97,7 @@ function parseLine(text: string, commands: CommandHelp[]): { path: string[]; bef
     if (token.startsWith("--")) {
       const flag = token.split("=")[0]!;
       (current === root ? before : after).push(flag);
-      const option = [...current.options, ...root.options].find((candidate) => candidate.flag === flag);
+      const option = [...current.options, ...current.globals, ...root.options].find((candidate) => candidate.flag === flag);
       if (option?.takesValue && !token.includes("=")) index++;
       continue;
     }
@@ -122,6 +131,15 @@ describe("--help and README.md agree", () => {
     expect(commands.find((command) => command.path.length === 0)!.options.length).toBeGreaterThan(3);
   });
 
+  it("every command's help lists the global options", () => {
+    const root = commands.find((command) => command.path.length === 0)!;
+    const expected = root.options.map((option) => option.flag).filter((flag) => !UNIVERSAL.has(flag)).sort();
+    for (const command of commands.filter((candidate) => candidate.path.length > 0)) {
+      const listed = [...command.options, ...command.globals].map((option) => option.flag);
+      expect(expected.filter((flag) => !listed.includes(flag)), `foodctl ${command.path.join(" ")} --help`).toEqual([]);
+    }
+  });
+
   it("each option in a command's help appears in the README sections that show the command", () => {
     const missing: string[] = [];
     for (const command of commands) {
@@ -147,10 +165,10 @@ describe("--help and README.md agree", () => {
     for (const line of commandLines(readme)) {
       const { path, before, after } = parseLine(line.text, commands);
       const command = commands.find((candidate) => candidate.path.join(" ") === path.join(" "))!;
-      const own = new Set(command.options.map((option) => option.flag));
+      const own = new Set([...command.options, ...command.globals].map((option) => option.flag));
       for (const flag of before) if (!globals.has(flag)) unknown.push(`${line.where}: foodctl ${flag} (not a global option)`);
-      // Global options are accepted after the command too.
-      for (const flag of after) if (!own.has(flag) && !globals.has(flag) && !UNIVERSAL.has(flag)) unknown.push(`${line.where}: foodctl ${path.join(" ")} ${flag}`);
+      // Each command's help lists the global options too, so an option after the command is in its help.
+      for (const flag of after) if (!own.has(flag) && !UNIVERSAL.has(flag)) unknown.push(`${line.where}: foodctl ${path.join(" ")} ${flag}`);
     }
     expect(unknown).toEqual([]);
   });
