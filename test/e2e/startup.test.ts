@@ -15,8 +15,13 @@ const jsFiles = [join(dist, "main.js"), ...readdirSync(join(dist, "chunks")).fil
 
 function sourcesOf(file: string): string[] {
   const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
-  // Relative to the checkout ("src/program.ts"), wherever the build folder is.
-  return map.sources.map((source) => relative(root, resolve(dirname(file), source)));
+  // Relative to the checkout ("src/program.ts", "node_modules/commander/…"), wherever the build
+  // folder is and wherever node_modules really lives (it may be a link).
+  return map.sources.map((source) => {
+    const path = relative(root, resolve(dirname(file), source));
+    const modules = path.indexOf("node_modules/");
+    return modules === -1 ? path : path.slice(modules);
+  });
 }
 
 /** The output file holding a module, e.g. "src/program.ts" (an entry of a dynamic import). */
