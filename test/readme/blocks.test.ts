@@ -9,7 +9,7 @@
  * a free port instead of 8787, so parallel runs on one machine cannot collide.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
@@ -138,8 +138,9 @@ function runSection(blocks: readonly Block[], handle: SandboxHandle): Promise<Se
     child.on("close", async (code) => {
       clearTimeout(timer);
       // A process stopped by the last block (`kill %1`) may take a moment to finish its exit.
-      const leftRunning = !timedOut && (await stillRunning(child.pid!, 3000));
+      const leftRunning = !timedOut && (await stillRunning(child.pid!, dir, 3000));
       kill();
+      for (const pid of processesIn(dir)) killQuietly(pid);
       let block: number | undefined;
       try {
         block = Number(readFileSync(progress, "utf8").trim());
@@ -151,16 +152,52 @@ function runSection(blocks: readonly Block[], handle: SandboxHandle): Promise<Se
   });
 }
 
-/** True when a process of the group is still there after `graceMs`. */
-async function stillRunning(group: number, graceMs: number): Promise<boolean> {
+/**
+ * True when a process the section started is still there after `graceMs`: one of its process
+ * group, or one that left the group (a sandbox started with `--detach`) but still works in the
+ * section's folder.
+ */
+async function stillRunning(group: number, dir: string, graceMs: number): Promise<boolean> {
   const deadline = Date.now() + graceMs;
   for (;;) {
-    try {
-      process.kill(-group, 0);
-    } catch {
-      return false;
-    }
+    if (!groupAlive(group) && processesIn(dir).length === 0) return false;
     if (Date.now() > deadline) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Processes whose working folder is inside `dir` (Linux /proc; none where there is no /proc). */
+function processesIn(dir: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // gone already
   }
 }
