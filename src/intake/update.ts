@@ -12,8 +12,12 @@ import { isPlainRecord } from "./records.js";
 export const UPDATE_FIELDS = ["quantity", "salt", "sugar", "oil", "measures"] as const;
 export type UpdateShape = "recognition" | "itemized" | "empty";
 
+/** Which rule a problem breaks: the sandbox answers each with its own service code. */
+export type UpdateRule = "shape" | "quantity" | "level" | "position";
+
 export interface UpdateProblem {
   field: string;
+  rule: UpdateRule;
   message: string;
 }
 
@@ -21,7 +25,6 @@ export interface ShapeOptions {
   /** The sandbox accepts only metric and imperial; the CLI lets the server judge other names. */
   strictMeasures: boolean;
 }
-
 
 /** Picks the update fields out of a body; everything else is left to the caller. */
 export function pickUpdateFields(body: Record<string, unknown>): Record<string, unknown> {
@@ -47,6 +50,7 @@ export function readUpdateShape(
   if (itemized.length > 0 && flat.length > 0) {
     problems.push({
       field: flat[0]!,
+      rule: "shape",
       message: `${flat[0]} must be an object keyed by position like ${itemized[0]}, or all fields must be plain values for a recognition-only intake`,
     });
     return { shape: itemized.length >= flat.length ? "itemized" : "recognition", problems };
@@ -57,12 +61,13 @@ export function readUpdateShape(
       const value = fields[name];
       if (name === "quantity") {
         const problem = checkRecognitionQuantity(value);
-        if (problem) problems.push({ field: "quantity", message: `quantity ${problem}` });
+        if (problem) problems.push({ field: "quantity", rule: "quantity", message: `quantity ${problem}` });
       } else if (name === "salt" || name === "sugar") {
-        if (!isLevel(value)) problems.push({ field: name, message: `${name} must be one of ${LEVELS.join(", ")}` });
+        if (!isLevel(value)) problems.push({ field: name, rule: "level", message: `${name} must be one of ${LEVELS.join(", ")}` });
       } else {
         problems.push({
           field: name,
+          rule: "shape",
           message: `${name} applies only to itemized intakes, as an object keyed by position`,
         });
       }
@@ -76,23 +81,23 @@ export function readUpdateShape(
     for (const [key, value] of entries) {
       const position = parsePositionKey(key);
       if (!position) {
-        problems.push({ field: `${name}.${key}`, message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
+        problems.push({ field: `${name}.${key}`, rule: "position", message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
         continue;
       }
       if (positionKind && position.kind !== positionKind) {
-        problems.push({ field: `${name}.${key}`, message: `positions mix segmentation and manual forms ("${key}")` });
+        problems.push({ field: `${name}.${key}`, rule: "position", message: `positions mix segmentation and manual forms ("${key}")` });
       }
       positionKind ??= position.kind;
       if (name === "quantity") {
         const problem = checkItemQuantity(value);
-        if (problem) problems.push({ field: `quantity.${key}`, message: `quantity of position ${key} ${problem}` });
+        if (problem) problems.push({ field: `quantity.${key}`, rule: "quantity", message: `quantity of position ${key} ${problem}` });
       } else if (name === "measures") {
         const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
         if (!valid) {
-          problems.push({ field: `measures.${key}`, message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` });
+          problems.push({ field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` });
         }
       } else if (!isLevel(value)) {
-        problems.push({ field: `${name}.${key}`, message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` });
+        problems.push({ field: `${name}.${key}`, rule: "level", message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` });
       }
     }
   }
@@ -110,14 +115,23 @@ export function checkUpdateAgainstIntake(
   positions: readonly string[],
 ): UpdateProblem[] {
   if (shape === "empty") return [];
+  // Name the first field the caller actually gave, not always quantity.
+  const given = UPDATE_FIELDS.find((name) => fields[name] !== undefined) ?? "quantity";
   if (shape === "recognition" && isItemized(kind)) {
+    const example = `${positions[0] ?? "1"}=${given === "quantity" ? "150" : "low"}`;
     return [{
-      field: "quantity",
-      message: `intake is ${kind === "manual" ? "a manual" : "a segmentation"} intake: give values per position (e.g. ${positions[0] ?? "1"}=150)`,
+      field: given,
+      rule: "shape",
+      message: `${given === "quantity" ? "" : `${given} is one value, but `}intake is ${kind === "manual" ? "a manual" : "a segmentation"} intake: give values per position (e.g. ${example})`,
     }];
   }
   if (shape === "itemized" && !isItemized(kind)) {
-    return [{ field: "quantity", message: "intake is recognition-only: give one total quantity, not values per position" }];
+    const what = given === "quantity" ? "one total quantity" : `one ${given} level for the whole intake`;
+    return [{
+      field: given,
+      rule: "shape",
+      message: `${given} is given per position, but intake is recognition-only: give ${what}`,
+    }];
   }
   const problems: UpdateProblem[] = [];
   if (shape === "itemized") {
@@ -129,6 +143,7 @@ export function checkUpdateAgainstIntake(
         if (!known.has(key)) {
           problems.push({
             field: `${name}.${key}`,
+            rule: "position",
             message: `unknown position ${key} (this intake has ${positions.join(", ") || "no items"})`,
           });
         }

@@ -2,16 +2,22 @@
  * Who is calling and for whom, in the order the sandbox checks them: the token (401), then the
  * `user_id` rules (400, 403), later the intake lookup (404, 403).
  */
-import { badRequest, forbidden, notFound, unauthorized } from "./errors.js";
-import { parseIdText } from "./request.js";
+import { parsePositiveId } from "../intake/index.js";
+import { badRequest, forbidden, notFound, SERVICE_CODES, unauthorized } from "./errors.js";
 import { SEED_USERS, type SeedUser } from "./seed.js";
 import type { StoredIntake } from "./state.js";
-import { verifyToken } from "./tokens.js";
+import { OPAQUE_TOKEN, verifyToken } from "./tokens.js";
 
 export interface Access {
   caller: SeedUser;
   /** The APIUser the request acts for. */
   target: SeedUser;
+}
+
+/** What a bearer token is checked against: the JWT key and the opaque tokens of the seeded users. */
+export interface TokenBook {
+  key: Uint8Array;
+  opaque: ReadonlyMap<string, SeedUser>;
 }
 
 export function findUser(id: number): SeedUser | undefined {
@@ -22,28 +28,43 @@ export function mayActFor(caller: SeedUser, userId: number): boolean {
   return caller.role === "APIUser" ? caller.id === userId : caller.manages.includes(userId);
 }
 
-export async function authenticate(authorization: string | undefined, key: Uint8Array): Promise<SeedUser> {
-  if (authorization === undefined || authorization === "") throw unauthorized("missing bearer token: send Authorization: Bearer <token>");
-  const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
-  if (!match) throw unauthorized("malformed Authorization header: expected Bearer <token>");
-  const verified = await verifyToken(key, match[1]!);
-  if (!verified.ok) throw unauthorized(`invalid token: ${verified.reason}`);
-  const id = parseIdText(verified.sub);
+/** The token of an Authorization header, or null when there is none or it is not `Bearer <token>`. */
+export function bearerToken(authorization: string | undefined): string | null {
+  const match = authorization === undefined ? null : /^Bearer +([^\s]+) *$/i.exec(authorization);
+  return match?.[1] ?? null;
+}
+
+export async function authenticate(authorization: string | undefined, tokens: TokenBook): Promise<SeedUser> {
+  const C = SERVICE_CODES;
+  if (authorization === undefined || authorization === "") {
+    throw unauthorized("missing bearer token: send Authorization: Bearer <token>", C.tokenMissing);
+  }
+  const token = bearerToken(authorization);
+  if (token === null) throw unauthorized("malformed Authorization header: expected Bearer <token>");
+  if (OPAQUE_TOKEN.test(token)) {
+    const user = tokens.opaque.get(token);
+    if (!user) throw unauthorized("invalid token: no user has this token");
+    return user;
+  }
+  const verified = await verifyToken(tokens.key, token);
+  if (!verified.ok) throw unauthorized(`invalid token: ${verified.reason}`, verified.expired ? C.tokenExpired : C.tokenInvalid);
+  const id = parsePositiveId(verified.sub);
   const user = id === null ? undefined : findUser(id);
   if (!user) throw unauthorized("invalid token: its subject is not a known user");
   if (verified.role !== user.role) throw unauthorized(`invalid token: user ${user.id} does not have the role ${verified.role}`);
   return user;
 }
 
-/** Applies the `user_id` rules (api-contract §1) to the raw query value. */
+/** Applies the `user_id` rules (docs/api.md, acting for a user) to the raw query value. */
 export function resolveTarget(caller: SeedUser, userIdValue: unknown): SeedUser {
-  if (Array.isArray(userIdValue)) throw badRequest("query parameter user_id is given more than once");
+  const C = SERVICE_CODES;
+  if (Array.isArray(userIdValue)) throw badRequest("query parameter user_id is given more than once", C.userIdMalformed);
   if (userIdValue === undefined) {
     if (caller.role === "APIUser") return caller;
-    throw badRequest(`user_id is required when acting as ${caller.role === "APICompany" ? "a company" : "a manager"}`);
+    throw badRequest(`user_id is required when acting as ${caller.role === "APICompany" ? "a company" : "a manager"}`, C.userIdRequired);
   }
-  const id = typeof userIdValue === "string" ? parseIdText(userIdValue) : null;
-  if (id === null) throw badRequest(`user_id must be a positive integer, not "${String(userIdValue)}"`);
+  const id = typeof userIdValue === "string" ? parsePositiveId(userIdValue) : null;
+  if (id === null) throw badRequest(`user_id must be a positive integer, not "${String(userIdValue)}"`, C.userIdMalformed);
   if (caller.role === "APIUser") {
     if (id !== caller.id) throw forbidden(`user ${caller.id} may act only for itself, not for user ${id}`);
     return caller;

@@ -5,13 +5,24 @@
  */
 import type { Level, Modifier } from "../intake/index.js";
 
+/** The codes, labels and units of `totalNutrients`, as the public service names them (docs/api.md, nutrition). */
 export const NUTRIENTS = {
   ENERC_KCAL: { label: "Energy", unit: "kcal" },
   PROCNT: { label: "Protein", unit: "g" },
   FAT: { label: "Fat", unit: "g" },
-  CHOCDF: { label: "Carbohydrates", unit: "g" },
+  CHOCDF: { label: "Carbs", unit: "g" },
   SUGAR: { label: "Sugars", unit: "g" },
   NA: { label: "Sodium", unit: "mg" },
+  FIBTG: { label: "Fiber", unit: "g" },
+  FASAT: { label: "Saturated", unit: "g" },
+  FAMS: { label: "Monounsaturated", unit: "g" },
+  FAPU: { label: "Polyunsaturated", unit: "g" },
+  CHOLE: { label: "Cholesterol", unit: "mg" },
+  "SUGAR.added": { label: "Sugars, added", unit: "g" },
+  K: { label: "Potassium", unit: "mg" },
+  CA: { label: "Calcium", unit: "mg" },
+  FE: { label: "Iron", unit: "mg" },
+  VITC: { label: "Vitamin C", unit: "mg" },
 } as const;
 export type NutrientCode = keyof typeof NUTRIENTS;
 export const NUTRIENT_CODES = Object.keys(NUTRIENTS) as NutrientCode[];
@@ -24,11 +35,20 @@ export const MODIFIER_SHARES: Record<Modifier, Record<Level, number>> = {
   oil: { none: 0, low: 0.02, medium: 0.05, high: 0.1 },
 };
 
-/** Per-100 g values of the modifier components (table salt is 38.758 % sodium). */
+export function zeroNutrients(): NutrientValues {
+  return Object.fromEntries(NUTRIENT_CODES.map((code) => [code, 0])) as NutrientValues;
+}
+
+/** Nutrient values with every code not given at 0. */
+export function nutrientValues(given: Partial<NutrientValues>): NutrientValues {
+  return { ...zeroNutrients(), ...given };
+}
+
+/** Per-100 g values of the modifier components (table salt is 38.758 % sodium; the oil is olive oil). */
 export const MODIFIER_PER_100G: Record<Modifier, NutrientValues> = {
-  salt: { ENERC_KCAL: 0, PROCNT: 0, FAT: 0, CHOCDF: 0, SUGAR: 0, NA: 38_758 },
-  sugar: { ENERC_KCAL: 387, PROCNT: 0, FAT: 0, CHOCDF: 100, SUGAR: 100, NA: 1 },
-  oil: { ENERC_KCAL: 884, PROCNT: 0, FAT: 100, CHOCDF: 0, SUGAR: 0, NA: 0 },
+  salt: nutrientValues({ NA: 38_758, K: 8, CA: 24, FE: 0.3 }),
+  sugar: nutrientValues({ ENERC_KCAL: 387, CHOCDF: 100, SUGAR: 100, "SUGAR.added": 100, NA: 1, K: 2, CA: 1 }),
+  oil: nutrientValues({ ENERC_KCAL: 884, FAT: 100, FASAT: 14, FAMS: 73, FAPU: 11, FE: 0.6 }),
 };
 
 export interface BaseComponent {
@@ -59,10 +79,6 @@ export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   const rounded = Math.round(value * factor) / factor;
   return Object.is(rounded, -0) ? 0 : rounded;
-}
-
-export function zeroNutrients(): NutrientValues {
-  return { ENERC_KCAL: 0, PROCNT: 0, FAT: 0, CHOCDF: 0, SUGAR: 0, NA: 0 };
 }
 
 /**

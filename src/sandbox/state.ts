@@ -4,7 +4,7 @@
  */
 import type { IntakeKind, Level, Measure, Modifier } from "../intake/index.js";
 import { newImageName, renderSeedImage, type StoredImage } from "./images.js";
-import { calculatePortion, type BaseComponent, type NutrientValues, type WeighedComponent } from "./nutrition.js";
+import { calculatePortion, zeroNutrients, type BaseComponent, type NutrientValues, type WeighedComponent } from "./nutrition.js";
 import { findDish, ingredientPer100g, INGREDIENTS, SEED_INTAKES, type Dish } from "./seed.js";
 
 export const OCCASIONS = ["breakfast", "lunch", "dinner", "snack", "other"] as const;
@@ -111,7 +111,7 @@ export function createSeedState(secret: string): SandboxState {
           measures: item.measures,
           components: dishComponents(dish),
           recipe: [],
-          nutrition: { ENERC_KCAL: 0, PROCNT: 0, FAT: 0, CHOCDF: 0, SUGAR: 0, NA: 0 },
+          nutrition: zeroNutrients(),
         };
       }),
     };

@@ -7,17 +7,22 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { IMAGE_TYPES, LEVELS, MEASURES } from "../intake/index.js";
 import type { StoredImage } from "./images.js";
-import { NUTRIENT_CODES } from "./nutrition.js";
-import { SEED_USERS } from "./seed.js";
-import { OCCASIONS, StateFileError, type SandboxState, type StoredIntake } from "./state.js";
+import { NUTRIENT_CODES, zeroNutrients } from "./nutrition.js";
+import { ingredientPer100g, INGREDIENTS, SEED_USERS, type IngredientKey } from "./seed.js";
+import { calculateIntake, OCCASIONS, StateFileError, type SandboxState, type StoredIntake } from "./state.js";
 
 export const STATE_FORMAT = "foodctl-sandbox-state";
 export const STATE_VERSION = 1;
 
 const finite = z.number().check(z.refine(Number.isFinite));
 const nonNegative = finite.check(z.gte(0));
+/** The six first codes are required; files written before the others existed lack them (read as 0, or the catalogue's value). */
+const REQUIRED_CODES = NUTRIENT_CODES.slice(0, 6);
 const nutrientsSchema = z.strictObject(
-  Object.fromEntries(NUTRIENT_CODES.map((code) => [code, finite])) as Record<(typeof NUTRIENT_CODES)[number], typeof finite>,
+  Object.fromEntries(NUTRIENT_CODES.map((code) => [code, REQUIRED_CODES.includes(code) ? finite : z.optional(finite)])) as Record<
+    (typeof NUTRIENT_CODES)[number],
+    typeof finite
+  >,
 );
 const levelSchema = z.enum(LEVELS);
 const itemSchema = z.strictObject({
@@ -90,9 +95,26 @@ export function parseState(text: string): SandboxState {
     const problem = checkStoredIntake(intake, owners, images);
     if (problem) throw new StateFileError(`intake ${intake.imageId} ${problem}`);
     if (intakes.has(intake.imageId)) throw new StateFileError(`intake ${intake.imageId} appears twice`);
+    if (completeNutrients(intake)) calculateIntake(intake);
     intakes.set(intake.imageId, intake);
   }
   return { secret: file.secret, intakes, images };
+}
+
+/** Fills nutrient codes an older file lacks from the ingredient catalogue (else 0); true when any was missing. */
+function completeNutrients(intake: StoredIntake): boolean {
+  let missing = false;
+  for (const item of intake.items) {
+    for (const component of item.components) {
+      if (NUTRIENT_CODES.every((code) => component.per100g[code] !== undefined)) continue;
+      missing = true;
+      const known = Object.entries(INGREDIENTS).find(([, ingredient]) => ingredient.name === component.name);
+      const catalogue = known ? ingredientPer100g(known[0] as IngredientKey) : zeroNutrients();
+      component.per100g = { ...catalogue, ...component.per100g };
+    }
+    item.nutrition = { ...zeroNutrients(), ...item.nutrition };
+  }
+  return missing;
 }
 
 function checkStoredIntake(intake: StoredIntake, owners: Set<number>, images: Map<string, StoredImage>): string | null {

@@ -1,7 +1,9 @@
 /**
- * HS256 tokens of the sandbox (api-contract §2): claims sub, role, iat, exp. Signing is a
- * plain HMAC with node:crypto (start-up signs one token per user and stays fast); verifying
- * uses jose, loaded on the first request.
+ * Tokens of the sandbox (docs/api.md, users and tokens). HS256 JWTs with claims sub, role, iat,
+ * exp: signing is a plain HMAC with node:crypto (start-up signs one token per user and stays
+ * fast); verifying uses jose, loaded on the first request. Opaque tokens, as the public service
+ * issues them: 40 hex characters, derived from the secret and the user id, so a state file keeps
+ * them valid across restarts.
  */
 import { createHmac } from "node:crypto";
 
@@ -23,7 +25,14 @@ export function signToken(key: Uint8Array, claims: { sub: string; role: string; 
   return `${header}.${payload}.${signature}`;
 }
 
-export type VerifiedToken = { ok: true; sub: string; role: string } | { ok: false; reason: string };
+/** The opaque token of a user: 40 lowercase hex characters. */
+export function opaqueToken(key: Uint8Array, userId: number): string {
+  return createHmac("sha256", key).update(`opaque-token:${userId}`).digest("hex").slice(0, 40);
+}
+
+export const OPAQUE_TOKEN = /^[0-9a-f]{40}$/;
+
+export type VerifiedToken = { ok: true; sub: string; role: string } | { ok: false; reason: string; expired?: boolean };
 
 /**
  * Tokens jose has already verified, with their expiry: a client sends the same token on every
@@ -49,7 +58,7 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Verif
   return verified.ok ? { ok: true, sub: verified.sub, role: verified.role } : verified;
 }
 
-async function verifyWithJose(key: Uint8Array, token: string): Promise<{ ok: true; sub: string; role: string; exp: number } | { ok: false; reason: string }> {
+async function verifyWithJose(key: Uint8Array, token: string): Promise<{ ok: true; sub: string; role: string; exp: number } | { ok: false; reason: string; expired?: boolean }> {
   const { errors, jwtVerify } = await import("jose");
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });
@@ -58,7 +67,7 @@ async function verifyWithJose(key: Uint8Array, token: string): Promise<{ ok: tru
     }
     return { ok: true, sub: payload.sub, role: payload.role, exp: payload.exp ?? 0 };
   } catch (error) {
-    if (error instanceof errors.JWTExpired) return { ok: false, reason: "the token has expired" };
+    if (error instanceof errors.JWTExpired) return { ok: false, reason: "the token has expired", expired: true };
     if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: "the token's signature is not valid" };
     if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is missing or invalid` };
     return { ok: false, reason: "the token is not a valid HS256 JWT" };

@@ -6,13 +6,16 @@
 import {
   checkUpdateAgainstIntake,
   isLevel,
+  isPlainRecord,
   isMeasure,
   planAllowsItemModifiers,
   type Level,
   type Measure,
   type Plan,
+  type UpdateRule,
   type UpdateShape,
 } from "../intake/index.js";
+import { SERVICE_CODES, type ServiceCode } from "./errors.js";
 import type { Dish } from "./seed.js";
 import { dishComponents, positionKeys, type StoredIntake, type StoredItem } from "./state.js";
 
@@ -30,11 +33,17 @@ export interface UpdatePlan {
   ignored: string[];
 }
 
-export type Planned<T> = { ok: true; plan: T } | { ok: false; message: string };
+export type Planned<T> = { ok: true; plan: T } | { ok: false; message: string; code: ServiceCode };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** The service code of each update rule (docs/api.md, service codes). */
+export const RULE_CODES: Record<UpdateRule, ServiceCode> = {
+  shape: SERVICE_CODES.badBody,
+  quantity: SERVICE_CODES.badQuantity,
+  level: SERVICE_CODES.badLevel,
+  position: SERVICE_CODES.unknownPosition,
+};
+
+const refused = (message: string, code: ServiceCode): { ok: false; message: string; code: ServiceCode } => ({ ok: false, message, code });
 
 function itemAt(intake: StoredIntake, key: string): StoredItem | undefined {
   return intake.items.find((item) => item.position !== null && String(item.position) === key);
@@ -47,7 +56,8 @@ function itemAt(intake: StoredIntake, key: string): StoredItem | undefined {
  */
 export function planUpdate(intake: StoredIntake, fields: Record<string, unknown>, shape: UpdateShape, ownerPlan: Plan): Planned<UpdatePlan> {
   const problems = checkUpdateAgainstIntake(fields, shape, intake.kind, positionKeys(intake));
-  if (problems.length > 0) return { ok: false, message: problems[0]!.message };
+  const [problem] = problems;
+  if (problem) return refused(problem.message, RULE_CODES[problem.rule]);
 
   const changes = new Map<StoredItem, PortionChange>();
   const ignored = new Set<string>();
@@ -70,10 +80,10 @@ export function planUpdate(intake: StoredIntake, fields: Record<string, unknown>
     const allowsModifiers = planAllowsItemModifiers(ownerPlan);
     for (const field of ["quantity", "salt", "sugar", "oil", "measures"] as const) {
       const values = fields[field];
-      if (!isPlainObject(values)) continue;
+      if (!isPlainRecord(values)) continue;
       for (const [key, value] of Object.entries(values)) {
         const item = itemAt(intake, key);
-        if (!item) return { ok: false, message: `unknown position ${key}` };
+        if (!item) return refused(`unknown position ${key}`, SERVICE_CODES.unknownPosition);
         if (field === "quantity") {
           if (typeof value === "number") changeOf(item).quantity = value;
         } else if (!allowsModifiers) {
@@ -114,20 +124,20 @@ export interface DishPlan {
 export function planDishConfirmation(intake: StoredIntake, dishes: readonly Dish[], positions: readonly string[] | null): Planned<DishPlan> {
   if (intake.kind === "recognition") {
     if (positions !== null && positions.length > 0) {
-      return { ok: false, message: "intake is recognition-only: leave out food_item_position" };
+      return refused("intake is recognition-only: leave out food_item_position", SERVICE_CODES.badBody);
     }
-    if (dishes.length !== 1) return { ok: false, message: "confirmedClass must hold exactly one dish id for a recognition-only intake" };
+    if (dishes.length !== 1) return refused("confirmedClass must hold exactly one dish id for a recognition-only intake", SERVICE_CODES.badBody);
     return { ok: true, plan: { replacements: [{ item: intake.items[0]!, dish: dishes[0]! }] } };
   }
-  if (positions === null) return { ok: false, message: "food_item_position is required for an itemized intake" };
+  if (positions === null) return refused("food_item_position is required for an itemized intake", SERVICE_CODES.badBody);
   if (positions.length !== dishes.length) {
-    return { ok: false, message: "confirmedClass and food_item_position must have the same length" };
+    return refused("confirmedClass and food_item_position must have the same length", SERVICE_CODES.badBody);
   }
   const replacements: DishPlan["replacements"] = [];
   for (const [index, key] of positions.entries()) {
     const item = itemAt(intake, key);
     if (!item) {
-      return { ok: false, message: `unknown position ${key} (this intake has ${positionKeys(intake).join(", ")})` };
+      return refused(`unknown position ${key} (this intake has ${positionKeys(intake).join(", ")})`, SERVICE_CODES.unknownPosition);
     }
     replacements.push({ item, dish: dishes[index]! });
   }

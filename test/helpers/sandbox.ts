@@ -78,3 +78,6 @@ export async function fetchJson<T = any>(handle: SandboxHandle, method: string, 
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
+
+/** A history window that holds every seeded intake: the history list requires both dates. */
+export const ALL_TIME = { date_from: "2000/01/01, 00:00:00", date_to: "2100/01/01, 00:00:00" } as const;

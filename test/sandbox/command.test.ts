@@ -8,6 +8,7 @@ import { sandboxCommand, type SandboxCommandOptions } from "../../src/commands/s
 import { startSandbox } from "../../src/sandbox/server.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
+import { ALL_TIME } from "../helpers/sandbox.js";
 
 const defaults: SandboxCommandOptions = { port: 0, host: "127.0.0.1", json: false, env: false };
 
@@ -168,7 +169,7 @@ describe("the built CLI", () => {
       await until(() => stdout.includes("\n"), 10_000);
       expect(Date.now() - started).toBeLessThan(5000);
       const { url, users } = JSON.parse(stdout);
-      const response = await fetch(`${url}/v2/history/getIntakesList`, { headers: { authorization: `Bearer ${users[1].token}` } });
+      const response = await fetch(`${url}/v2/history/getIntakesList?${new URLSearchParams(ALL_TIME)}`, { headers: { authorization: `Bearer ${users[1].token}` } });
       expect(response.status).toBe(200);
       await until(() => stderr.includes("getIntakesList 200"));
       child.kill("SIGINT");

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { DISHES } from "../../src/sandbox/seed.js";
 import { fetchJson, withSandbox } from "../helpers/sandbox.js";
-import { getIntake, itemAt, itemNutritionAt, nutrient, weightsSum } from "./fixtures.js";
+import { getIntake, itemAt, itemNutritionAt, nutrient, weightsSum, codeFor } from "./fixtures.js";
 
 const sb = withSandbox({}, { perTest: true });
 
@@ -103,7 +103,7 @@ describe("confirming dishes", () => {
       const before = [sb.handle.intake(1001), sb.handle.intake(1002)];
       const answer = await confirm("alice", body);
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ message: expect.any(String), code: 400 });
+      expect(answer.body).toEqual({ message: expect.any(String), code: codeFor(400) });
       expect([sb.handle.intake(1001), sb.handle.intake(1002)]).toEqual(before);
       expect(sb.handle.stats().nutrition_calculations).toBe(0);
     });

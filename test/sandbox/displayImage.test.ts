@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../../src/intake/index.js";
 import type { SandboxHandle } from "../../src/sandbox/server.js";
-import { fetchJson, withSandbox } from "../helpers/sandbox.js";
-import { GIF, getIntake, imageForm, JPEG, paddedTo, PNG, WEBP, type Json } from "./fixtures.js";
+import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";
+import { GIF, getIntake, imageForm, JPEG, paddedTo, PNG, WEBP, type Json, codeFor } from "./fixtures.js";
 
 const sb = withSandbox({}, { perTest: true });
 
@@ -64,7 +64,7 @@ describe("attaching (interface §4.2)", () => {
     const answer = await attach(sb.handle, 1003, imageForm(PNG));
     const url = answer.body.intake_info.image_url;
     expect((await getIntake(sb.handle, 1003, "alice")).image_url).toBe(url);
-    const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice" });
+    const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: ALL_TIME });
     expect(list.body.intakes_list.find((intake: Json) => intake.image_id === 1003).image_url).toBe(url);
   });
 
@@ -95,7 +95,7 @@ describe("attaching (interface §4.2)", () => {
     const before = sb.handle.intake(1002);
     const answer = await attach(sb.handle, 1002, imageForm(JPEG));
     expect(answer.status).toBe(409);
-    expect(answer.body).toEqual({ message: expect.stringContaining("manual"), code: 409 });
+    expect(answer.body).toEqual({ message: expect.stringContaining("manual"), code: codeFor(409) });
     expect(sb.handle.intake(1002)).toEqual(before);
   });
 
@@ -114,7 +114,7 @@ describe("size and type limits", () => {
     const before = sb.handle.intake(1003);
     const answer = await attach(sb.handle, 1003, imageForm(paddedTo(JPEG, MAX_DISPLAY_IMAGE_BYTES + 1)));
     expect(answer.status).toBe(413);
-    expect(answer.body).toEqual({ message: expect.any(String), code: 413 });
+    expect(answer.body).toEqual({ message: expect.any(String), code: codeFor(413) });
     expect(sb.handle.intake(1003)).toEqual(before);
   });
 
@@ -144,7 +144,7 @@ describe("size and type limits", () => {
       const before = sb.handle.intake(1003);
       const answer = await attach(sb.handle, 1003, imageForm(bytes));
       expect(answer.status).toBe(415);
-      expect(answer.body.code).toBe(415);
+      expect(answer.body.code).toEqual(codeFor(415));
       expect(sb.handle.intake(1003)).toEqual(before);
     });
   }

@@ -1,4 +1,5 @@
 /** Image bytes for display-image tests, and small helpers shared by the sandbox tests. */
+import { expect } from "vitest";
 import { encodePng, SAMPLE_JPEG_BASE64 } from "../../src/sandbox/images.js";
 import type { SandboxHandle } from "../../src/sandbox/server.js";
 import { fetchJson } from "../helpers/sandbox.js";
@@ -56,3 +57,21 @@ export function weightsSum(recipe: Json[]): number {
 export function componentWeight(recipe: Json[], name: string): number {
   return recipe.find((component: Json) => component.name === name).weight;
 }
+
+/** The service codes an error answer with each status may carry (the README's table of service codes). */
+export const CODES_BY_STATUS: Record<number, number[]> = {
+  400: [1201, 1202, 1401, 1402, 1403, 1404, 1405, 1601],
+  401: [1001, 1002, 1003],
+  403: [1203],
+  404: [1301, 1302],
+  405: [1303],
+  408: [1601],
+  409: [1501],
+  413: [1402, 1502],
+  415: [1503],
+  429: [114],
+  431: [1601],
+};
+
+/** A service code that fits the status (never the status itself). */
+export const codeFor = (status: number) => expect.toBeOneOf(CODES_BY_STATUS[status] ?? []);

@@ -1,6 +1,7 @@
 /** The sandbox's rate limit (429 with Retry-After) and artificial latency. */
 import { describe, expect, it } from "vitest";
 import { fetchJson, withSandbox } from "../helpers/sandbox.js";
+import { codeFor } from "./fixtures.js";
 
 describe("rate limit", () => {
   const sb = withSandbox({ rateLimit: 5 });
@@ -17,7 +18,7 @@ describe("rate limit", () => {
     expect(passed.length).toBeLessThanOrEqual(5 * Math.ceil(elapsed / 1000));
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0]!.headers.get("retry-after")).toBe("1");
-    expect(limited[0]!.body).toEqual({ message: expect.any(String), code: 429 });
+    expect(limited[0]!.body).toEqual({ message: expect.any(String), code: codeFor(429) });
     expect((await fetchJson(sb.handle, "GET", "/sandbox/stats")).status).toBe(200);
 
     await new Promise((resolve) => setTimeout(resolve, 1050));

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SEED_INTAKES } from "../../src/sandbox/seed.js";
 import { fetchJson, withSandbox, type JsonAnswer } from "../helpers/sandbox.js";
-import { imageForm, JPEG, type Json } from "./fixtures.js";
+import { imageForm, JPEG, type Json, codeFor } from "./fixtures.js";
 
 const sb = withSandbox();
 
@@ -15,7 +15,7 @@ const allIntakes = () => SEED_INTAKES.map((seed) => sb.handle.intake(seed.imageI
 function expectClientError(answer: JsonAnswer<Json>, context: unknown) {
   if (answer.status < 400 || answer.status > 499) throw new Error(`expected a 4xx for ${JSON.stringify(context)}, got ${answer.status} ${answer.text}`);
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(answer.body).toEqual({ message: expect.any(String), code: answer.status });
+  expect(answer.body).toEqual({ message: expect.any(String), code: codeFor(answer.status) });
   expect(answer.body.message.length).toBeGreaterThan(0);
 }
 

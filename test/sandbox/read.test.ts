@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { IntakeListResponseSchema, IntakeResponseSchema } from "../../src/api/schemas.js";
 import { readIntakeKind } from "../../src/intake/index.js";
 import { SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
-import { fetchJson, withSandbox } from "../helpers/sandbox.js";
+import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";
 import type { Json } from "./fixtures.js";
 
 const sb = withSandbox();
@@ -24,7 +24,7 @@ describe("GET /v2/intake/{image_id}", () => {
       expect(record.occasion).toBe(seed.occasion);
       expect(record).toEqual(sb.handle.intake(seed.imageId));
 
-      const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: ownerName(seed.owner) });
+      const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: ownerName(seed.owner), query: ALL_TIME });
       expect(list.body.intakes_list.filter((intake: Json) => intake.image_id === seed.imageId)).toEqual([record]);
     });
   }
@@ -33,7 +33,7 @@ describe("GET /v2/intake/{image_id}", () => {
     const positions = (record: Json) => record.recipe_per_item?.map((item: Json) => item.food_item_position) ?? null;
     const expected: Record<number, unknown> = {
       1001: null, 1002: [1, 2, 3], 1003: ["manual1", "manual2"], 1004: ["manual1"], 1005: ["manual1"],
-      2001: null, 2002: [1, 2], 2003: ["manual1", "manual2"], 3001: ["manual1", "manual2"], 3002: [1, 2], 4001: [1, 2], 4002: ["manual1"],
+      2001: null, 2002: [1, 2], 2003: ["manual1", "manual2"], 3001: ["manual1", "manual2"], 3002: [1, 2], 4001: [1, 2], 4002: ["manual1"], 4003: [1, 3],
     };
     for (const [imageId, list] of Object.entries(expected)) {
       expect([imageId, positions(sb.handle.intake(Number(imageId)))]).toEqual([imageId, list]);
@@ -51,10 +51,46 @@ describe("GET /v2/intake/{image_id}", () => {
 
   it("the nutrition has the contract's nutrient codes and units", () => {
     const nutrition = (sb.handle.intake(1002) as Json).nutritional_info;
-    expect(Object.keys(nutrition.totalNutrients)).toEqual(["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"]);
+    expect(Object.keys(nutrition.totalNutrients).slice(0, 6)).toEqual(["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"]);
     expect(nutrition.totalNutrients.ENERC_KCAL.unit).toBe("kcal");
     expect(nutrition.totalNutrients.NA.unit).toBe("mg");
     expect(nutrition.calories).toBeGreaterThan(0);
+  });
+
+  it("§5 nutrients: every intake's totalNutrients carries at least 12 codes with the public service's labels", () => {
+    const extra = ["FIBTG", "FASAT", "FAMS", "FAPU", "CHOLE", "SUGAR.added", "K", "CA", "FE", "VITC"];
+    for (const seed of SEED_INTAKES) {
+      const record = sb.handle.intake(seed.imageId) as Json;
+      const totals = record.nutritional_info.totalNutrients;
+      expect(Object.keys(totals).length).toBeGreaterThanOrEqual(12);
+      expect(Object.keys(totals)).toEqual(expect.arrayContaining(["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA", ...extra]));
+      expect(totals.CHOCDF.label).toBe("Carbs");
+      for (const item of record.nutritional_info_per_item ?? []) expect(Object.keys(item.nutritional_info.totalNutrients)).toEqual(Object.keys(totals));
+    }
+    const pizza = (sb.handle.intake(1001) as Json).nutritional_info.totalNutrients;
+    expect(pizza.CA).toEqual({ label: "Calcium", quantity: expect.any(Number), unit: "mg" });
+    expect(pizza.CA.quantity).toBeGreaterThan(0);
+  });
+
+  it("§5 positions: the seed holds an itemized intake whose positions have a gap (1 and 3 only)", async () => {
+    const answer = await fetchJson(sb.handle, "GET", "/v2/intake/4003", { as: "erin" });
+    expect(answer.body.intake_info.recipe_per_item.map((item: Json) => item.food_item_position)).toEqual([1, 3]);
+    expect(answer.body.intake_info.nutritional_info_per_item.map((item: Json) => item.food_item_position)).toEqual([1, 3]);
+  });
+
+  it("§5 language: the language query parameter is accepted on every endpoint and ignored", async () => {
+    const query = { language: "tur" };
+    const plain = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice" });
+    const withLanguage = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query });
+    expect(withLanguage.body).toEqual(plain.body);
+    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { ...ALL_TIME, ...query } })).status).toBe(200);
+    for (const path of ["/v2/nutrition/recipe/ingredients", "/v2/nutrition/recipe/nutritionalInfo", "/v2/nutrition/confirm/quantity"]) {
+      expect([path, (await fetchJson(sb.handle, "POST", path, { as: "alice", query, body: { imageId: 1001 } })).status]).toEqual([path, 200]);
+    }
+    const dish = await fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as: "carol", query, body: { imageId: 3002, confirmedClass: [506], food_item_position: [1] } });
+    expect(dish.status).toBe(200);
+    expect((await fetchJson(sb.handle, "DELETE", "/v2/intake/1003/display_image", { as: "alice", query })).status).toBe(200);
+    expect((await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { language: ["tur", "eng"] } })).body.code).toBe(1401);
   });
 
   it("image_url serves the normal image with its content type and the dimensions in processed_image_size", async () => {
@@ -73,14 +109,14 @@ describe("GET /v2/intake/{image_id}", () => {
   it("an unknown image name is 404 JSON", async () => {
     const answer = await fetchJson(sb.handle, "GET", "/images/0123456789abcdef0123456789abcdef.png");
     expect(answer.status).toBe(404);
-    expect(answer.body.code).toBe(404);
+    expect(answer.body.code).toBe(1302);
   });
 
   for (const bad of ["abc", "0", "-1", "1001.0", "1e3", "99999999999999999999"]) {
     it(`a malformed image id "${bad}" → 400`, async () => {
       const answer = await fetchJson(sb.handle, "GET", `/v2/intake/${bad}`, { as: "alice" });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ message: expect.any(String), code: 400 });
+      expect(answer.body).toEqual({ message: expect.any(String), code: 1401 });
     });
   }
 
@@ -102,7 +138,7 @@ describe("GET /v2/history/getIntakesList", () => {
   const ids = (answer: Json) => answer.body.intakes_list.map((intake: Json) => intake.image_id);
 
   it("lists the user's intakes oldest first, and parses with IntakeListResponseSchema", async () => {
-    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice" });
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: ALL_TIME });
     expect(IntakeListResponseSchema.safeParse(answer.body).success).toBe(true);
     expect(ids(answer)).toEqual([1001, 1002, 1003, 1004, 1005]);
   });
@@ -116,11 +152,17 @@ describe("GET /v2/history/getIntakesList", () => {
     expect(ids(answer)).toEqual([1002, 1003, 1004]);
   });
 
-  it("only date_from or only date_to bound one side", async () => {
+  it("§5 history dates: the history list requires both dates, and a 400 names the missing one", async () => {
     const from = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_from: "2026/11/03, 00:00:00" } });
-    expect(ids(from)).toEqual([2002, 2003]);
+    expect(from.status).toBe(400);
+    expect(from.body).toEqual({ message: expect.stringMatching(/^date_to is required/), code: 1401 });
     const to = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_to: "2026/11/03, 00:00:00" } });
-    expect(ids(to)).toEqual([2001]);
+    expect(to.body).toEqual({ message: expect.stringMatching(/^date_from is required/), code: 1401 });
+    const none = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob" });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toMatch(/date_from and date_to are required/);
+    const both = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_from: "2026/11/03, 00:00:00", date_to: "2026/11/30, 00:00:00" } });
+    expect(ids(both)).toEqual([2002, 2003]);
   });
 
   it("a range with no intakes is an empty list", async () => {
@@ -135,7 +177,7 @@ describe("GET /v2/history/getIntakesList", () => {
     it(`a malformed date ${JSON.stringify(bad)} → 400`, async () => {
       const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { date_from: bad } });
       expect(answer.status).toBe(400);
-      expect(answer.body.code).toBe(400);
+      expect(answer.body.code).toBe(1401);
     });
   }
 
@@ -153,7 +195,7 @@ describe("GET /v2/history/getIntakesList", () => {
   });
 
   it("a manager lists a managed user's intakes", async () => {
-    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { user_id: 102 } });
+    const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { ...ALL_TIME, user_id: 102 } });
     expect(ids(answer)).toEqual([2001, 2002, 2003]);
   });
 });
@@ -210,14 +252,14 @@ describe("sandbox-only routes and framework answers", () => {
   it("an unknown path is 404 JSON", async () => {
     const answer = await fetchJson(sb.handle, "GET", "/v2/intakes/1001", { as: "alice" });
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ message: expect.any(String), code: 404 });
+    expect(answer.body).toEqual({ message: expect.any(String), code: 1302 });
   });
 
   it("a wrong method on a known route is 405 JSON with Allow", async () => {
     const answer = await fetchJson(sb.handle, "PUT", "/v2/intake/1001", { as: "alice" });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("GET, HEAD");
-    expect(answer.body.code).toBe(405);
+    expect(answer.body.code).toBe(1303);
     const post = await fetchJson(sb.handle, "GET", "/v2/nutrition/confirm/quantity", { as: "alice" });
     expect(post.status).toBe(405);
   });
@@ -225,6 +267,6 @@ describe("sandbox-only routes and framework answers", () => {
   it("a malformed URL is 400 JSON", async () => {
     const answer = await fetchJson(sb.handle, "GET", "/v2/intake/%E0%A4%A", { as: "alice" });
     expect(answer.status).toBe(400);
-    expect(answer.body.code).toBe(400);
+    expect(answer.body.code).toBe(1401);
   });
 });

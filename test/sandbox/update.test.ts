@@ -1,8 +1,8 @@
 /** POST /v2/nutrition/confirm/quantity against the rules of interface §4.1. */
 import { describe, expect, it } from "vitest";
 import { MODIFIER_SHARES } from "../../src/sandbox/nutrition.js";
-import { fetchJson, withSandbox } from "../helpers/sandbox.js";
-import { componentWeight, getIntake, itemAt, itemNutritionAt, nutrient, update, weightsSum, type Json } from "./fixtures.js";
+import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";
+import { componentWeight, getIntake, itemAt, itemNutritionAt, nutrient, update, weightsSum, type Json, codeFor } from "./fixtures.js";
 
 const sb = withSandbox({}, { perTest: true });
 
@@ -79,7 +79,7 @@ describe("rule 1: only the positions supplied change", () => {
     const before = sb.handle.intake(1002);
     const answer = await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": 100, "9": 50 } });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ message: expect.stringContaining("9"), code: 400 });
+    expect(answer.body).toEqual({ message: expect.stringContaining("9"), code: codeFor(400) });
     expect(sb.handle.intake(1002)).toEqual(before);
   });
 
@@ -234,7 +234,7 @@ describe("rule 6: nutrition is recalculated and shown everywhere at once", () =>
   it("GET, the history list, recipe/ingredients and recipe/nutritionalInfo show the new values", async () => {
     await update(sb.handle, "alice", { imageId: 1003, quantity: { manual1: 500 }, oil: { manual1: "high" } });
     const intake = await getIntake(sb.handle, 1003, "alice");
-    const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice" });
+    const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: ALL_TIME });
     expect(list.body.intakes_list.find((i: Json) => i.image_id === 1003)).toEqual(intake);
 
     const ingredients = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/ingredients", { as: "alice", body: { imageId: 1003 } });
@@ -297,7 +297,7 @@ describe("quantity and level checks", () => {
       const before = sb.handle.intake(1001);
       const answer = await update(sb.handle, "alice", { imageId: 1001, quantity });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ message: expect.any(String), code: 400 });
+      expect(answer.body).toEqual({ message: expect.any(String), code: codeFor(400) });
       expect(sb.handle.intake(1001)).toEqual(before);
     });
   }

@@ -3,16 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { routes } from "../../api/paths.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
-import { badRequest } from "../errors.js";
+import { badQuery } from "../errors.js";
 import { itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
-import { parseHistoryDate, readBodyImageId, readImageIdParam, readJsonBody, readQuery } from "../request.js";
-
-function readDateBound(text: string | undefined, name: string): number | null {
-  if (text === undefined) return null;
-  const time = parseHistoryDate(text);
-  if (time === null) throw badRequest(`${name} must look like 2026/11/03, 08:00:00 (YYYY/MM/DD, HH:MM:SS), not "${text}"`);
-  return time;
-}
+import { readBodyImageId, readHistoryDate, readImageIdParam, readJsonBody, readQuery } from "../request.js";
 
 export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = ctx.authenticate;
@@ -26,14 +19,18 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
 
   app.get(routes.intakesList, { onRequest }, async (request) => {
     const query = readQuery(request, ["user_id", "date_from", "date_to"]);
-    const from = readDateBound(query.date_from, "date_from");
-    const to = readDateBound(query.date_to, "date_to");
-    if (from !== null && to !== null && from > to) throw badRequest("date_from is later than date_to");
+    // Both dates are required (docs/api.md, the history list): the public service reads "between two dates".
+    if (query.date_from === undefined && query.date_to === undefined) {
+      throw badQuery("date_from and date_to are required, e.g. date_from=2026/11/01, 00:00:00 and date_to=2026/11/08, 00:00:00");
+    }
+    const from = readHistoryDate(query.date_from, "date_from");
+    const to = readHistoryDate(query.date_to, "date_to");
+    if (from > to) throw badQuery("date_from is later than date_to");
     const { target } = ctx.accessOf(request);
     const intakes = [...ctx.state.intakes.values()]
       .filter((intake) => intake.ownerId === target.id)
       .map((intake) => ({ intake, time: Date.parse(intake.timestamp) }))
-      .filter(({ time }) => (from === null || time >= from) && (to === null || time <= to))
+      .filter(({ time }) => time >= from && time <= to)
       .sort((a, b) => a.time - b.time || a.intake.imageId - b.intake.imageId);
     return { intakes_list: intakes.map(({ intake }) => ctx.render(request, intake)) };
   });

@@ -5,21 +5,21 @@
  */
 import type { FastifyInstance } from "fastify";
 import { routes } from "../../api/paths.js";
-import { pickUpdateFields, readUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
+import { parsePositionKey, pickUpdateFields, readUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
-import { badRequest } from "../errors.js";
+import { badRequest, SERVICE_CODES } from "../errors.js";
 import { describeValue, readBodyImageId, readJsonBody, readQuery } from "../request.js";
 import { findDish, type Dish } from "../seed.js";
-import { applyDishConfirmation, applyUpdate, planDishConfirmation, planUpdate, type UpdatePlan } from "../update.js";
-import { parsePositionKey } from "../../intake/index.js";
+import { applyDishConfirmation, applyUpdate, planDishConfirmation, planUpdate, RULE_CODES, type UpdatePlan } from "../update.js";
 
 const MAX_CONFIRMED = 100;
 
 function readUpdateFields(body: Record<string, unknown>) {
   const fields = pickUpdateFields(body);
   const { shape, problems } = readUpdateShape(fields, { strictMeasures: true });
-  if (problems.length > 0) throw badRequest(problems[0]!.message);
+  const [problem] = problems;
+  if (problem) throw badRequest(problem.message, RULE_CODES[problem.rule]);
   return { fields, shape };
 }
 
@@ -47,7 +47,7 @@ function readPositionList(value: unknown): string[] | null {
   const keys = value.map((position) => {
     const key = typeof position === "number" && Number.isSafeInteger(position) ? String(position) : position;
     if (typeof key !== "string" || !parsePositionKey(key)) {
-      throw badRequest(`food_item_position holds ${describeValue(position)}, which is not a food item position`);
+      throw badRequest(`food_item_position holds ${describeValue(position)}, which is not a food item position`, SERVICE_CODES.unknownPosition);
     }
     return key;
   });
@@ -73,7 +73,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const intake = lookupIntake(ctx.state.intakes, access, imageId);
     const ownerPlan = access.target.plan ?? "Recognise";
     const planned = planUpdate(intake, fields, shape, ownerPlan);
-    if (!planned.ok) throw badRequest(planned.message);
+    if (!planned.ok) throw badRequest(planned.message, planned.code);
 
     const applied = applyUpdate(planned.plan);
     if (applied) {
@@ -94,9 +94,9 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const intake = lookupIntake(ctx.state.intakes, access, imageId);
     const ownerPlan = access.target.plan ?? "Recognise";
     const dishPlan = planDishConfirmation(intake, dishes, positions);
-    if (!dishPlan.ok) throw badRequest(dishPlan.message);
+    if (!dishPlan.ok) throw badRequest(dishPlan.message, dishPlan.code);
     const updatePlan = planUpdate(intake, fields, shape, ownerPlan);
-    if (!updatePlan.ok) throw badRequest(updatePlan.message);
+    if (!updatePlan.ok) throw badRequest(updatePlan.message, updatePlan.code);
 
     // Rule 7: the update runs without its own recalculation; nutrition is calculated once, at the end.
     applyDishConfirmation(dishPlan.plan);

@@ -1,0 +1,171 @@
+/**
+ * The sandbox's HTTP application: Fastify with the sandbox's body parser, limits and timeouts,
+ * the per-request counting and rate limit, and every route.
+ */
+import fastifyMultipart from "@fastify/multipart";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { API_PREFIX } from "../api/paths.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/index.js";
+import { authenticate, bearerToken, resolveTarget, type Access, type TokenBook } from "./access.js";
+import type { SandboxContext, SandboxStats } from "./context.js";
+import { errorBody, SERVICE_CODES, unsupportedMedia } from "./errors.js";
+import { answerClientError, describeFailure, JSON_BODY_LIMIT } from "./failures.js";
+import { parseJsonBody } from "./json.js";
+import { createRateLimiter, rateLimited } from "./rateLimit.js";
+import { renderIntake } from "./render.js";
+import { registerDisplayImageRoutes } from "./routes/displayImage.js";
+import { registerIntakeRoutes } from "./routes/intakes.js";
+import { pathOf, registerMethodNotAllowed, registerSandboxRoutes } from "./routes/misc.js";
+import { registerUpdateRoutes } from "./routes/updates.js";
+import { calculateIntake, type SandboxState } from "./state.js";
+
+/** How long a client may take, and how many may be connected at once (docs/cli.md, sandbox safety). */
+export interface SandboxLimits {
+  /** The whole request, headers and body; default 30 s. */
+  requestTimeoutMs: number;
+  /** The request's headers; default 10 s. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection between requests; default 5 s. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; more are closed at once; default 256. */
+  maxConnections: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 };
+
+export interface AppRuntime {
+  state: SandboxState;
+  stats: SandboxStats;
+  tokens: TokenBook;
+  limits: SandboxLimits;
+  rateLimit?: number | undefined;
+  latencyMs?: number | undefined;
+  log?: ((line: string) => void) | undefined;
+  /** The absolute base of image URLs for this request (from the listening address). */
+  imageBase(request: FastifyRequest): string;
+  /** Persists the state after a change (when a state file is in use). */
+  commit(): void;
+}
+
+function createFastify(limits: SandboxLimits): FastifyInstance {
+  // Node checks the request and header timeouts every interval: a fraction of the shortest one.
+  const interval = Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
+  const app = Fastify({
+    logger: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: false,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.requestTimeoutMs,
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: interval },
+    clientErrorHandler: answerClientError,
+    // Fastify's own routing errors (a malformed URL) before any route runs.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send(errorBody(SERVICE_CODES.badQuery, "the request URL is malformed"));
+    },
+  });
+  app.server.maxConnections = limits.maxConnections;
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: JSON_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  void app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_DISPLAY_IMAGE_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 100 },
+  });
+  return app;
+}
+
+function createContext(runtime: AppRuntime): SandboxContext {
+  const accesses = new WeakMap<FastifyRequest, Access>();
+  return {
+    state: runtime.state,
+    stats: runtime.stats,
+    authenticate: async (request) => {
+      const caller = await authenticate(request.headers.authorization, runtime.tokens);
+      const target = resolveTarget(caller, (request.query as Record<string, unknown> | undefined)?.user_id);
+      accesses.set(request, { caller, target });
+    },
+    accessOf: (request) => {
+      const access = accesses.get(request);
+      if (!access) throw new Error("route registered without the authenticate hook");
+      return access;
+    },
+    render: (request, intake) => renderIntake(intake, runtime.state.images, (name) => `${runtime.imageBase(request)}/images/${name}`),
+    recalculate: (intake) => {
+      calculateIntake(intake);
+      runtime.stats.nutrition_calculations += 1;
+    },
+    commit: () => runtime.commit(),
+  };
+}
+
+function isApiPath(path: string): boolean {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
+function countRequest(stats: SandboxStats, request: FastifyRequest): void {
+  const methodNotAllowed = (request.routeOptions.config as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed === true;
+  const pattern = request.is404 || methodNotAllowed ? "*" : (request.routeOptions.url ?? "*");
+  const key = `${request.method} ${pattern}`;
+  stats.requests[key] = (stats.requests[key] ?? 0) + 1;
+  stats.total_requests += 1;
+}
+
+/** A body the sandbox would have to decode: refused, whatever the encoding (docs/api.md, bodies). */
+function refuseEncodedBody(request: FastifyRequest): void {
+  const encoding = request.headers["content-encoding"];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
+    throw unsupportedMedia(`request bodies must not be encoded (Content-Encoding: ${encoding}); send them uncompressed`);
+  }
+}
+
+function installRequestHooks(app: FastifyInstance, runtime: AppRuntime): void {
+  const rate = runtime.rateLimit;
+  const limiter = rate === undefined ? null : createRateLimiter(rate);
+  app.addHook("onRequest", async (request, reply) => {
+    const path = pathOf(request.url);
+    if (path === "/sandbox/stats" || path.startsWith("/images/")) return;
+    countRequest(runtime.stats, request);
+    if (limiter && rate !== undefined && isApiPath(path)) {
+      const decision = limiter.take(bearerToken(request.headers.authorization), performance.now());
+      void reply.headers(decision.headers);
+      if (!decision.allowed) throw rateLimited(rate, decision.headers);
+    }
+    refuseEncodedBody(request);
+  });
+
+  const latency = runtime.latencyMs;
+  if (latency !== undefined && latency > 0) {
+    app.addHook("onSend", async (request) => {
+      if (isApiPath(pathOf(request.url))) await new Promise((resolve) => setTimeout(resolve, latency));
+    });
+  }
+  const log = runtime.log;
+  if (log) {
+    app.addHook("onResponse", async (request, reply) => {
+      log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+  }
+  app.setErrorHandler((error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
+    const failure = describeFailure(error);
+    if (failure.status >= 500) log?.(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    void reply.code(failure.status).headers(failure.headers).send(errorBody(failure.code, failure.message));
+  });
+}
+
+export function buildApp(runtime: AppRuntime): FastifyInstance {
+  const app = createFastify(runtime.limits);
+  const ctx = createContext(runtime);
+  installRequestHooks(app, runtime);
+  registerIntakeRoutes(app, ctx);
+  registerUpdateRoutes(app, ctx);
+  registerDisplayImageRoutes(app, ctx);
+  registerMethodNotAllowed(app);
+  registerSandboxRoutes(app, ctx);
+  return app;
+}
