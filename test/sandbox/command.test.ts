@@ -171,7 +171,7 @@ describe("the built CLI", () => {
       const { url, users } = JSON.parse(stdout);
       const response = await fetch(`${url}/v2/history/getIntakesList?${new URLSearchParams(ALL_TIME)}`, { headers: { authorization: `Bearer ${users[1].token}` } });
       expect(response.status).toBe(200);
-      await until(() => stderr.includes("getIntakesList 200"));
+      await until(() => /getIntakesList\S* 200/.test(stderr));
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     } finally {
