@@ -63,10 +63,9 @@ export function lockStateFile(statePath: string): StateLock {
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(path)) break;
     const owner = lockOwner(path);
-    if (owner !== null && owner !== process.pid && isAlive(owner)) {
+    if (owner !== null && isAlive(owner)) {
       throw new StateLockedError(`state file ${statePath} is in use by another sandbox (pid ${owner}); stop it or use another --state file`, owner);
     }
-    if (owner === process.pid) throw new StateLockedError(`state file ${statePath} is already in use by this process`, owner);
     rmSync(path, { force: true }); // stale: its process is gone
     if (attempt === 2) throw new StateFileError(`cannot take over the stale lock ${path}`);
   }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkItemQuantity, checkRecognitionQuantity, MAX_QUANTITY_GRAMS, parseGrams } from "../../src/intake/quantity.js";
+import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkItemQuantity, checkRecognitionQuantity, MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS, parseGrams } from "../../src/intake/quantity.js";
 
 describe("checkRecognitionQuantity", () => {
   it.each([1, 320, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {
@@ -29,6 +30,19 @@ describe("checkItemQuantity", () => {
 
   it.each([0, -1, -0.5, Number.NaN, Number.NEGATIVE_INFINITY, "80", true, null, MAX_QUANTITY_GRAMS + 0.5])("refuses %j", (value) => {
     expect(checkItemQuantity(value)).not.toBeNull();
+  });
+});
+
+describe("the minimum quantity (issue 15: 5e-324 g was accepted and stored)", () => {
+  it("is 0.1 g, for the CLI and the sandbox alike", () => {
+    expect(MIN_QUANTITY_GRAMS).toBe(0.1);
+    expect(checkItemQuantity(0.1)).toBeNull();
+    for (const value of [5e-324, Number.MIN_VALUE, 0.0999]) expect(checkItemQuantity(value)).toBe("must be at least 0.1 g");
+  });
+
+  it("the CLI refuses 1=0.05 with the same rule before sending anything", () => {
+    expect(() => parseQuantityArgs(["1=0.05"])).toThrow("quantity of position 1 must be at least 0.1 g");
+    expect(parseQuantityArgs(["1=0.1"])).toEqual({ form: "items", quantities: { "1": 0.1 } });
   });
 });
 

@@ -1,0 +1,257 @@
+/**
+ * Issue 15's findings in the sandbox, each driven over real sockets on loopback: slow clients,
+ * two sandboxes on one state file, hostile JSON, encoded bodies, the Host header, leftovers.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { startSandbox, StateFileError, StateLockedError, type SandboxHandle } from "../../src/sandbox/server.js";
+import { baseEnv, cliBin } from "../helpers/cli.js";
+import { fetchJson, withSandbox } from "../helpers/sandbox.js";
+import { getIntake, itemAt, update } from "./fixtures.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "foodctl-sandbox-hardening-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Opens a socket that sends a request's headers, then its body one byte every `dripMs`. */
+function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answer: Promise<string> } {
+  const { port } = new URL(handle.url);
+  const socket = connect(Number(port), "127.0.0.1");
+  let received = "";
+  socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
+  socket.on("error", () => undefined);
+  socket.on("connect", () => {
+    socket.write(
+      "POST /v2/nutrition/confirm/quantity HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        `Authorization: Bearer ${handle.tokenFor("alice")}\r\nContent-Length: 1000\r\n\r\n`,
+    );
+  });
+  const timer = setInterval(() => socket.writable && socket.write(" "), dripMs);
+  const answer = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
+  void answer.then(() => clearInterval(timer));
+  return { socket, answer };
+}
+
+describe("issue 15 #4: request, header and keep-alive timeouts and a connection cap", () => {
+  const limits = { requestTimeoutMs: 300, headersTimeoutMs: 200, keepAliveTimeoutMs: 200, maxConnections: 4 };
+  const sb = withSandbox({ limits });
+
+  it("#4 slow request bodies: a bounded number of slow-body sockets get cut, and a normal client is still served", async () => {
+    const slow = Array.from({ length: 4 }, () => slowBody(sb.handle, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Over the cap: the fifth connection is closed at once, without an answer.
+    const extra = slowBody(sb.handle, 50);
+    expect(await extra.answer).toBe("");
+    const answers = await Promise.all(slow.map((socket) => socket.answer));
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('"code":1601');
+    }
+    const normal = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice" });
+    expect(normal.status).toBe(200);
+    expect(sb.handle.intake(1001)).toEqual(normal.body.intake_info);
+  }, 5000);
+
+  it("#4 slow headers: a client that never finishes its headers is cut by the header timeout", async () => {
+    const { port } = new URL(sb.handle.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
+    socket.on("error", () => undefined);
+    socket.on("connect", () => socket.write("GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n"));
+    const timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 40);
+    await new Promise((resolve) => socket.on("close", resolve));
+    clearInterval(timer);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await fetchJson(sb.handle, "GET", "/sandbox/stats")).status).toBe(200);
+  }, 5000);
+
+  it("#4 the limits default to 30 s per request, 10 s for headers, 5 s keep-alive and 256 connections", async () => {
+    const { DEFAULT_LIMITS } = await import("../../src/sandbox/server.js");
+    expect(DEFAULT_LIMITS).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 });
+  });
+});
+
+describe("issue 15 #5: one sandbox per state file", () => {
+  it("#5 two sandboxes on one --state file: the second refuses to start, and starts once the first has closed", async () => {
+    const path = join(tempDir(), "state.json");
+    const first = await startSandbox({ port: 0, statePath: path });
+    let second: SandboxHandle | undefined;
+    try {
+      const refused = await startSandbox({ port: 0, statePath: path }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(StateLockedError);
+      expect(refused).toBeInstanceOf(StateFileError);
+      expect((refused as Error).message).toBe(`state file ${path} is in use by another sandbox (pid ${process.pid}); stop it or use another --state file`);
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    second = await startSandbox({ port: 0, statePath: path });
+    await second.close();
+  });
+
+  it("#5 the lock is released when start-up fails after taking it (port in use)", async () => {
+    const path = join(tempDir(), "state.json");
+    const holder = await startSandbox({ port: 0 });
+    try {
+      const port = Number(new URL(holder.url).port);
+      await expect(startSandbox({ port, statePath: path })).rejects.toMatchObject({ code: "EADDRINUSE" });
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    } finally {
+      await holder.close();
+    }
+  });
+
+  it("#5 a stale lock from a killed process is detected and taken over", async () => {
+    const path = join(tempDir(), "state.json");
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => gone.on("exit", resolve));
+    writeFileSync(`${path}.lock`, `${gone.pid}\n`);
+    const handle = await startSandbox({ port: 0, statePath: path });
+    try {
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+    } finally {
+      await handle.close();
+    }
+    writeFileSync(`${path}.lock`, "");
+    await (await startSandbox({ port: 0, statePath: path })).close();
+  });
+
+  it("#5 a real sandbox process: SIGTERM releases the lock; after kill -9 the stale lock is taken over", async () => {
+    const path = join(tempDir(), "state.json");
+    const startProcess = async () => {
+      const child = spawn(process.execPath, [cliBin(), "sandbox", "--port", "0", "--json", "--state", path], { env: baseEnv(), stdio: ["ignore", "pipe", "ignore"] });
+      const exited = new Promise((resolve) => child.on("close", resolve));
+      await new Promise((resolve) => child.stdout.setEncoding("utf8").once("data", resolve));
+      return { child, exited };
+    };
+    const first = await startProcess();
+    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(first.child.pid));
+    await expect(startSandbox({ port: 0, statePath: path })).rejects.toBeInstanceOf(StateLockedError);
+    first.child.kill("SIGTERM");
+    await first.exited;
+    expect(existsSync(`${path}.lock`)).toBe(false);
+
+    const second = await startProcess();
+    second.child.kill("SIGKILL");
+    await second.exited;
+    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(second.child.pid));
+    const handle = await startSandbox({ port: 0, statePath: path });
+    await handle.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("#5 a leftover *.tmp beside the state file (kill -9 during a save) is removed on start; other files stay", async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.json");
+    writeFileSync(join(dir, "state.json.4242.0a1b2c3d.tmp"), "");
+    writeFileSync(join(dir, "notes.tmp"), "mine");
+    const handle = await startSandbox({ port: 0, statePath: path });
+    try {
+      expect(handle.removedTemporaries).toEqual(["state.json.4242.0a1b2c3d.tmp"]);
+      expect(readdirSync(dir).sort()).toEqual(["notes.tmp", "state.json", "state.json.lock"]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("issue 15: hostile JSON and bodies", () => {
+  const sb = withSandbox({}, { perTest: true });
+  const raw = (text: string, headers: Record<string, string> = {}) =>
+    fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: text, contentType: "application/json", headers });
+
+  it("__proto__ and constructor keys in a quantity or level map are named, not called invalid JSON", async () => {
+    for (const [text, key] of [
+      ['{"imageId": 1002, "quantity": {"__proto__": 10}}', "__proto__"],
+      ['{"imageId": 1002, "salt": {"constructor": "low"}}', "constructor"],
+      ['{"imageId": 1002, "quantity": {"1": 150, "__proto__": {"x": 1}}}', "__proto__"],
+    ]) {
+      const answer = await raw(text!);
+      expect([text, answer.status, answer.body.code]).toEqual([text, 400, 1405]);
+      expect(answer.body.message).toContain(`"${key}" is not a food item position`);
+    }
+    const top = await raw('{"imageId": 1002, "__proto__": {"quantity": 1}}');
+    expect(top.body).toEqual({ message: expect.stringContaining('unknown field "__proto__"'), code: 1402 });
+    expect(itemAt(await getIntake(sb.handle, 1002, "alice"), 1).serving_size).toBe(180);
+  });
+
+  it("5e-324 g is refused: the minimum quantity is 0.1 g (code 1403)", async () => {
+    for (const quantity of [5e-324, 0.09]) {
+      const answer = await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": quantity } });
+      expect(answer.body).toEqual({ message: "quantity of position 1 must be at least 0.1 g", code: 1403 });
+    }
+    expect((await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": 0.1 } })).status).toBe(200);
+    expect(itemAt(await getIntake(sb.handle, 1002, "alice"), 1).serving_size).toBe(0.1);
+  });
+
+  it("duplicate JSON keys are refused with 400 (code 1402), at any depth, and nothing changes", async () => {
+    for (const text of [
+      '{"imageId": 1002, "quantity": {"1": 150}, "quantity": {"1": 10}}',
+      '{"imageId": 1002, "quantity": {"1": 150, "1": 10}}',
+      '{"imageId": 1002, "quantity": {"1": 150, "\\u0031": 10}}',
+    ]) {
+      const answer = await raw(text);
+      expect([text, answer.status, answer.body.code]).toEqual([text, 400, 1402]);
+      expect(answer.body.message).toMatch(/gives the key "(quantity|1)" twice/);
+    }
+    expect((await raw('{"imageId": 1002, "quantity": {"1": 150}, "salt": {"1": "low"}}')).status).toBe(200);
+    expect((await raw('{"imageId": 1002, "quantity": {"2": 150}, "sugar": {"2": "low"}}')).status).toBe(200);
+  });
+
+  it("a body sent with Content-Encoding: gzip (or any encoding) is answered 415 (code 1503) and nothing changes", async () => {
+    const body = JSON.stringify({ imageId: 1002, quantity: { "1": 111 } });
+    for (const [encoding, bytes] of [["gzip", body], ["gzip", gzipSync(body)], ["br", body], ["deflate, gzip", body]] as const) {
+      const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
+        as: "alice",
+        rawBody: typeof bytes === "string" ? bytes : new Uint8Array(bytes),
+        contentType: "application/json",
+        headers: { "content-encoding": encoding },
+      });
+      expect([encoding, answer.status, answer.body.code]).toEqual([encoding, 415, 1503]);
+    }
+    expect((await raw(body, { "content-encoding": "identity" })).status).toBe(200);
+    expect(itemAt(await getIntake(sb.handle, 1002, "alice"), 1).serving_size).toBe(111);
+  });
+});
+
+describe("issue 15: addresses", () => {
+  const sb = withSandbox();
+
+  it("image_url is built from the listening address, not the Host header", async () => {
+    const { port } = new URL(sb.handle.url);
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        { host: "127.0.0.1", port: Number(port), path: "/v2/intake/1001", headers: { host: "evil.example:666", authorization: `Bearer ${sb.handle.tokenFor("alice")}` } },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => resolve(text));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    const imageUrl = JSON.parse(body).intake_info.image_url as string;
+    expect(imageUrl.startsWith(`${sb.handle.url}/images/`)).toBe(true);
+    expect(body).not.toContain("evil.example");
+  });
+
+  it("on loopback the sandbox gives its address and no network warning", () => {
+    expect(sb.handle.listeningUrl).toBe(sb.handle.url);
+    expect(sb.handle.networkWarning).toBeNull();
+  });
+});
