@@ -14,7 +14,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPrivateCli, cleanEnv, encodePng, fail, positiveInt, progress, startSandbox } from "../scripts/lib.mjs";
+import { buildPrivateCli, cleanEnv, fail, loadPngEncoder, positiveInt, progress, startSandbox } from "../scripts/lib.mjs";
+
+const encodePng = await loadPngEncoder();
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = join(root, ".bench", "startup");

@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cleanEnv, encodePng, startSandbox } from "./lib.mjs";
+import { cleanEnv, loadPngEncoder, startSandbox } from "./lib.mjs";
+
+const encodePng = await loadPngEncoder();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "bin", "foodctl.js");

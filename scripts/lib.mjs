@@ -1,12 +1,11 @@
-// What the dev scripts share (scripts/demo.mjs, bench/startup.mjs, bench/apply.mjs): a PNG
-// encoder, a private build of the CLI, a clean child environment and a sandbox to run against.
-// Plain Node, no dependencies: these scripts run before (or without) a build, so they cannot
-// load the TypeScript sources; src/sandbox/images.ts holds the product's own PNG encoder.
+// What the dev scripts share (scripts/demo.mjs, bench/startup.mjs, bench/apply.mjs): the
+// product's PNG encoder, a private build of the CLI, a clean child environment and a sandbox to
+// run against. Plain Node plus esbuild (a dev dependency): these scripts run before (or without)
+// a build, so the one TypeScript file they need, src/sandbox/png.ts, is compiled on the fly.
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { crc32, deflateSync } from "node:zlib";
 
 /** How long a sandbox may take to print its first line. */
 const SANDBOX_START_MS = 10_000;
@@ -45,42 +44,16 @@ export function positiveInt(name, fallback) {
 }
 
 /**
- * @param {string} type
- * @param {Buffer} data
- * @returns {Buffer}
+ * The product's PNG encoder, `encodePng(width, height, pixel)` of src/sandbox/png.ts: that file is
+ * compiled here with esbuild's transform (it imports only node:zlib), so the tree has one encoder.
+ * @returns {Promise<(width: number, height: number, pixel: (x: number, y: number) => ArrayLike<number>) => Buffer>}
  */
-function pngChunk(type, data) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
-
-/**
- * Encodes an 8-bit RGB PNG; `pixel` gives the colour of each pixel as [r, g, b] (0–255).
- * @param {number} width
- * @param {number} height
- * @param {(x: number, y: number) => ArrayLike<number>} pixel
- * @returns {Buffer}
- */
-export function encodePng(width, height, pixel) {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB, deflate, no filter, no interlace
-  const stride = 1 + width * 3;
-  const raw = Buffer.alloc(stride * height); // the filter byte of each row stays 0 (none)
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * stride + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", deflateSync(raw)),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
+export async function loadPngEncoder() {
+  const { transform } = await import("esbuild");
+  const source = readFileSync(new URL("../src/sandbox/png.ts", import.meta.url), "utf8");
+  const { code } = await transform(source, { loader: "ts", format: "esm", target: "node20" });
+  const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  return module.encodePng;
 }
 
 /**

@@ -1,8 +1,10 @@
 /** Images the sandbox serves: PNGs drawn with node:zlib, an embedded sample JPEG, and dimension reading. */
 import { randomBytes } from "node:crypto";
-import { crc32, deflateSync } from "node:zlib";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../intake/index.js";
+import { encodePng, type Rgb } from "./png.js";
 import type { SeedImage } from "./seed.js";
+
+export { encodePng, pngChunk } from "./png.js";
 
 /** A 32×24 baseline JPEG of a plate of food: the sample "photo" of some seeded intakes. */
 export const SAMPLE_JPEG_BASE64 =
@@ -15,40 +17,9 @@ export interface StoredImage {
   bytes: Buffer;
 }
 
-type Rgb = readonly [number, number, number];
-
 function hexColor(hex: string): Rgb {
   const value = Number.parseInt(hex.replace(/^#/, ""), 16);
   return [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
-}
-
-/** One PNG chunk: length, type, data and the CRC of type + data. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
-
-/** Encodes an 8-bit RGB PNG; `pixel` gives the colour of each pixel. */
-export function encodePng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB, deflate, no filter, no interlace
-  const stride = 1 + width * 3;
-  const raw = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * stride + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", deflateSync(raw)),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
 }
 
 /** A plate on a table with a round portion of food on it. */

@@ -79,7 +79,7 @@ describe("concurrent updates of one intake", () => {
   it(`${REQUESTS} updates, ${IN_FLIGHT} in flight, leave exactly one requested state`, async () => {
     // Distinct quantity triples (grams with two decimals), seeded.
     const triples = fc.sample(
-      fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 150_000 }), fc.integer({ min: 1, max: 150_000 }), fc.integer({ min: 1, max: 150_000 })), {
+      fc.uniqueArray(fc.tuple(fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 })), {
         minLength: REQUESTS,
         maxLength: REQUESTS,
         selector: (triple) => triple.join(","),
