@@ -26,11 +26,58 @@ export interface ShapeOptions {
   strictMeasures: boolean;
 }
 
+const KIND_ARTICLES: Record<IntakeKind, string> = { recognition: "a recognition-only", segmentation: "a segmentation", manual: "a manual" };
+
 /** Picks the update fields out of a body; everything else is left to the caller. */
 export function pickUpdateFields(body: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const name of UPDATE_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
   return fields;
+}
+
+function checkFlatField(name: string, value: unknown): UpdateProblem[] {
+  if (name === "quantity") {
+    const problem = checkRecognitionQuantity(value);
+    return problem ? [{ field: "quantity", rule: "quantity", message: `quantity ${problem}` }] : [];
+  }
+  if (name === "salt" || name === "sugar") {
+    return isLevel(value) ? [] : [{ field: name, rule: "level", message: `${name} must be one of ${LEVELS.join(", ")}` }];
+  }
+  return [{ field: name, rule: "shape", message: `${name} applies only to itemized intakes, as an object keyed by position` }];
+}
+
+function checkItemValue(name: string, key: string, value: unknown, options: ShapeOptions): UpdateProblem | null {
+  if (name === "quantity") {
+    const problem = checkItemQuantity(value);
+    return problem ? { field: `quantity.${key}`, rule: "quantity", message: `quantity of position ${key} ${problem}` } : null;
+  }
+  if (name === "measures") {
+    const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
+    return valid ? null : { field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` };
+  }
+  if (isLevel(value)) return null;
+  return { field: `${name}.${key}`, rule: "level", message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` };
+}
+
+function checkItemizedFields(fields: Record<string, unknown>, itemized: readonly string[], options: ShapeOptions): UpdateProblem[] {
+  const problems: UpdateProblem[] = [];
+  let positionKind: string | null = null;
+  for (const name of itemized) {
+    for (const [key, value] of Object.entries(fields[name] as Record<string, unknown>)) {
+      const position = parsePositionKey(key);
+      if (!position) {
+        problems.push({ field: `${name}.${key}`, rule: "position", message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
+        continue;
+      }
+      if (positionKind && position.kind !== positionKind) {
+        problems.push({ field: `${name}.${key}`, rule: "position", message: `positions mix segmentation and manual forms ("${key}")` });
+      }
+      positionKind ??= position.kind;
+      const problem = checkItemValue(name, key, value, options);
+      if (problem) problems.push(problem);
+    }
+  }
+  return problems;
 }
 
 /**
@@ -57,50 +104,10 @@ export function readUpdateShape(
   }
 
   if (flat.length > 0) {
-    for (const name of flat) {
-      const value = fields[name];
-      if (name === "quantity") {
-        const problem = checkRecognitionQuantity(value);
-        if (problem) problems.push({ field: "quantity", rule: "quantity", message: `quantity ${problem}` });
-      } else if (name === "salt" || name === "sugar") {
-        if (!isLevel(value)) problems.push({ field: name, rule: "level", message: `${name} must be one of ${LEVELS.join(", ")}` });
-      } else {
-        problems.push({
-          field: name,
-          rule: "shape",
-          message: `${name} applies only to itemized intakes, as an object keyed by position`,
-        });
-      }
-    }
+    for (const name of flat) problems.push(...checkFlatField(name, fields[name]));
     return { shape: "recognition", problems };
   }
-
-  let positionKind: string | null = null;
-  for (const name of itemized) {
-    const entries = Object.entries(fields[name] as Record<string, unknown>);
-    for (const [key, value] of entries) {
-      const position = parsePositionKey(key);
-      if (!position) {
-        problems.push({ field: `${name}.${key}`, rule: "position", message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
-        continue;
-      }
-      if (positionKind && position.kind !== positionKind) {
-        problems.push({ field: `${name}.${key}`, rule: "position", message: `positions mix segmentation and manual forms ("${key}")` });
-      }
-      positionKind ??= position.kind;
-      if (name === "quantity") {
-        const problem = checkItemQuantity(value);
-        if (problem) problems.push({ field: `quantity.${key}`, rule: "quantity", message: `quantity of position ${key} ${problem}` });
-      } else if (name === "measures") {
-        const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
-        if (!valid) {
-          problems.push({ field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` });
-        }
-      } else if (!isLevel(value)) {
-        problems.push({ field: `${name}.${key}`, rule: "level", message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` });
-      }
-    }
-  }
+  problems.push(...checkItemizedFields(fields, itemized, options));
   return { shape: "itemized", problems };
 }
 
@@ -119,11 +126,8 @@ export function checkUpdateAgainstIntake(
   const given = UPDATE_FIELDS.find((name) => fields[name] !== undefined) ?? "quantity";
   if (shape === "recognition" && isItemized(kind)) {
     const example = `${positions[0] ?? "1"}=${given === "quantity" ? "150" : "low"}`;
-    return [{
-      field: given,
-      rule: "shape",
-      message: `${given === "quantity" ? "" : `${given} is one value, but `}intake is ${kind === "manual" ? "a manual" : "a segmentation"} intake: give values per position (e.g. ${example})`,
-    }];
+    const lead = given === "quantity" ? "" : `${given} is one value, but `;
+    return [{ field: given, rule: "shape", message: `${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})` }];
   }
   if (shape === "itemized" && !isItemized(kind)) {
     const what = given === "quantity" ? "one total quantity" : `one ${given} level for the whole intake`;

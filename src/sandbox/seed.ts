@@ -29,7 +29,8 @@ export const SEED_USERS: readonly SeedUser[] = [
 type Per100g = readonly [kcal: number, protein: number, fat: number, carbs: number, sugar: number, sodiumMg: number];
 /** Per 100 g, the other codes: fibre g, saturated, mono- and polyunsaturated fat g, cholesterol mg, added sugars g, K, Ca, Fe, vitamin C mg. */
 type More100g = readonly [
-  fiber: number, saturated: number, mono: number, poly: number, cholesterolMg: number, addedSugar: number, kMg: number, caMg: number, feMg: number, vitCMg: number,
+  fiber: number, saturated: number, mono: number, poly: number, cholesterolMg: number,
+  addedSugar: number, kMg: number, caMg: number, feMg: number, vitCMg: number,
 ];
 
 export const INGREDIENTS = {
@@ -82,12 +83,16 @@ export interface Dish {
 
 /** The dish catalogue: what recognition can name and `image/confirm/dish` can confirm. */
 export const DISHES: readonly Dish[] = [
-  { id: 501, name: "Spaghetti bolognese", likelyAddedSugar: false, recipe: [["spaghetti", 0.5], ["beefMince", 0.25], ["tomatoSauce", 0.2], ["parmesan", 0.05]] },
-  { id: 502, name: "Chicken Caesar salad", likelyAddedSugar: false, recipe: [["romaine", 0.45], ["chickenBreast", 0.3], ["croutons", 0.1], ["caesarDressing", 0.1], ["parmesan", 0.05]] },
-  { id: 503, name: "Pancakes with maple syrup", likelyAddedSugar: true, recipe: [["pancakes", 0.7], ["mapleSyrup", 0.2], ["butter", 0.05], ["blueberries", 0.05]] },
+  { id: 501, name: "Spaghetti bolognese", likelyAddedSugar: false,
+    recipe: [["spaghetti", 0.5], ["beefMince", 0.25], ["tomatoSauce", 0.2], ["parmesan", 0.05]] },
+  { id: 502, name: "Chicken Caesar salad", likelyAddedSugar: false,
+    recipe: [["romaine", 0.45], ["chickenBreast", 0.3], ["croutons", 0.1], ["caesarDressing", 0.1], ["parmesan", 0.05]] },
+  { id: 503, name: "Pancakes with maple syrup", likelyAddedSugar: true,
+    recipe: [["pancakes", 0.7], ["mapleSyrup", 0.2], ["butter", 0.05], ["blueberries", 0.05]] },
   { id: 504, name: "Salmon with rice and broccoli", likelyAddedSugar: false, recipe: [["salmon", 0.4], ["rice", 0.4], ["broccoli", 0.2]] },
   { id: 505, name: "Greek yogurt with granola and honey", likelyAddedSugar: true, recipe: [["greekYogurt", 0.6], ["granola", 0.3], ["honey", 0.1]] },
-  { id: 506, name: "Vegetable fried rice", likelyAddedSugar: false, recipe: [["rice", 0.6], ["mixedVegetables", 0.25], ["scrambledEggs", 0.12], ["soySauce", 0.03]] },
+  { id: 506, name: "Vegetable fried rice", likelyAddedSugar: false,
+    recipe: [["rice", 0.6], ["mixedVegetables", 0.25], ["scrambledEggs", 0.12], ["soySauce", 0.03]] },
   { id: 507, name: "Oat porridge with banana", likelyAddedSugar: true, recipe: [["porridge", 0.75], ["banana", 0.25]] },
   { id: 508, name: "Teriyaki chicken with rice", likelyAddedSugar: true, recipe: [["chickenThigh", 0.4], ["rice", 0.45], ["teriyakiSauce", 0.15]] },
   { id: 509, name: "Margherita pizza", likelyAddedSugar: false, recipe: [["pizzaBase", 0.55], ["tomatoSauce", 0.2], ["mozzarella", 0.25]] },
@@ -168,7 +173,8 @@ export const SEED_INTAKES: readonly SeedIntake[] = [
       item(2, 514, 150, { salt: "none" }),
       item(3, 503, 200, { salt: "low", sugar: "low", oil: "low" }),
     ] },
-  { imageId: 1003, owner: 101, kind: "manual", storedAs: "Image", timestamp: "2026-11-04T19:05:00Z", occasion: "dinner", userComment: "Homemade, light on the parmesan",
+  { imageId: 1003, owner: 101, kind: "manual", storedAs: "Image", timestamp: "2026-11-04T19:05:00Z", occasion: "dinner",
+    userComment: "Homemade, light on the parmesan",
     image: png(60, 40, "#c0462b"), displayImage: null,
     items: [item("manual1", 501, 350, { salt: "medium", oil: "low" }), item("manual2", 511, 100, { salt: "low", oil: "medium" })] },
   { imageId: 1004, owner: 101, kind: "manual", storedAs: "APIImage", timestamp: "2026-11-05T16:40:00Z", occasion: "snack", userComment: "Barcode 5012345678900",
@@ -202,7 +208,8 @@ export const SEED_INTAKES: readonly SeedIntake[] = [
     image: png(44, 44, "#efe6d2"), displayImage: null,
     items: [item("manual1", 505, 180, { salt: "none", sugar: "medium" })] },
   // Positions with a gap (1 and 3 only), as the public service answers when an item was removed.
-  { imageId: 4003, owner: 104, kind: "segmentation", storedAs: "Image", timestamp: "2026-11-09T13:15:00Z", occasion: "lunch", userComment: "Second plate taken away",
+  { imageId: 4003, owner: 104, kind: "segmentation", storedAs: "Image", timestamp: "2026-11-09T13:15:00Z", occasion: "lunch",
+    userComment: "Second plate taken away",
     image: png(64, 48, "#8fb04a"), displayImage: null,
     items: [item(1, 504, 300, { salt: "low", oil: "low" }), item(3, 511, 90, { salt: "none", oil: "medium" })] },
 ];

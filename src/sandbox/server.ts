@@ -177,12 +177,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   void import("jose").catch(() => undefined);
   void import("image-size").catch(() => undefined);
 
+  return handleFor({ url, listeningUrl, host, state, key, tokens, stats, loaded, stop });
+}
+
+interface Started {
+  url: string;
+  listeningUrl: string;
+  host: string;
+  state: SandboxState;
+  key: Uint8Array;
+  tokens: ReturnType<typeof tokenBook>;
+  stats: SandboxStats;
+  loaded: LoadedState;
+  stop: () => Promise<void>;
+}
+
+function handleFor(started: Started): SandboxHandle {
+  const { url, state, key, tokens, stats } = started;
   let closing: Promise<void> | null = null;
   return {
     url,
-    listeningUrl,
-    networkWarning: networkWarning(host, listeningUrl),
-    removedTemporaries: loaded.removedTemporaries,
+    listeningUrl: started.listeningUrl,
+    networkWarning: networkWarning(started.host, started.listeningUrl),
+    removedTemporaries: started.loaded.removedTemporaries,
     users: SEED_USERS.map((user) => ({
       ...{ id: user.id, name: user.name, role: user.role, plan: user.plan },
       token: lookup(tokens.jwts, user.name),
@@ -198,7 +215,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return structuredClone(renderIntake(intake, state.images, (name) => `${url}/images/${name}`));
     },
     close() {
-      closing ??= stop();
+      closing ??= started.stop();
       return closing;
     },
   };

@@ -58,7 +58,9 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Verif
   return verified.ok ? { ok: true, sub: verified.sub, role: verified.role } : verified;
 }
 
-async function verifyWithJose(key: Uint8Array, token: string): Promise<{ ok: true; sub: string; role: string; exp: number } | { ok: false; reason: string; expired?: boolean }> {
+type JoseResult = { ok: true; sub: string; role: string; exp: number } | { ok: false; reason: string; expired?: boolean };
+
+async function verifyWithJose(key: Uint8Array, token: string): Promise<JoseResult> {
   const { errors, jwtVerify } = await import("jose");
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });

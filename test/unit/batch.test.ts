@@ -136,7 +136,7 @@ describe("parseJsonLine", () => {
     const level = fc.constantFrom("none", "low", "medium", "high");
     const itemized = fc.record(
       {
-        quantity: fc.dictionary(position, fc.double({ min: 0.01, max: 100_000, noNaN: true }), { minKeys: 1, maxKeys: 3 }),
+        quantity: fc.dictionary(position, fc.double({ min: 0.1, max: 100_000, noNaN: true }), { minKeys: 1, maxKeys: 3 }),
         salt: fc.dictionary(position, level, { minKeys: 1, maxKeys: 3 }),
       },
       { requiredKeys: ["quantity"] },
