@@ -113,7 +113,7 @@ export function readUpdateShape(
 
 /**
  * Checks well-shaped update fields against the intake they target: the shape must fit the
- * intake's kind and every position must exist in it (rule 1: an unknown position changes nothing).
+ * intake's kind and every position must exist in it (docs/api.md, update rule 1: an unknown position changes nothing).
  */
 export function checkUpdateAgainstIntake(
   fields: Record<string, unknown>,

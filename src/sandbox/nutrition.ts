@@ -1,5 +1,5 @@
 /**
- * The sandbox's nutrition model (api-contract §4 "Sandbox model"): an item is a set of base
+ * The sandbox's nutrition model (docs/api.md, the sandbox's nutrition model): an item is a set of base
  * components with fixed shares plus modifier components (salt, sugar, oil) whose weight is a
  * share of the serving size; nutrition is the sum of weight × per-100 g values. Pure.
  */

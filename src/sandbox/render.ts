@@ -1,4 +1,4 @@
-/** Stored intakes as the API shows them (api-contract §3). */
+/** Stored intakes as the API shows them (docs/api.md, the intake record). */
 import type { StoredImage } from "./images.js";
 import { nutritionRecord, roundTo, sumNutrients, type NutritionRecord } from "./nutrition.js";
 import type { StoredIntake, StoredItem } from "./state.js";
@@ -87,7 +87,7 @@ export function totalNutrition(intake: StoredIntake): NutritionRecord {
 
 /**
  * One intake record. `imageUrl` turns an image name into the absolute URL it is served at;
- * the display image wins over the normal image (interface §2).
+ * the display image wins over the normal image (docs/api.md, display images).
  */
 export function renderIntake(
   intake: StoredIntake,

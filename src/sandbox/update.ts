@@ -29,7 +29,7 @@ export interface PortionChange {
 
 export interface UpdatePlan {
   changes: Map<StoredItem, PortionChange>;
-  /** Item-level fields dropped because the owner's plan is below Monitor (rule 2). */
+  /** Item-level fields dropped because the owner's plan is below Monitor (docs/api.md, update rule 2). */
   ignored: string[];
 }
 
@@ -51,8 +51,8 @@ function itemAt(intake: StoredIntake, key: string): StoredItem | undefined {
 
 /**
  * Plans the update fields (already checked on their own by readUpdateShape) against an intake:
- * the shape must fit its kind, every position must exist (rule 1), and item-level modifiers and
- * measures are dropped below Monitor (rule 2). Recognition-only salt and sugar apply on every plan.
+ * the shape must fit its kind, every position must exist (docs/api.md, update rule 1), and item-level modifiers and
+ * measures are dropped below Monitor (update rule 2). Recognition-only salt and sugar apply on every plan.
  */
 export function planUpdate(intake: StoredIntake, fields: Record<string, unknown>, shape: UpdateShape, ownerPlan: Plan): Planned<UpdatePlan> {
   const problems = checkUpdateAgainstIntake(fields, shape, intake.kind, positionKeys(intake));

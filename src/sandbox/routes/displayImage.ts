@@ -1,5 +1,5 @@
 /**
- * Attaching and removing the display image of a manual intake (interface §4.2, §4.3). The
+ * Attaching and removing the display image of a manual intake (docs/api.md, display images). The
  * upload is read to its end before answering, so the connection stays usable whatever the
  * answer; no nutrition is calculated and nothing but the display image changes.
  */

@@ -98,7 +98,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const updatePlan = planUpdate(intake, fields, shape, ownerPlan);
     if (!updatePlan.ok) throw badRequest(updatePlan.message, updatePlan.code);
 
-    // Rule 7: the update runs without its own recalculation; nutrition is calculated once, at the end.
+    // docs/api.md, update rule 7: the update runs without its own recalculation; nutrition is calculated once, at the end.
     applyDishConfirmation(dishPlan.plan);
     applyUpdate(updatePlan.plan);
     ctx.recalculate(intake);
