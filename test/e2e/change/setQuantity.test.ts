@@ -100,7 +100,7 @@ describe("intake set-quantity against the sandbox", () => {
       ["a manual position on a segmentation intake", ["1002", "manual1=100"], "unknown position manual1"],
       ["the <grams> form on an itemized intake", ["1002", "150"], "intake is a segmentation intake: give values per position (e.g. 1=150)"],
       ["the <grams> form on a manual intake", ["1003", "150"], "intake is a manual intake: give values per position (e.g. manual1=150)"],
-      ["<pos>=<grams> on a recognition-only intake", ["1001", "1=100"], "intake is recognition-only: give one total quantity, not values per position"],
+      ["<pos>=<grams> on a recognition-only intake", ["1001", "1=100"], "quantity is given per position, but intake is recognition-only: give one total quantity"],
     ])("%s", async (_name, args, message) => {
       const before = sandbox.intake(Number(args[0]));
       const count = sandbox.countRequests();
