@@ -46,7 +46,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     socket.destroy();
     return;
   }
-  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request", "malformed HTTP request"];
+  const code = error.code ?? "";
+  const timedOut = /TIMEOUT/.test(code) ? CLIENT_ERRORS.ERR_HTTP_REQUEST_TIMEOUT : undefined;
+  const [status, reason, message] = CLIENT_ERRORS[code] ?? timedOut ?? [400, "Bad Request", "malformed HTTP request"];
   const body = JSON.stringify(errorBody(C.badHttp, message));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

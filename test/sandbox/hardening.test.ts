@@ -45,14 +45,15 @@ function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answ
 }
 
 describe("issue 15 #4: request, header and keep-alive timeouts and a connection cap", () => {
-  const limits = { requestTimeoutMs: 300, headersTimeoutMs: 200, keepAliveTimeoutMs: 200, maxConnections: 4 };
+  // Small, but with room for a loaded machine: a normal request takes a few milliseconds.
+  const limits = { requestTimeoutMs: 1000, headersTimeoutMs: 600, keepAliveTimeoutMs: 300, maxConnections: 4 };
   const sb = withSandbox({ limits });
 
   it("#4 slow request bodies: a bounded number of slow-body sockets get cut, and a normal client is still served", async () => {
-    const slow = Array.from({ length: 4 }, () => slowBody(sb.handle, 50));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const slow = Array.from({ length: 4 }, () => slowBody(sb.handle, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     // Over the cap: the fifth connection is closed at once, without an answer.
-    const extra = slowBody(sb.handle, 50);
+    const extra = slowBody(sb.handle, 100);
     expect(await extra.answer).toBe("");
     const answers = await Promise.all(slow.map((socket) => socket.answer));
     for (const answer of answers) {
@@ -71,11 +72,24 @@ describe("issue 15 #4: request, header and keep-alive timeouts and a connection 
     socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
     socket.on("error", () => undefined);
     socket.on("connect", () => socket.write("GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n"));
-    const timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 40);
+    const timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 100);
     await new Promise((resolve) => socket.on("close", resolve));
     clearInterval(timer);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect((await fetchJson(sb.handle, "GET", "/sandbox/stats")).status).toBe(200);
+  }, 5000);
+
+  it("#4 keep-alive: an idle connection after an answer is closed by the keep-alive timeout", async () => {
+    const { port } = new URL(sb.handle.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
+    socket.on("error", () => undefined);
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.on("connect", () => socket.write("GET /sandbox/stats HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"));
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/keep-alive: timeout=0/i);
   }, 5000);
 
   it("#4 the limits default to 30 s per request, 10 s for headers, 5 s keep-alive and 256 connections", async () => {
