@@ -102,8 +102,8 @@ const runs: Run[] = [
   { name: "config unset user", source: "profile", args: () => ["config", "unset", "user", "--verbose"], exit: 0 },
   { name: "config path", source: "profile", args: () => ["config", "path", "--json"], exit: 0 },
   // intake list / show
-  { name: "intake list --verbose (profile)", source: "profile", args: (url) => [...api(url), "intake", "list", "--verbose"], exit: 0 },
-  { name: "intake list --json (env)", source: "env", args: (url) => [...api(url), "intake", "list", "--json"], exit: 0 },
+  { name: "intake list --verbose (profile)", source: "profile", args: (url) => [...api(url), "intake", "list", "--verbose", "--from", "2026-11-01", "--to", "2026-11-30"], exit: 0 },
+  { name: "intake list --json (env)", source: "env", args: (url) => [...api(url), "intake", "list", "--json", "--from", "2026-11-01", "--to", "2026-11-30"], exit: 0 },
   { name: "intake list --from garbage", source: "env", args: (url) => [...api(url), "intake", "list", "--from", "someday", "--json"], exit: 2 },
   { name: "intake list with a forged token --verbose (401)", source: "forged-env", args: (url) => [...api(url), "intake", "list", "--verbose"], exit: 4 },
   { name: "intake show --verbose", source: "env", args: (url) => [...api(url), "intake", "show", "1002", "--verbose"], exit: 0 },

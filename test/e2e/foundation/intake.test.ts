@@ -91,7 +91,7 @@ describe("intake show", () => {
 
 describe("intake list", () => {
   it("lists the user's intakes oldest first, one tab-separated row each", async () => {
-    const result = await sandbox.cli(["intake", "list"]);
+    const result = await sandbox.cli(["intake", "list", "--from", "2026-11-01", "--to", "2026-11-30"]);
     expectExit(result, 0);
     expect(ids(result.stdout)).toEqual([1001, 1002, 1003, 1004, 1005]);
     expect(result.stdout).not.toContain("\u001b[");
@@ -99,7 +99,7 @@ describe("intake list", () => {
     expect(row1004).toHaveLength(7);
     expect(row1004[3]).toBe("manual");
     expect(row1004[6]).toBe("no");
-    expect(lastListQuery()).toEqual({ date_from: null, date_to: null, user_id: null });
+    expect(lastListQuery()).toEqual({ date_from: "2026/11/01, 00:00:00", date_to: "2026/11/30, 23:59:59", user_id: null });
   });
 
   it("sends bare --from/--to dates as the start and the last second of those days", async () => {
@@ -118,14 +118,15 @@ describe("intake list", () => {
   });
 
   it("prints --json exactly as the server answered", async () => {
-    const direct = await fetchJson(sandbox.handle, "GET", "/v2/history/getIntakesList", { as: "bob" });
-    const result = await sandbox.cli(["intake", "list", "--json"], { as: "bob" });
+    const query = { date_from: "2026/11/01, 00:00:00", date_to: "2026/11/30, 23:59:59" };
+    const direct = await fetchJson(sandbox.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query });
+    const result = await sandbox.cli(["intake", "list", "--json", "--from", "2026-11-01", "--to", "2026-11-30"], { as: "bob" });
     expectExit(result, 0);
     expect(result.stdout).toBe(direct.text.endsWith("\n") ? direct.text : `${direct.text}\n`);
   });
 
   it("lists a managed user's intakes with --user", async () => {
-    const result = await sandbox.cli(["intake", "list", "--user", "102"], { as: "dave" });
+    const result = await sandbox.cli(["intake", "list", "--user", "102", "--from", "2026-11-01", "--to", "2026-11-30"], { as: "dave" });
     expectExit(result, 0);
     expect(ids(result.stdout)).toEqual([2001, 2002, 2003]);
     expect(lastListQuery().user_id).toBe("102");
@@ -138,7 +139,7 @@ describe("intake list", () => {
   });
 
   it("says so on stderr when no intake is in the range, with nothing on stdout", async () => {
-    const result = await sandbox.cli(["intake", "list", "--from", "2030-01-01"]);
+    const result = await sandbox.cli(["intake", "list", "--from", "2030-01-01", "--to", "2030-12-31"]);
     expectExit(result, 0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/no intakes/);
