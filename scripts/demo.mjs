@@ -60,7 +60,7 @@ function runStep(args, env, cwd) {
 
 const tour = [
   { note: "alice (APIUser, Monitor plan): her intakes" },
-  { as: "alice", args: ["intake", "list"] },
+  { as: "alice", args: ["intake", "list", "--from", "2026-11-01", "--to", "2026-11-30"] },
   { as: "alice", args: ["intake", "show", "1002"] },
   { note: "fix the quantities of two items: the recipe is rescaled and nutrition recalculated" },
   { as: "alice", args: ["intake", "set-quantity", "1002", "1=150", "3=180"] },
