@@ -124,15 +124,32 @@ export function sumNutrients(values: readonly NutrientValues[]): NutrientValues 
   return total;
 }
 
+export interface NutrientRecord {
+  label: string;
+  quantity: number;
+  unit: string;
+}
+
 export interface NutritionRecord {
   calories: number;
-  totalNutrients: Record<NutrientCode, { label: string; quantity: number; unit: string }>;
+  totalNutrients: Record<NutrientCode, NutrientRecord>;
+  /** Share of a daily reference, in %: the public service's field name; the shape is the sandbox's own. */
+  dailyIntakeReference: Partial<Record<NutrientCode, NutrientRecord>>;
 }
+
+/** Daily reference amounts (adult, 2,000 kcal) for the codes that have one. */
+const DAILY_REFERENCE: Partial<Record<NutrientCode, number>> = {
+  ENERC_KCAL: 2000, PROCNT: 50, FAT: 70, CHOCDF: 260, SUGAR: 90, NA: 2400, FIBTG: 25, FASAT: 20, CHOLE: 300, K: 3500, CA: 1000, FE: 18, VITC: 90,
+};
 
 export function nutritionRecord(values: NutrientValues): NutritionRecord {
   const totalNutrients = {} as NutritionRecord["totalNutrients"];
   for (const code of NUTRIENT_CODES) {
     totalNutrients[code] = { label: NUTRIENTS[code].label, quantity: values[code], unit: NUTRIENTS[code].unit };
   }
-  return { calories: values.ENERC_KCAL, totalNutrients };
+  const dailyIntakeReference: NutritionRecord["dailyIntakeReference"] = {};
+  for (const [code, reference] of Object.entries(DAILY_REFERENCE) as Array<[NutrientCode, number]>) {
+    dailyIntakeReference[code] = { label: NUTRIENTS[code].label, quantity: roundTo((values[code] / reference) * 100, 1), unit: "%" };
+  }
+  return { calories: values.ENERC_KCAL, totalNutrients, dailyIntakeReference };
 }

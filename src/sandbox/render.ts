@@ -10,6 +10,8 @@ export interface ComponentRecord {
 }
 
 export interface ItemNutritionRecord {
+  /** The item's id: the public service's answers carry one; the sandbox derives it from the image id and the position. */
+  id: number;
   food_item_position: number | string;
   serving_size: number;
   hasNutritionalInfo: boolean;
@@ -17,6 +19,7 @@ export interface ItemNutritionRecord {
 }
 
 export interface ItemRecipeRecord {
+  id: number;
   food_item_position: number | string;
   name: string;
   serving_size: number;
@@ -54,8 +57,15 @@ function itemPosition(item: StoredItem): number | string {
   return item.position ?? 0;
 }
 
-export function itemRecipeRecord(item: StoredItem): ItemRecipeRecord {
+/** A stable item id: image id × 1000 + the position's number (manual2 → 2; the one portion of a recognition-only intake → 1). */
+export function itemId(imageId: number, item: StoredItem): number {
+  const position = item.position === null ? 1 : Number(String(item.position).replace(/^manual/, ""));
+  return imageId * 1000 + position;
+}
+
+export function itemRecipeRecord(imageId: number, item: StoredItem): ItemRecipeRecord {
   return {
+    id: itemId(imageId, item),
     food_item_position: itemPosition(item),
     name: item.name,
     serving_size: item.servingSize,
@@ -67,8 +77,9 @@ export function itemRecipeRecord(item: StoredItem): ItemRecipeRecord {
   };
 }
 
-export function itemNutritionRecord(item: StoredItem): ItemNutritionRecord {
+export function itemNutritionRecord(imageId: number, item: StoredItem): ItemNutritionRecord {
   return {
+    id: itemId(imageId, item),
     food_item_position: itemPosition(item),
     serving_size: item.servingSize,
     hasNutritionalInfo: true,
@@ -115,8 +126,8 @@ export function renderIntake(
     record.salt = portion.salt;
     record.sugar = portion.sugar;
   } else {
-    record.nutritional_info_per_item = intake.items.map(itemNutritionRecord);
-    record.recipe_per_item = intake.items.map(itemRecipeRecord);
+    record.nutritional_info_per_item = intake.items.map((item) => itemNutritionRecord(intake.imageId, item));
+    record.recipe_per_item = intake.items.map((item) => itemRecipeRecord(intake.imageId, item));
   }
   return record;
 }

@@ -72,6 +72,19 @@ describe("GET /v2/intake/{image_id}", () => {
     expect(pizza.CA.quantity).toBeGreaterThan(0);
   });
 
+  it("§5 extra fields: answers carry more than the contract lists (per-item id, ids, dailyIntakeReference, top-level serving_size)", async () => {
+    const record = sb.handle.intake(4003) as Json;
+    expect(record.recipe_per_item.map((item: Json) => item.id)).toEqual([4003001, 4003003]);
+    expect(record.nutritional_info_per_item.map((item: Json) => item.id)).toEqual([4003001, 4003003]);
+    expect(record.serving_size).toBe(390);
+    const reference = record.nutritional_info.dailyIntakeReference;
+    expect(reference.ENERC_KCAL).toEqual({ label: "Energy", quantity: expect.any(Number), unit: "%" });
+    expect(reference.ENERC_KCAL.quantity).toBeCloseTo((record.nutritional_info.calories / 2000) * 100, 0);
+    const info = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "erin", body: { imageId: 4003 } });
+    expect(info.body.ids).toEqual([4003001, 4003003]);
+    expect(IntakeResponseSchema.safeParse({ intake_info: record }).success).toBe(true);
+  });
+
   it("§5 positions: the seed holds an itemized intake whose positions have a gap (1 and 3 only)", async () => {
     const answer = await fetchJson(sb.handle, "GET", "/v2/intake/4003", { as: "erin" });
     expect(answer.body.intake_info.recipe_per_item.map((item: Json) => item.food_item_position)).toEqual([1, 3]);
@@ -210,7 +223,7 @@ describe("recipe endpoints", () => {
   it("recipe/nutritionalInfo of a recognition-only intake gives the totals", async () => {
     const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "bob", body: { imageId: 2001 } });
     const record = sb.handle.intake(2001) as Json;
-    expect(answer.body).toEqual({ imageId: 2001, foodName: record.foodName, hasNutritionalInfo: true, nutritional_info: record.nutritional_info });
+    expect(answer.body).toEqual({ imageId: 2001, ids: [2001001], foodName: record.foodName, hasNutritionalInfo: true, nutritional_info: record.nutritional_info });
   });
 
   const badBodies: Array<[string, unknown]> = [

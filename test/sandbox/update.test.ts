@@ -245,6 +245,7 @@ describe("rule 6: nutrition is recalculated and shown everywhere at once", () =>
     const nutrition = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "alice", body: { imageId: 1003 } });
     expect(nutrition.body).toEqual({
       imageId: 1003,
+      ids: [1003001, 1003002],
       foodName: intake.foodName,
       hasNutritionalInfo: true,
       nutritional_info: intake.nutritional_info,

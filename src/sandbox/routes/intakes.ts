@@ -4,7 +4,7 @@ import { routes } from "../../api/paths.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badQuery } from "../errors.js";
-import { itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
+import { itemId, itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
 import { readBodyImageId, readHistoryDate, readImageIdParam, readJsonBody, readQuery } from "../request.js";
 
 export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -42,7 +42,7 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
     if (intake.kind === "recognition") {
       return { imageId, serving_size: totalServingSize(intake), recipe: ctx.render(request, intake).recipe };
     }
-    return { imageId, recipe_per_item: intake.items.map(itemRecipeRecord) };
+    return { imageId, recipe_per_item: intake.items.map((item) => itemRecipeRecord(imageId, item)) };
   });
 
   app.post(routes.recipeNutritionalInfo, { onRequest }, async (request) => {
@@ -51,10 +51,11 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
     const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
     return {
       imageId,
+      ids: intake.items.map((item) => itemId(imageId, item)),
       foodName: intake.items.map((item) => item.name),
       hasNutritionalInfo: true,
       nutritional_info: totalNutrition(intake),
-      ...(intake.kind === "recognition" ? {} : { nutritional_info_per_item: intake.items.map(itemNutritionRecord) }),
+      ...(intake.kind === "recognition" ? {} : { nutritional_info_per_item: intake.items.map((item) => itemNutritionRecord(imageId, item)) }),
     };
   });
 }
