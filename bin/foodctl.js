@@ -1,5 +1,89 @@
 #!/usr/bin/env node
-// Loads the built entry. The only file that sets the process's exit code.
-import { run } from "../dist/main.js";
+// The foodctl command (CommonJS: bin/package.json). It answers --version itself, then loads the
+// hot bundle dist/foodctl.cjs compiled with a V8 code cache, and sets the process's exit code
+// (the only file that does).
+//
+// The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per bundle
+// content, Node version, architecture and Node flags (V8 itself only checks the source's
+// length: a same-length edit would run old code). Each file starts with the SHA-256 of the
+// code cache it holds: V8 does not check one, and a damaged cache can crash it. Any trouble
+// (no folder, read-only, corrupt, rejected, a file where the folder should be) runs the bundle
+// uncached and silently, writing a fresh cache where it can; FOODCTL_NO_CACHE=1 turns it off.
+// With --verbose (or FOODCTL_DEBUG=1) the bundle is loaded plainly, so stack traces keep their
+// source maps.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
 
-process.exitCode = await run(process.argv.slice(2));
+const dist = path.join(__dirname, "..", "dist");
+const argv = process.argv.slice(2);
+
+function cacheDir(env) {
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
+  return path.join(base, "foodctl");
+}
+
+const sha256 = (data) => require("node:crypto").createHash("sha256").update(data).digest();
+
+/** The code cache in `file`, or undefined when there is none or it is not the one written. */
+function readCache(file) {
+  try {
+    const bytes = fs.readFileSync(file);
+    const data = bytes.subarray(32);
+    return data.length > 0 && sha256(data).equals(bytes.subarray(0, 32)) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(script, dir, file) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const data = script.createCachedData();
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, Buffer.concat([sha256(data), data]), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch {
+    // A cache that cannot be written costs the next run some milliseconds, never an error.
+  }
+}
+
+/** Compiles and runs the bundle as a CommonJS module, with the code cache when there is a good one. */
+function loadCached(bundle) {
+  const bytes = fs.readFileSync(bundle);
+  const source = bytes.toString("utf8");
+  const key = require("node:crypto")
+    .createHash("sha256")
+    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(" ")}\0`)
+    .update(bytes)
+    .digest("hex")
+    .slice(0, 32);
+  const dir = cacheDir(process.env);
+  const file = path.join(dir, `foodctl-${key}.code`);
+  const cachedData = readCache(file);
+  const vm = require("node:vm");
+  const Module = require("node:module");
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // After the command ran, so the cache holds the functions it compiled too.
+    process.once("exit", () => writeCache(script, dir, file));
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, Module.createRequire(bundle), module, bundle, dist);
+  return module.exports;
+}
+
+function main() {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    process.stdout.write(fs.readFileSync(path.join(dist, "version.txt"), "utf8"));
+    return;
+  }
+  const bundle = path.join(dist, "foodctl.cjs");
+  const plain = argv.includes("--verbose") || process.env.FOODCTL_DEBUG === "1" || process.env.FOODCTL_NO_CACHE === "1";
+  const hot = plain ? require(bundle) : loadCached(bundle);
+  hot.run(argv).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+main();
