@@ -109,6 +109,28 @@ for (let round = 0; round < warmups + runs; round++) {
   }
 }
 
+// --- CPU time -----------------------------------------------------------------------------------
+
+// A busy machine stretches wall times by the waits for a CPU; the CPU a process uses (user +
+// system, from a preload that reads process.cpuUsage() at exit) stretches far less. Separate
+// rounds, so the preload is not in the wall times above; curl has no such row.
+const cpuRuns = positiveInt("BENCH_CPU_RUNS", 15);
+const cpuFile = join(work, "cpu.txt");
+const cpuPreload = join(work, "cpu-preload.cjs");
+writeFileSync(cpuPreload, `process.on("exit", () => { const u = process.cpuUsage(); require("fs").writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000)); });\n`);
+const nodeCommands = commands.filter((command) => command.argv()[0] === node);
+progress(`CPU time: ${cpuRuns} rounds ...`);
+const cpu = new Map(nodeCommands.map((command) => [command, []]));
+for (let round = 0; round < cpuRuns; round++) {
+  for (let index = 0; index < nodeCommands.length; index++) {
+    const command = nodeCommands[(round + index) % nodeCommands.length];
+    const argv = command.argv();
+    rmSync(cpuFile, { force: true });
+    runOnce([node, "--require", cpuPreload, ...argv.slice(1)], false, command.env?.());
+    cpu.get(command).push(Number(readFileSync(cpuFile, "utf8")));
+  }
+}
+
 // --- peak memory -------------------------------------------------------------------------------
 
 // GNU time reports the child's peak RSS without touching the child; without it, a preload
@@ -151,14 +173,21 @@ const stats = new Map(
   }),
 );
 const floor = stats.get(commands[0]).median;
+const cpuMedian = (command) => (cpu.has(command) ? quantile([...cpu.get(command)].sort((a, b) => a - b), 0.5) : undefined);
+const cpuFloor = cpuMedian(commands[0]);
 const curl = hasCurl ? stats.get(commands[1]).median : undefined;
 
 const rows = commands.map((command) => {
   const { median, p10, p90 } = stats.get(command);
   const ratio = median / floor;
+  const cpuMs = cpuMedian(command);
+  const cpuRatio = cpuMs === undefined ? undefined : cpuMs / cpuFloor;
   const peak = rss.get(command);
   const checks = [];
-  if (command.target) checks.push({ text: `≤ ${command.target.toFixed(2)}×`, ok: ratio <= command.target });
+  if (command.target) {
+    const byCpu = cpuRatio === undefined ? "" : ` (CPU ${cpuRatio <= command.target ? "pass" : "FAIL"})`;
+    checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: ratio <= command.target });
+  }
   if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
   const target = checks.length ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}` : "";
   return [
@@ -167,6 +196,8 @@ const rows = commands.map((command) => {
     `${p10.toFixed(1)}–${p90.toFixed(1)}`,
     `${ratio.toFixed(2)}×`,
     curl ? `${(median / curl).toFixed(2)}×` : "–",
+    cpuMs === undefined ? "–" : cpuMs.toFixed(1),
+    cpuRatio === undefined ? "–" : `${cpuRatio.toFixed(2)}×`,
     peak === undefined ? "–" : peak.toFixed(1),
     target,
   ];
@@ -176,14 +207,14 @@ const cpus = os.cpus();
 const loadAfter = os.loadavg()[0];
 const lines = [
   `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`,
-  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
+  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
   ...(Math.max(loadBefore, loadAfter) > cpus.length
     ? [`**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`]
     : []),
   ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
   "",
-  "| command | median ms | p10–p90 ms | × node -e 0 | × curl | peak RSS MB | target |",
-  "|---|---:|---:|---:|---:|---:|---|",
+  "| command | median ms | p10–p90 ms | × node -e 0 | × curl | CPU ms | CPU × node -e 0 | peak RSS MB | target (wall ratio) |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ...rows.map((row) => `| ${row.join(" | ")} |`),
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
