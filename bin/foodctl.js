@@ -5,8 +5,10 @@
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per bundle
 // content, Node version, architecture and Node flags (V8 itself only checks the source's
-// length: a same-length edit would run old code). Each file starts with the SHA-256 of the
-// code cache it holds: V8 does not check one, and a damaged cache can crash it. Any trouble
+// length: a same-length edit would run old code). Each file starts with the CRC-32 of the
+// code cache it holds: V8 does not check one, and a damaged cache can crash it. CRC-32 (zlib)
+// rather than SHA-256: node:crypto costs ~3 ms to load at every start, and no one attacks a
+// cache folder of their own. Any trouble
 // (no folder, read-only, corrupt, rejected, a file where the folder should be) runs the bundle
 // uncached and silently, writing a fresh cache where it can; FOODCTL_NO_CACHE=1 turns it off.
 // With --verbose (or FOODCTL_DEBUG=1) the bundle is loaded plainly, so stack traces keep their
@@ -23,14 +25,14 @@ function cacheDir(env) {
   return path.join(base, "foodctl");
 }
 
-const sha256 = (data) => require("node:crypto").createHash("sha256").update(data).digest();
+const crc32 = (data) => require("node:zlib").crc32(data) >>> 0;
 
 /** The code cache in `file`, or undefined when there is none or it is not the one written. */
 function readCache(file) {
   try {
     const bytes = fs.readFileSync(file);
-    const data = bytes.subarray(32);
-    return data.length > 0 && sha256(data).equals(bytes.subarray(0, 32)) ? data : undefined;
+    const data = bytes.subarray(4);
+    return data.length > 0 && bytes.readUInt32BE(0) === crc32(data) ? data : undefined;
   } catch {
     return undefined;
   }
@@ -41,7 +43,9 @@ function writeCache(script, dir, file) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const data = script.createCachedData();
     const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, Buffer.concat([sha256(data), data]), { mode: 0o600 });
+    const checksum = Buffer.alloc(4);
+    checksum.writeUInt32BE(crc32(data));
+    fs.writeFileSync(temporary, Buffer.concat([checksum, data]), { mode: 0o600 });
     fs.renameSync(temporary, file);
   } catch {
     // A cache that cannot be written costs the next run some milliseconds, never an error.
@@ -51,13 +55,10 @@ function writeCache(script, dir, file) {
 /** Compiles and runs the bundle as a CommonJS module, with the code cache when there is a good one. */
 function loadCached(bundle) {
   const bytes = fs.readFileSync(bundle);
-  const source = bytes.toString("utf8");
-  const key = require("node:crypto")
-    .createHash("sha256")
-    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(" ")}\0`)
-    .update(bytes)
-    .digest("hex")
-    .slice(0, 32);
+  // The build keeps the bundle ASCII: Latin-1 decodes it as UTF-8 would, and faster.
+  const source = bytes.toString("latin1");
+  const runtime = crc32(Buffer.from(`${process.version} ${process.arch} ${process.execArgv.join(" ")}`));
+  const key = `${crc32(bytes).toString(16)}-${bytes.length.toString(16)}-${runtime.toString(16)}`;
   const dir = cacheDir(process.env);
   const file = path.join(dir, `foodctl-${key}.code`);
   const cachedData = readCache(file);

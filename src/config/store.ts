@@ -6,26 +6,20 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type * as Zod from "zod/mini";
+import * as z from "zod/mini";
 import { usageError } from "../errors.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
-function buildSchemas(z: typeof Zod) {
-  const ProfileSchema = z.object({
-    "api-url": z.optional(z.string()),
-    user: z.optional(z.number().check(z.int(), z.positive())),
-    timeout: z.optional(z.number().check(z.positive())),
-    token: z.optional(z.string()),
-  });
-  return { ProfileSchema, ConfigSchema: z.object({ profiles: z.optional(z.record(z.string(), ProfileSchema)) }) };
-}
+const ProfileSchema = z.object({
+  "api-url": z.optional(z.string()),
+  user: z.optional(z.number().check(z.int(), z.positive())),
+  timeout: z.optional(z.number().check(z.positive())),
+  token: z.optional(z.string()),
+});
+const ConfigSchema = z.object({ profiles: z.optional(z.record(z.string(), ProfileSchema)) });
 
-let schemas: ReturnType<typeof buildSchemas> | undefined;
-/** Built on first use, zod required then: a run without a config file never loads it. */
-const configSchemas = () => (schemas ??= buildSchemas(require("zod/mini") as typeof Zod));
-
-export type Profile = Zod.infer<ReturnType<typeof buildSchemas>["ProfileSchema"]>;
+export type Profile = z.infer<typeof ProfileSchema>;
 export interface ConfigData {
   profiles: Record<string, Profile>;
 }
@@ -57,7 +51,7 @@ export function readConfig(path: string): ConfigData {
   } catch {
     throw usageError(`config file ${path} is not valid JSON`, { hint: fix });
   }
-  const parsed = configSchemas().ConfigSchema.safeParse(data);
+  const parsed = ConfigSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? issue.path.join(".") : "";
