@@ -27,30 +27,48 @@ function cacheDir(env) {
 
 const crc32 = (data) => require("node:zlib").crc32(data) >>> 0;
 
-/** The code cache in `file`, or undefined when there is none or it is not the one written. */
+// A cache file: CRC-32 of the rest (4 bytes), the length of the list (2 bytes), the commands
+// whose functions it holds (one a line: "intake show"), then V8's code cache. A run of a command
+// not in the list writes the cache again after it ran, so the cache grows to hold the functions
+// of every command used, each compiled once.
+const MAX_COMMANDS = 40;
+
+/** The code cache in `file` and the commands it covers; none when it is missing or not the one written. */
 function readCache(file) {
   try {
     const bytes = fs.readFileSync(file);
-    const data = bytes.subarray(4);
-    return data.length > 0 && bytes.readUInt32BE(0) === crc32(data) ? data : undefined;
+    if (bytes.length < 7 || bytes.readUInt32BE(0) !== crc32(bytes.subarray(4))) return { data: undefined, commands: [] };
+    const listEnd = 6 + bytes.readUInt16BE(4);
+    const commands = bytes.toString("latin1", 6, listEnd).split("\n").filter(Boolean);
+    return { data: bytes.subarray(listEnd), commands };
   } catch {
-    return undefined;
+    return { data: undefined, commands: [] };
   }
 }
 
-function writeCache(script, dir, file) {
+function writeCache(script, dir, file, commands) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const data = script.createCachedData();
+    const list = Buffer.from(commands.join("\n"), "latin1");
+    const head = Buffer.alloc(6);
+    head.writeUInt16BE(list.length, 4);
+    const body = Buffer.concat([head.subarray(4), list, script.createCachedData()]);
+    head.writeUInt32BE(crc32(body));
     const temporary = `${file}.${process.pid}.tmp`;
-    const checksum = Buffer.alloc(4);
-    checksum.writeUInt32BE(crc32(data));
-    fs.writeFileSync(temporary, Buffer.concat([checksum, data]), { mode: 0o600 });
+    fs.writeFileSync(temporary, Buffer.concat([head.subarray(0, 4), body]), { mode: 0o600 });
     fs.renameSync(temporary, file);
   } catch {
     // A cache that cannot be written costs the next run some milliseconds, never an error.
   }
 }
+
+/** "intake show" of `intake show 1002 --json`: what the cache says it covers (Latin-1, a line). */
+const commandOf = (words) =>
+  words
+    .filter((word) => !word.startsWith("-"))
+    .slice(0, 2)
+    .join(" ")
+    .replace(/[^\x20-\x7e]/g, "?") || "-";
 
 /** Compiles and runs the bundle as a CommonJS module, with the code cache when there is a good one. */
 function loadCached(bundle) {
@@ -61,13 +79,16 @@ function loadCached(bundle) {
   const key = `${crc32(bytes).toString(16)}-${bytes.length.toString(16)}-${runtime.toString(16)}`;
   const dir = cacheDir(process.env);
   const file = path.join(dir, `foodctl-${key}.code`);
-  const cachedData = readCache(file);
+  const cached = readCache(file);
   const vm = require("node:vm");
   const Module = require("node:module");
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) {
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached.data });
+  const command = commandOf(argv);
+  const usable = cached.data !== undefined && !script.cachedDataRejected;
+  if (!usable || (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS)) {
     // After the command ran, so the cache holds the functions it compiled too.
-    process.once("exit", () => writeCache(script, dir, file));
+    const commands = usable ? [...cached.commands, command] : [command];
+    process.once("exit", () => writeCache(script, dir, file, commands));
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(bundle), module, bundle, dist);

@@ -53,6 +53,21 @@ describe("the bin's code cache", () => {
     expect(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)).equals(written)).toBe(true);
   });
 
+  it("grows to hold the functions of each command used, written once per command", () => {
+    const cli = privateCli();
+    const read = () => readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
+    cli.run(["config", "path"]);
+    const first = read();
+    expect(first.toString("latin1")).toContain("config path");
+    cli.run(COMMAND);
+    const second = read();
+    expect(second.toString("latin1")).toContain("config path\nconfig list");
+    expect(cli.run(COMMAND).code).toBe(0);
+    expect(cli.run(["config", "path"]).code).toBe(0);
+    expect(read().equals(second)).toBe(true);
+    expect(cli.cacheFiles()).toHaveLength(1);
+  });
+
   it("is never used for a bundle edited to the same length: the edit runs", () => {
     const cli = privateCli();
     expect(cli.run(["intake", "--help"]).stdout).toContain("find, inspect and correct intakes");
