@@ -117,7 +117,8 @@ for (let round = 0; round < warmups + runs; round++) {
 const cpuRuns = positiveInt("BENCH_CPU_RUNS", 15);
 const cpuFile = join(work, "cpu.txt");
 const cpuPreload = join(work, "cpu-preload.cjs");
-writeFileSync(cpuPreload, `process.on("exit", () => { const u = process.cpuUsage(); require("fs").writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000)); });\n`);
+const writeCpu = `require("fs").writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000))`;
+writeFileSync(cpuPreload, `process.on("exit", () => { const u = process.cpuUsage(); ${writeCpu}; });\n`);
 const nodeCommands = commands.filter((command) => command.argv()[0] === node);
 progress(`CPU time: ${cpuRuns} rounds ...`);
 const cpu = new Map(nodeCommands.map((command) => [command, []]));
@@ -207,7 +208,9 @@ const cpus = os.cpus();
 const loadAfter = os.loadavg()[0];
 const lines = [
   `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`,
-  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
+  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; ` +
+    `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); ` +
+    `peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
   ...(Math.max(loadBefore, loadAfter) > cpus.length
     ? [`**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`]
     : []),

@@ -36,7 +36,10 @@ const COLD_SOURCES = {
   "src/api/undiciTransport.ts": "undici-transport",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
-const COLD_PACKAGES = ["conf", "chalk", "cli-table3", "cli-progress", "csv-parse", "form-data", "@inquirer/confirm", "@inquirer/password", "jose", "image-size"];
+const COLD_PACKAGES = [
+  ...["conf", "chalk", "cli-table3", "cli-progress", "csv-parse", "form-data"],
+  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
+];
 /** Loaded from node_modules as they are: the sandbox's server framework, and undici (only when a proxy applies). */
 const EXTERNAL = ["fastify", "@fastify/multipart", "undici"];
 const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
@@ -89,7 +92,10 @@ function placement({ coldDir, hot }) {
         if (hot?.has(key)) return { path: key, namespace: "foodctl-hot" };
         return undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: "foodctl-hot" }, (args) => ({ contents: `module.exports = ${REGISTRY}(${JSON.stringify(args.path)});`, loader: "js" }));
+      build.onLoad({ filter: /.*/, namespace: "foodctl-hot" }, (args) => ({
+        contents: `module.exports = ${REGISTRY}(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
     },
   };
 }
@@ -109,7 +115,13 @@ module.exports = m.__esModule && names.length === 1 && names[0] === "default" ? 
 const sourcesOf = (metafile) => Object.keys(metafile.inputs).filter((input) => input.startsWith("src/"));
 
 // 1. What the hot file holds (everything main.ts reaches except the cold files).
-const probe = await build({ ...common, entryPoints: ["src/main.ts"], write: false, outfile: join(outdir, "foodctl.cjs"), plugins: [placement({ coldDir: "./cold/" })] });
+const probe = await build({
+  ...common,
+  entryPoints: ["src/main.ts"],
+  write: false,
+  outfile: join(outdir, "foodctl.cjs"),
+  plugins: [placement({ coldDir: "./cold/" })],
+});
 const hot = new Set(sourcesOf(probe.metafile));
 
 // 2. The cold files, each taking the hot file's modules from it.
@@ -117,8 +129,16 @@ const coldEntries = [
   ...Object.entries(COLD_SOURCES).map(([source, name]) => ({ in: source, out: name })),
   ...COLD_PACKAGES.map((name) => ({ in: `foodctl-package:${name}`, out: coldFileName(name).slice(0, -".cjs".length) })),
 ];
-const cold = await build({ ...common, entryPoints: coldEntries, outdir: join(outdir, "cold"), outExtension: { ".js": ".cjs" }, write: false, plugins: [placement({ coldDir: "./", hot })] });
-const shared = [...new Set(Object.keys(cold.metafile.inputs).filter((input) => input.startsWith("foodctl-hot:")).map((input) => input.slice("foodctl-hot:".length)))].sort();
+const cold = await build({
+  ...common,
+  entryPoints: coldEntries,
+  outdir: join(outdir, "cold"),
+  outExtension: { ".js": ".cjs" },
+  write: false,
+  plugins: [placement({ coldDir: "./", hot })],
+});
+const fromHot = Object.keys(cold.metafile.inputs).filter((input) => input.startsWith("foodctl-hot:"));
+const shared = [...new Set(fromHot.map((input) => input.slice("foodctl-hot:".length)))].sort();
 
 // 3. The hot file, with a lookup for the modules cold files take from it (each evaluated on first use).
 const lookup = shared.map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}`)}),`).join("\n");

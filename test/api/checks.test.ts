@@ -43,11 +43,18 @@ const intake = loose({
   recipe: fc.array(component, { maxLength: 3 }),
   salt: text,
   sugar: text,
-  nutritional_info_per_item: fc.array(loose({ food_item_position: position, serving_size: number, hasNutritionalInfo: fc.boolean(), nutritional_info: nutrition }), {
-    maxLength: 3,
-  }),
+  nutritional_info_per_item: fc.array(
+    loose({ food_item_position: position, serving_size: number, hasNutritionalInfo: fc.boolean(), nutritional_info: nutrition }),
+    { maxLength: 3 },
+  ),
   recipe_per_item: fc.array(
-    loose({ food_item_position: position, name: text, serving_size: number, salt: text, sugar: text, oil: text, measures: text, recipe: fc.array(component, { maxLength: 2 }) }),
+    loose({
+      food_item_position: position,
+      name: text,
+      serving_size: number,
+      ...{ salt: text, sugar: text, oil: text, measures: text },
+      recipe: fc.array(component, { maxLength: 2 }),
+    }),
     { maxLength: 3 },
   ),
 });
@@ -101,6 +108,9 @@ describe("plain answer checks agree with the zod schemas", () => {
     for (const value of [{ intake_info: { image_id: 1 } }, { intake_info: { image_id: "1" } }, { intake_info: {} }, { intakes: [] }, [], null, "x"]) {
       expectSameVerdict(IntakeResponseCheck, IntakeResponseSchema, value);
     }
-    expect(IntakeResponseCheck.safeParse({ intake_info: { image_id: "1" } })).toMatchObject({ success: false, error: { issues: [{ path: ["intake_info", "image_id"] }] } });
+    expect(IntakeResponseCheck.safeParse({ intake_info: { image_id: "1" } })).toMatchObject({
+      success: false,
+      error: { issues: [{ path: ["intake_info", "image_id"] }] },
+    });
   });
 });

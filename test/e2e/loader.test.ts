@@ -89,7 +89,8 @@ describe("the bin's code cache", () => {
     const file = join(cli.cache, "foodctl", cli.cacheFiles()[0]!);
     const bytes = readFileSync(file);
     // Flipped bits in the middle (V8 would crash on these) and a truncated file.
-    for (const damaged of [Buffer.from(bytes.map((byte, index) => (index > 2000 && index % 4001 === 0 ? byte ^ 1 : byte))), bytes.subarray(0, 40), Buffer.alloc(0)]) {
+    const flipped = Buffer.from(bytes.map((byte, index) => (index > 2000 && index % 4001 === 0 ? byte ^ 1 : byte)));
+    for (const damaged of [flipped, bytes.subarray(0, 40), Buffer.alloc(0)]) {
       writeFileSync(file, damaged);
       expect(cli.run(COMMAND)).toEqual(expected);
       // Rewritten whole: the checksum in front matches the code cache behind it.

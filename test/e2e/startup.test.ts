@@ -50,7 +50,8 @@ function evaluatedWith(...modules: string[]): string[] {
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
 const COLD_PACKAGES = /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
-const COLD_SOURCES = /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox|intake\/apply|display-image\/(attach|remove)|auth\/login|completion\/(scripts|values))\.ts/;
+const COLD_SOURCES =
+  /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox|intake\/apply|display-image\/(attach|remove)|auth\/login|completion\/(scripts|values))\.ts/;
 
 describe("start-up: what each path loads", () => {
   it("answers --version from the bin and dist/version.txt alone", () => {
@@ -78,7 +79,8 @@ describe("start-up: what each path loads", () => {
   });
 
   it("shows an intake as JSON without table, proxy, upload, prompt, colour or sandbox code", () => {
-    const sources = evaluatedWith("src/main.ts", "src/program.ts", "src/context.ts", "src/commands/intake/show.ts", "src/api/client.ts", "src/api/nodeTransport.ts");
+    const entries = ["src/main.ts", "src/program.ts", "src/context.ts", "src/commands/intake/show.ts", "src/api/client.ts", "src/api/nodeTransport.ts"];
+    const sources = evaluatedWith(...entries);
     expect(matching(sources, COLD_PACKAGES)).toEqual([]);
     expect(matching(sources, /src\/output\/(?!style\.ts)|src\/sandbox\/|src\/api\/undiciTransport\.ts/)).toEqual([]);
   });
