@@ -101,8 +101,10 @@ function main() {
     return;
   }
   const bundle = path.join(dist, "foodctl.cjs");
-  const plain = argv.includes("--verbose") || process.env.FOODCTL_DEBUG === "1" || process.env.FOODCTL_NO_CACHE === "1";
-  const hot = plain ? require(bundle) : loadCached(bundle);
+  const verbose = argv.includes("--verbose") || process.env.FOODCTL_DEBUG === "1";
+  // Before the bundle loads: Node maps the stack traces of the files it loads after this.
+  if (verbose) process.setSourceMapsEnabled(true);
+  const hot = verbose || process.env.FOODCTL_NO_CACHE === "1" ? require(bundle) : loadCached(bundle);
   hot.run(argv).then((code) => {
     process.exitCode = code;
   });

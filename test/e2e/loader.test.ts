@@ -3,13 +3,15 @@
  * exactly what it prints without a cache. Each test runs a private copy of the built CLI (bin
  * and dist) with its own cache folder, so an edited bundle never touches the run's build.
  */
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { crc32 } from "node:zlib";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { baseEnv, cliBin } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect } from "../helpers/cli.js";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -137,5 +139,22 @@ describe("the bin's code cache", () => {
     writeFileSync(file, "garbage that is never read");
     expect(cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" })).toEqual(expected);
     expect(readFileSync(file, "utf8")).toBe("garbage that is never read");
+  });
+
+  it("with --verbose loads the plain bundle: an unexpected error's stack trace names the sources", async () => {
+    const server = http.createServer((_request, response) => response.end("<html>not JSON</html>"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const payload = Buffer.from(JSON.stringify({ sub: "101", role: "APIUser", exp: 4_102_444_800 })).toString("base64url");
+      const env = { FOODCTL_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FOODCTL_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln` };
+      const child = spawn(process.execPath, [cliBin(), "intake", "show", "1002", "--verbose"], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+      const result = await collect(child);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/at .*src\/commands\/intake\/show\.ts:\d+/);
+      expect(result.stderr).not.toMatch(/foodctl\.cjs:\d+/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
