@@ -1,54 +1,167 @@
-// Bundles src/ into dist/ with esbuild: one ESM graph with code splitting, so each command
-// loads only its own chunk. The sandbox's server framework stays external (loaded from
-// node_modules only by `foodctl sandbox`).
+// Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js):
 //
-//   node scripts/build.mjs [outdir] [--analyze]     --analyze: what each output file holds
+//   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
+//                         and the printers of the everyday commands, in one file that the bin
+//                         compiles with a V8 code cache. Modules only some commands need are
+//                         evaluated on first use (esbuild's lazy module initialisers).
+//   dist/cold/<name>.cjs  what few runs need, each its own file loaded on first use: the sandbox,
+//                         `intake apply`, display images, prompts, completion, the proxy transport,
+//                         conf, chalk. A cold file takes the hot file's modules from it (never a
+//                         second copy: `instanceof CliError` holds across files).
+//   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
+//
+// fastify (the sandbox's server framework) and undici stay external: loaded from node_modules.
+//
+//   node scripts/build.mjs [outdir] [--analyze] [--metafile]
+//     --analyze: what each output file holds; --metafile: esbuild's graphs in <outdir>/metafile.json (for the start-up test)
 import { analyzeMetafile, build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { join, relative, resolve } from "node:path";
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-
-// `node scripts/build.mjs [outdir]`: tests build a private copy so parallel runs never share dist/.
+const root = resolve(import.meta.dirname, "..");
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const args = process.argv.slice(2);
-const outdir = args.find((arg) => !arg.startsWith("--")) ?? "dist";
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: "src/main.ts" },
-  outdir,
+const outdir = resolve(args.find((arg) => !arg.startsWith("--")) ?? "dist");
+const analyze = args.includes("--analyze");
+
+/** Source modules that start a cold file when a dynamic import() reaches them. */
+const COLD_SOURCES = {
+  "src/commands/sandbox.ts": "sandbox",
+  "src/commands/intake/apply.ts": "apply",
+  "src/commands/display-image/attach.ts": "attach",
+  "src/commands/display-image/remove.ts": "remove",
+  "src/commands/auth/login.ts": "login",
+  "src/commands/completion/scripts.ts": "completion",
+  "src/commands/completion/values.ts": "completion-values",
+  "src/api/undiciTransport.ts": "undici-transport",
+};
+/** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
+const COLD_PACKAGES = [
+  ...["conf", "chalk", "cli-table3", "cli-progress", "csv-parse", "form-data"],
+  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
+];
+/** Loaded from node_modules as they are: the sandbox's server framework, and undici (only when a proxy applies). */
+const EXTERNAL = ["fastify", "@fastify/multipart", "undici"];
+const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
+
+const packageOf = (path) => COLD_PACKAGES.find((name) => path === name || path.startsWith(`${name}/`));
+const coldFileName = (name) => `${name.replace(/^@/, "").replace(/\//g, "-")}.cjs`;
+const sourceKey = (absolute) => relative(root, absolute).split("\\").join("/");
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
+  // import() becomes require() in a promise: the code cache covers it, and vm.Script needs no dynamic-import hook.
+  supported: { "dynamic-import": false },
   sourcemap: "linked",
-  // Full minification measured no faster to start than this, and keeps stack traces readable.
+  // Every start reads, hashes and decodes the hot file: no comments or indentation, and ASCII
+  // only (the bin decodes it as Latin-1, V8's cheapest strings). Names stay, for readable stack traces.
   minifySyntax: true,
+  minifyWhitespace: true,
+  charset: "ascii",
   legalComments: "none",
-  chunkNames: "chunks/[name]-[hash]",
-  external: ["fastify", "@fastify/multipart"],
   mainFields: ["module", "main"],
   define: { __FOODCTL_VERSION__: JSON.stringify(version) },
-  metafile: args.includes("--analyze"),
-  write: false,
   logLevel: "warning",
-});
+  metafile: true,
+  absWorkingDir: root,
+};
 
-// CommonJS dependencies inside an ESM bundle still call require() for Node built-ins. Only the
-// files that mention require get one: loading node:module costs ~1 ms that `--version` skips.
-const REQUIRE_BANNER = "import { createRequire as __foodctlRequire } from 'node:module'; const require = __foodctlRequire(import.meta.url);\n";
-const needsRequire = new Set(result.outputFiles.filter((file) => file.path.endsWith(".js") && /\brequire\b/.test(file.text)).map((file) => file.path));
-for (const file of result.outputFiles) {
-  let text = file.text;
-  if (needsRequire.has(file.path)) text = REQUIRE_BANNER + text;
-  else if (file.path.endsWith(".map") && needsRequire.has(file.path.slice(0, -".map".length))) {
-    // The banner is one more generated line: in a source map a leading ";" says exactly that.
-    const map = JSON.parse(text);
-    map.mappings = `;${map.mappings}`;
-    text = JSON.stringify(map);
-  }
-  mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, text);
+/**
+ * Where an import goes: a cold source or package becomes `require("./cold/<file>")` (relative
+ * to the file being built); with `hot`, a module the hot file holds becomes a lookup in it.
+ */
+function placement({ coldDir, hot }) {
+  return {
+    name: "foodctl-placement",
+    setup(build) {
+      build.onResolve({ filter: /^foodctl-package:/ }, (args) => ({ path: args.path.slice("foodctl-package:".length), namespace: "foodctl-package" }));
+      build.onLoad({ filter: /.*/, namespace: "foodctl-package" }, (args) => ({ contents: packageWrapper(args.path), resolveDir: root, loader: "js" }));
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === "inner" || args.kind === "entry-point" || args.namespace === "foodctl-package") return undefined;
+        const cold = packageOf(args.path);
+        if (cold) return { path: `${coldDir}${coldFileName(cold)}`, external: true };
+        if (EXTERNAL.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return { path: args.path, external: true };
+        if (!args.path.startsWith(".")) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "inner" });
+        if (resolved.errors.length) return undefined;
+        const key = sourceKey(resolved.path);
+        if (COLD_SOURCES[key] && args.kind === "dynamic-import") return { path: `${coldDir}${COLD_SOURCES[key]}.cjs`, external: true };
+        if (hot?.has(key)) return { path: key, namespace: "foodctl-hot" };
+        return undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: "foodctl-hot" }, (args) => ({
+        contents: `module.exports = ${REGISTRY}(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
+    },
+  };
 }
 
-if (result.metafile) process.stdout.write(await analyzeMetafile(result.metafile));
+/**
+ * A cold file of a package. An ES module whose only export is its default exports that default
+ * itself, so `import()` from the CommonJS bundles (which treats a CommonJS file as Node does:
+ * `default` is `module.exports`) gets what the source asked for; others export their namespace.
+ */
+function packageWrapper(name) {
+  return `const m = require(${JSON.stringify(name)});
+const names = Object.keys(m);
+module.exports = m.__esModule && names.length === 1 && names[0] === "default" ? m.default : m;
+`;
+}
+
+const sourcesOf = (metafile) => Object.keys(metafile.inputs).filter((input) => input.startsWith("src/"));
+
+// 1. What the hot file holds (everything main.ts reaches except the cold files).
+const probe = await build({
+  ...common,
+  entryPoints: ["src/main.ts"],
+  write: false,
+  outfile: join(outdir, "foodctl.cjs"),
+  plugins: [placement({ coldDir: "./cold/" })],
+});
+const hot = new Set(sourcesOf(probe.metafile));
+
+// 2. The cold files, each taking the hot file's modules from it.
+const coldEntries = [
+  ...Object.entries(COLD_SOURCES).map(([source, name]) => ({ in: source, out: name })),
+  ...COLD_PACKAGES.map((name) => ({ in: `foodctl-package:${name}`, out: coldFileName(name).slice(0, -".cjs".length) })),
+];
+const cold = await build({
+  ...common,
+  entryPoints: coldEntries,
+  outdir: join(outdir, "cold"),
+  outExtension: { ".js": ".cjs" },
+  write: false,
+  plugins: [placement({ coldDir: "./", hot })],
+});
+const fromHot = Object.keys(cold.metafile.inputs).filter((input) => input.startsWith("foodctl-hot:"));
+const shared = [...new Set(fromHot.map((input) => input.slice("foodctl-hot:".length)))].sort();
+
+// 3. The hot file, with a lookup for the modules cold files take from it (each evaluated on first use).
+const lookup = shared.map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}`)}),`).join("\n");
+const hotEntry = `const modules = {\n${lookup}\n};\n${REGISTRY} = (key) => modules[key]();\nmodule.exports = require("./src/main.ts");\n`;
+const hotBuild = await build({
+  ...common,
+  stdin: { contents: hotEntry, resolveDir: root, sourcefile: "hot-entry.js", loader: "js" },
+  outfile: join(outdir, "foodctl.cjs"),
+  write: false,
+  plugins: [placement({ coldDir: "./cold/" })],
+});
+
+const hotText = hotBuild.outputFiles.find((file) => file.path.endsWith(".cjs"))?.text ?? "";
+if (/[^\x00-\x7f]/.test(hotText)) throw new Error("dist/foodctl.cjs must be ASCII: the bin decodes it as Latin-1");
+rmSync(outdir, { recursive: true, force: true });
+for (const file of [...hotBuild.outputFiles, ...cold.outputFiles]) {
+  mkdirSync(resolve(file.path, ".."), { recursive: true });
+  writeFileSync(file.path, file.text);
+}
+writeFileSync(join(outdir, "version.txt"), `${version}\n`);
+if (args.includes("--metafile")) writeFileSync(join(outdir, "metafile.json"), JSON.stringify({ hot: hotBuild.metafile, cold: cold.metafile }));
+
+if (analyze) {
+  process.stdout.write(await analyzeMetafile(hotBuild.metafile));
+  process.stdout.write(await analyzeMetafile(cold.metafile));
+}

@@ -70,7 +70,8 @@ export function buildPrivateCli(root, workDir) {
   const built = spawnSync(process.execPath, [join(root, "scripts", "build.mjs"), join(workDir, "dist")], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) fail("build failed");
   const bin = join(workDir, "bin", "foodctl.js");
-  copyFileSync(join(root, "bin", "foodctl.js"), bin);
+  // The bin is CommonJS by bin/package.json's say.
+  for (const file of ["foodctl.js", "package.json"]) copyFileSync(join(root, "bin", file), join(workDir, "bin", file));
   return bin;
 }
 

@@ -6,6 +6,7 @@ import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, type IO } from "./io.js";
+import { styler } from "./output/style.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
 
@@ -46,7 +47,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
   const state = { exitCode: 0, parseMessage: "" };
   const { CommanderError, buildProgram } = await import("./program.js");
-  const program = buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock });
+  const program = buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock }, argv);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.configureOutput(program.configureOutput());
@@ -82,8 +83,7 @@ export function report(io: IO, error: CliError, json: boolean, verbose: boolean)
     const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ? clean(error.hint) : null } };
     io.stderr.write(`${JSON.stringify(body)}\n`);
   } else {
-    const red = io.color.stderr ? (text: string) => `\u001b[31m${text}\u001b[39m` : (text: string) => text;
-    io.stderr.write(`${red("error:")} ${clean(error.message)}\n`);
+    io.stderr.write(`${styler(io.color.stderr).red("error:")} ${clean(error.message)}\n`);
     if (error.hint) io.stderr.write(`hint: ${clean(error.hint)}\n`);
   }
   if (verbose && error.exitCode === EXIT.failure) {

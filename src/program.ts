@@ -57,7 +57,11 @@ function readGlobals(command: Command): GlobalOptions {
   };
 }
 
-export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
+/**
+ * With `argv`, only the groups it names get their commands (a run never needs the others, and
+ * building them costs start-up); the top level lists every group either way.
+ */
+export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}, argv?: readonly string[]): Command {
   const width = () => helpWidth(io.stdout);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
@@ -97,17 +101,18 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     return command.action(execute(verb));
   };
 
-  for (const noun of NOUNS) addNoun(program, noun, declare, width);
+  for (const noun of NOUNS) addNoun(program, noun, declare, width, !argv || argv.includes(noun.name));
   addHelpCommand(program, state, width);
   return program;
 }
 
-function addNoun(program: Command, noun: Noun, declare: (command: Command, verb: Verb) => Command, width: () => number): void {
+function addNoun(program: Command, noun: Noun, declare: (command: Command, verb: Verb) => Command, width: () => number, named: boolean): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) declare(group, noun.action);
   if (!noun.verbs.length) return;
+  group.description(noun.description);
+  if (!named) return;
   group
-    .description(noun.description)
     .helpCommand("help [command]", "show the help of a command")
     .addHelpText("after", () => {
       const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());

@@ -20,8 +20,9 @@ export default function setup() {
   mkdirSync(join(dir, "tmp"), { recursive: true });
   // The sandbox's server framework stays outside the bundle: `foodctl sandbox` finds it here.
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), join(dir, "dist")], { cwd: root, stdio: "inherit" });
-  copyFileSync(join(root, "bin", "foodctl.js"), join(dir, "bin", "foodctl.js"));
+  execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), join(dir, "dist"), "--metafile"], { cwd: root, stdio: "inherit" });
+  // The bin is CommonJS by bin/package.json's say.
+  for (const file of ["foodctl.js", "package.json"]) copyFileSync(join(root, "bin", file), join(dir, "bin", file));
   process.env.FOODCTL_TEST_BIN = join(dir, "bin", "foodctl.js");
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -6,13 +6,13 @@
 import { systemClock, type Clock } from "../clock.js";
 import { errorForStatus, failure, interruptedError, unavailableError, type CliError } from "../errors.js";
 import { paths } from "./paths.js";
+// Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
 import {
-  ErrorBodySchema,
-  IntakeListResponseSchema,
-  IntakeResponseSchema,
-  type IntakeListResponse,
-  type IntakeResponse,
-} from "./schemas.js";
+  ErrorBodyCheck as ErrorBodySchema,
+  IntakeListResponseCheck as IntakeListResponseSchema,
+  IntakeResponseCheck as IntakeResponseSchema,
+} from "./checks.js";
+import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

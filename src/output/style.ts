@@ -1,20 +1,22 @@
-/** The few styles the printers use; plain text when colour is off. */
-const codes = {
-  bold: [1, 22],
-  dim: [2, 22],
-  red: [31, 39],
-  green: [32, 39],
-  yellow: [33, 39],
-  cyan: [36, 39],
-} as const;
-
-export type StyleName = keyof typeof codes;
+/**
+ * The few styles the printers use, through chalk when colour is on (docs/cli.md, colour:
+ * `--no-color`, NO_COLOR and FORCE_COLOR decide, not chalk's own detection); plain text when
+ * it is off. chalk is loaded only by a run that shows colour.
+ */
+export type StyleName = "bold" | "dim" | "red" | "green" | "yellow" | "cyan";
 export type Styler = Record<StyleName, (text: string) => string>;
 
+const plain = (text: string) => text;
+const PLAIN: Styler = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
+let coloured: Styler | undefined;
+
 export function styler(enabled: boolean): Styler {
-  const entries = Object.entries(codes).map(([name, [open, close]]) => [
-    name,
-    enabled ? (text: string) => `\u001b[${open}m${text}\u001b[${close}m` : (text: string) => text,
-  ]);
-  return Object.fromEntries(entries) as Styler;
+  if (!enabled) return PLAIN;
+  if (!coloured) {
+    // Required, not imported: a run without colour never loads it. Level 1 is the 16 basic colours a terminal always has.
+    const { Chalk } = require("chalk") as typeof import("chalk");
+    const chalk = new Chalk({ level: 1 });
+    coloured = { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, yellow: chalk.yellow, cyan: chalk.cyan };
+  }
+  return coloured;
 }

@@ -1,17 +1,24 @@
 /**
- * Start-up stays cheap: which modules each path of the built bundle loads before it runs.
- * The static import graph of dist/ is read from the files (esbuild's `from "./chunks/…"`
- * lines) and their source maps (which sources each file holds). Speed itself is measured by
- * `npm run bench`, not here.
+ * Start-up stays cheap: what each path of the built CLI loads and evaluates before it runs.
+ * The graph is the build's own (esbuild's metafile, written beside the test build): a module
+ * is evaluated when its importer is, along static imports; import() and require() are
+ * evaluated on first use. What each output file holds comes from its source map. Speed itself
+ * is measured by `npm run bench`, not here.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cliBin, runCli } from "../helpers/cli.js";
 
 const dist = join(dirname(cliBin()), "..", "dist");
 const root = resolve(import.meta.dirname, "..", "..");
-const jsFiles = [join(dist, "main.js"), ...readdirSync(join(dist, "chunks")).filter((name) => name.endsWith(".js")).map((name) => join(dist, "chunks", name))];
+
+interface Metafile {
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+const graphs = JSON.parse(readFileSync(join(dist, "metafile.json"), "utf8")) as { hot: Metafile; cold: Metafile };
 
 function sourcesOf(file: string): string[] {
   const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
@@ -24,74 +31,77 @@ function sourcesOf(file: string): string[] {
   });
 }
 
-/** The output file holding a module, e.g. "src/program.ts" (an entry of a dynamic import). */
-function fileOf(source: string): string {
-  const found = jsFiles.filter((file) => sourcesOf(file).includes(source));
-  expect(found, `one output file holds ${source}`).toHaveLength(1);
-  return found[0]!;
-}
+const hotFile = join(dist, "foodctl.cjs");
+const coldFiles = readdirSync(join(dist, "cold"))
+  .filter((name) => name.endsWith(".cjs"))
+  .map((name) => join(dist, "cold", name));
 
-/** Everything a file loads before it runs: its static imports, transitively (not import()). */
-function staticClosure(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const text = readFileSync(file, "utf8");
-  for (const [, path] of text.matchAll(/^(?:import|export)\s[^;]*?["'](\.\.?\/[^"']+)["'];?$/gm)) staticClosure(join(dirname(file), path!), seen);
-  return seen;
-}
-
-/** The sources loaded when these output files (an entry and its dynamic imports) are loaded. */
-function loadedSources(...files: string[]): string[] {
-  const all = new Set<string>();
-  for (const file of files) for (const loaded of staticClosure(file)) for (const source of sourcesOf(loaded)) all.add(source);
-  return [...all];
+/** The modules evaluated with these: their static imports, transitively (not import() or require()). */
+function evaluatedWith(...modules: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (module: string) => {
+    if (seen.has(module) || !graphs.hot.inputs[module]) return;
+    seen.add(module);
+    for (const imported of graphs.hot.inputs[module]!.imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+  };
+  modules.forEach(visit);
+  return [...seen];
 }
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
+const COLD_PACKAGES = /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
+const COLD_SOURCES =
+  /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox|intake\/apply|display-image\/(attach|remove)|auth\/login|completion\/(scripts|values))\.ts/;
 
 describe("start-up: what each path loads", () => {
-  const main = join(dist, "main.js");
-
-  it("answers --version from main.js and its small shared chunks alone", () => {
-    const sources = loadedSources(main);
-    expect(matching(sources, /node_modules\//)).toEqual([]);
-    expect(matching(sources, /src\/(program|context)\.ts|src\/(api|config|commands|output|sandbox)\//)).toEqual([]);
+  it("answers --version from the bin and dist/version.txt alone", () => {
+    const copy = mkdtempSync(join(tmpdir(), "foodctl-version-"));
+    try {
+      mkdirSync(join(copy, "bin"));
+      mkdirSync(join(copy, "dist"));
+      for (const file of ["foodctl.js", "package.json"]) copyFileSync(join(dirname(cliBin()), file), join(copy, "bin", file));
+      copyFileSync(join(dist, "version.txt"), join(copy, "dist", "version.txt"));
+      const result = spawnSync(process.execPath, [join(copy, "bin", "foodctl.js"), "--version"], { encoding: "utf8" });
+      expect(result).toMatchObject({ status: 0, stdout: readFileSync(join(dist, "version.txt"), "utf8"), stderr: "" });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("builds --help from commander, program.ts and the command specs without config, zod, the client or a printer", () => {
-    const sources = loadedSources(main, fileOf("src/program.ts"));
+    const sources = evaluatedWith("src/main.ts", "src/program.ts");
     expect(matching(sources, /node_modules\/commander\//).length).toBeGreaterThan(0);
     expect(matching(sources, /node_modules\/(?!commander\/)/)).toEqual([]);
     // The specs (src/commands/spec.ts, src/commands/<noun>/index.ts) and the constant lists they name are all the help needs.
-    const allowed = /^src\/commands\/(spec|index)\.ts$|^src\/commands\/[^/]+\/index\.ts$|^src\/config\/keys\.ts$/;
+    const allowed = /^src\/commands\/(spec|index)\.ts$|^src\/commands\/[^/]+\/index\.ts$|^src\/config\/keys\.ts$|^src\/output\/style\.ts$/;
     expect(matching(sources, /src\/context\.ts|src\/(api|config|commands|output|sandbox)\//).filter((source) => !allowed.test(source))).toEqual([]);
     expect(matching(sources, /src\/commands\/[^/]+\/index\.ts$/).length).toBeGreaterThan(3);
-    // One file, not two: each file costs the ESM loader a round of its own.
-    expect(sourcesOf(fileOf("src/program.ts"))).toContain("node_modules/commander/lib/command.js");
   });
 
-  it("shows an intake as JSON without table, proxy, upload, prompt or sandbox code", () => {
-    const sources = loadedSources(
-      main,
-      fileOf("src/program.ts"),
-      fileOf("src/context.ts"),
-      fileOf("src/commands/intake/show.ts"),
-      fileOf("src/api/client.ts"),
-      fileOf("src/api/nodeTransport.ts"),
-    );
-    expect(matching(sources, /node_modules\/(cli-table3|undici|form-data|conf|jose|@inquirer|fastify|@fastify)\//)).toEqual([]);
+  it("shows an intake as JSON without table, proxy, upload, prompt, colour or sandbox code", () => {
+    const entries = ["src/main.ts", "src/program.ts", "src/context.ts", "src/commands/intake/show.ts", "src/api/client.ts", "src/api/nodeTransport.ts"];
+    const sources = evaluatedWith(...entries);
+    expect(matching(sources, COLD_PACKAGES)).toEqual([]);
     expect(matching(sources, /src\/output\/(?!style\.ts)|src\/sandbox\/|src\/api\/undiciTransport\.ts/)).toEqual([]);
   });
 
-  it("keeps the sandbox's modules out of every command but `foodctl sandbox`", () => {
-    const commands = jsFiles.filter((file) => sourcesOf(file).some((source) => /^src\/commands\/(?!sandbox\.ts)/.test(source)));
-    expect(commands.length).toBeGreaterThan(5);
-    expect(matching(loadedSources(main, fileOf("src/program.ts"), fileOf("src/context.ts"), ...commands), /src\/sandbox\/|node_modules\/(fastify|@fastify|image-size)\//)).toEqual([]);
+  it("keeps the sandbox, batch, upload, prompt and colour code and their packages out of the hot file", () => {
+    const hot = sourcesOf(hotFile);
+    expect(hot).toEqual(expect.arrayContaining(["src/program.ts", "src/context.ts", "src/api/client.ts", "src/commands/intake/show.ts"]));
+    expect(matching(hot, COLD_PACKAGES)).toEqual([]);
+    expect(matching(hot, COLD_SOURCES)).toEqual([]);
+    expect(coldFiles.map((file) => file.split("/").pop())).toEqual(expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs"]));
+  });
+
+  it("never copies a module of the hot file into a cold one (one CliError class for all)", () => {
+    const hot = new Set(sourcesOf(hotFile).filter((source) => source.startsWith("src/")));
+    for (const file of coldFiles) expect(sourcesOf(file).filter((source) => hot.has(source)), file).toEqual([]);
+    expect(Object.keys(graphs.cold.inputs)).toContain("foodctl-hot:src/errors.ts");
   });
 });
 
 describe("start-up: --version", () => {
-  it("prints the same version alone (before commander loads) as after other flags (through commander)", async () => {
+  it("prints the same version alone (before the bundle loads) as after other flags (through commander)", async () => {
     const alone = await runCli(["--version"]);
     const short = await runCli(["-V"]);
     const withFlag = await runCli(["--no-color", "--version"]);

@@ -73,10 +73,13 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(FOODCTL_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name)) continue;
+    if (/^(FOODCTL_|XDG_CACHE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name)) continue;
     env[name] = value;
   }
   env.XDG_CONFIG_HOME ??= tempConfigHome();
+  // The code cache of the built CLI: one for the run, inside its build folder (never the developer's ~/.cache).
+  const bin = process.env.FOODCTL_TEST_BIN;
+  if (bin) env.XDG_CACHE_HOME = join(dirname(dirname(bin)), "cache");
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;

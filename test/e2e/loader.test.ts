@@ -1,0 +1,160 @@
+/**
+ * The bin's code cache: whatever state the cache folder is in, the command works and prints
+ * exactly what it prints without a cache. Each test runs a private copy of the built CLI (bin
+ * and dist) with its own cache folder, so an edited bundle never touches the run's build.
+ */
+import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { crc32 } from "node:zlib";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { baseEnv, cliBin, collect } from "../helpers/cli.js";
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A copy of the built CLI in a fresh folder, readable by anyone (a test may run it as another user). */
+function privateCli() {
+  const root = mkdtempSync(join(tmpdir(), "foodctl-loader-"));
+  folders.push(root);
+  chmodSync(root, 0o755);
+  const built = dirname(dirname(cliBin()));
+  cpSync(join(built, "bin"), join(root, "bin"), { recursive: true });
+  cpSync(join(built, "dist"), join(root, "dist"), { recursive: true });
+  const cache = join(root, "cache");
+  const run = (args: string[], env: Record<string, string | undefined> = {}, options: SpawnSyncOptions = {}) => {
+    const result = spawnSync(process.execPath, [join(root, "bin", "foodctl.js"), ...args], {
+      env: baseEnv({ XDG_CACHE_HOME: cache, XDG_CONFIG_HOME: join(root, "config"), ...env }),
+      encoding: "utf8",
+      ...options,
+    });
+    return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+  };
+  const cacheFiles = () => (existsSync(join(cache, "foodctl")) ? readdirSync(join(cache, "foodctl")) : []);
+  return { root, cache, run, cacheFiles, bundle: join(root, "dist", "foodctl.cjs") };
+}
+
+const COMMAND = ["config", "list", "--json"];
+
+describe("the bin's code cache", () => {
+  it("is written on the first run, used by the next, and changes nothing a command prints", () => {
+    const cli = privateCli();
+    const uncached = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    expect(uncached.code).toBe(0);
+    expect(cli.cacheFiles()).toEqual([]);
+    const first = cli.run(COMMAND);
+    expect(first).toEqual(uncached);
+    expect(cli.cacheFiles()).toHaveLength(1);
+    const written = readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
+    expect(cli.run(COMMAND)).toEqual(uncached);
+    expect(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)).equals(written)).toBe(true);
+  });
+
+  it("grows to hold the functions of each command used, written once per command", () => {
+    const cli = privateCli();
+    const read = () => readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
+    cli.run(["config", "path"]);
+    const first = read();
+    expect(first.toString("latin1")).toContain("config path");
+    cli.run(COMMAND);
+    const second = read();
+    expect(second.toString("latin1")).toContain("config path\nconfig list");
+    expect(cli.run(COMMAND).code).toBe(0);
+    expect(cli.run(["config", "path"]).code).toBe(0);
+    expect(read().equals(second)).toBe(true);
+    expect(cli.cacheFiles()).toHaveLength(1);
+  });
+
+  it("is never used for a bundle edited to the same length: the edit runs", () => {
+    const cli = privateCli();
+    expect(cli.run(["intake", "--help"]).stdout).toContain("find, inspect and correct intakes");
+    const source = readFileSync(cli.bundle, "utf8");
+    const edited = source.replace('"find, inspect and correct intakes"', '"FIND, INSPECT and correct intakes"');
+    expect(edited.length).toBe(source.length);
+    expect(edited).not.toBe(source);
+    writeFileSync(cli.bundle, edited);
+    const result = cli.run(["intake", "--help"]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toContain("FIND, INSPECT and correct intakes");
+    expect(cli.cacheFiles()).toHaveLength(2);
+  });
+
+  it("ignores a corrupt cache file, and replaces it", () => {
+    const cli = privateCli();
+    const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    cli.run(COMMAND);
+    const file = join(cli.cache, "foodctl", cli.cacheFiles()[0]!);
+    const bytes = readFileSync(file);
+    // Flipped bits in the middle (V8 would crash on these) and a truncated file.
+    const flipped = Buffer.from(bytes.map((byte, index) => (index > 2000 && index % 4001 === 0 ? byte ^ 1 : byte)));
+    for (const damaged of [flipped, bytes.subarray(0, 40), Buffer.alloc(0)]) {
+      writeFileSync(file, damaged);
+      expect(cli.run(COMMAND)).toEqual(expected);
+      // Rewritten whole: the checksum in front matches the code cache behind it.
+      const rewritten = readFileSync(file);
+      expect(rewritten.readUInt32BE(0)).toBe(crc32(rewritten.subarray(4)) >>> 0);
+    }
+  });
+
+  it("works and prints nothing extra when the cache folder is read-only", () => {
+    const cli = privateCli();
+    const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    mkdirSync(join(cli.cache, "foodctl"), { recursive: true });
+    chmodSync(join(cli.cache, "foodctl"), 0o555);
+    chmodSync(cli.cache, 0o555);
+    // root writes anywhere: the check runs as nobody then.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const result = cli.run(COMMAND, {}, asNobody);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.length).toBeGreaterThan(0);
+    expect(cli.cacheFiles()).toEqual([]);
+    if (!asNobody.uid) expect(result).toEqual(expected);
+    chmodSync(cli.cache, 0o755);
+    chmodSync(join(cli.cache, "foodctl"), 0o755);
+  });
+
+  it("works and prints nothing extra when the cache folder is a file", () => {
+    const cli = privateCli();
+    const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    mkdirSync(cli.cache);
+    writeFileSync(join(cli.cache, "foodctl"), "not a folder");
+    expect(cli.run(COMMAND)).toEqual(expected);
+    expect(cli.run(COMMAND)).toEqual(expected);
+    expect(readFileSync(join(cli.cache, "foodctl"), "utf8")).toBe("not a folder");
+  });
+
+  it("creates a missing cache folder, and FOODCTL_NO_CACHE=1 neither reads nor writes one", () => {
+    const cli = privateCli();
+    const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    expect(existsSync(cli.cache)).toBe(false);
+    expect(cli.run(COMMAND)).toEqual(expected);
+    expect(cli.cacheFiles()).toHaveLength(1);
+    const file = join(cli.cache, "foodctl", cli.cacheFiles()[0]!);
+    writeFileSync(file, "garbage that is never read");
+    expect(cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" })).toEqual(expected);
+    expect(readFileSync(file, "utf8")).toBe("garbage that is never read");
+  });
+
+  it("with --verbose loads the plain bundle: an unexpected error's stack trace names the sources", async () => {
+    const server = http.createServer((_request, response) => response.end("<html>not JSON</html>"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const payload = Buffer.from(JSON.stringify({ sub: "101", role: "APIUser", exp: 4_102_444_800 })).toString("base64url");
+      const env = { FOODCTL_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FOODCTL_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln` };
+      const child = spawn(process.execPath, [cliBin(), "intake", "show", "1002", "--verbose"], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+      const result = await collect(child);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/at .*src\/commands\/intake\/show\.ts:\d+/);
+      expect(result.stderr).not.toMatch(/foodctl\.cjs:\d+/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
