@@ -38,6 +38,14 @@ export interface ClientOptions {
   clock?: Clock | undefined;
   random?: () => number;
   signal?: AbortSignal | undefined;
+  /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
+  onResponse?: ((info: ResponseInfo) => void) | undefined;
+}
+
+export interface ResponseInfo {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
 }
 
 export interface ApiResult<T> {
@@ -87,8 +95,15 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(overrides: { userId?: number | undefined; signal?: AbortSignal | undefined; rateLimitRetries?: number | undefined }): ApiClient {
+  derive(
+    overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "rateLimitRetries" | "onResponse">>,
+  ): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
+  }
+
+  /** Holds every request of this client and the clients derived from it until `time` (ms since the epoch). */
+  pauseUntil(time: number): void {
+    this.pause.until = Math.max(this.pause.until, time);
   }
 
   get host(): string {
@@ -185,6 +200,7 @@ export class ApiClient {
         });
       }
       reached = true;
+      this.options.onResponse?.({ status: response.status, headers: response.headers });
       const elapsed = Math.round(performance.now() - started);
       trace?.(`< ${response.status} ${method} ${url.pathname} ${elapsed} ms, ${response.body.byteLength} bytes`);
 

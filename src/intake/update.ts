@@ -1,7 +1,7 @@
 import { isItemized, type IntakeKind } from "./kinds.js";
 import { isLevel, isMeasure, LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey } from "./positions.js";
-import { checkItemQuantity, checkRecognitionQuantity } from "./quantity.js";
+import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
 
 /**
@@ -37,8 +37,8 @@ export function pickUpdateFields(body: Record<string, unknown>): Record<string, 
 
 function checkFlatField(name: string, value: unknown): UpdateProblem[] {
   if (name === "quantity") {
-    const problem = checkRecognitionQuantity(value);
-    return problem ? [{ field: "quantity", rule: "quantity", message: `quantity ${problem}` }] : [];
+    const problem = quantityProblem(value, "quantity", true);
+    return problem ? [{ field: "quantity", rule: "quantity", message: problem }] : [];
   }
   if (name === "salt" || name === "sugar") {
     return isLevel(value) ? [] : [{ field: name, rule: "level", message: `${name} must be one of ${LEVELS.join(", ")}` }];
@@ -48,8 +48,8 @@ function checkFlatField(name: string, value: unknown): UpdateProblem[] {
 
 function checkItemValue(name: string, key: string, value: unknown, options: ShapeOptions): UpdateProblem | null {
   if (name === "quantity") {
-    const problem = checkItemQuantity(value);
-    return problem ? { field: `quantity.${key}`, rule: "quantity", message: `quantity of position ${key} ${problem}` } : null;
+    const problem = quantityProblem(value, `quantity of position ${key}`, false);
+    return problem ? { field: `quantity.${key}`, rule: "quantity", message: problem } : null;
   }
   if (name === "measures") {
     const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";

@@ -1,44 +1,67 @@
-/** Printing a batch: its result lines, its input problems, the progress bar and the summary. */
-import type { BatchProblem, ResultStatus } from "../intake/batch.js";
-import type { IgnoredModifier } from "../intake/diff.js";
-import type { OutputStream } from "../io.js";
+/** Printing a batch: its result lines (JSON or one human line each), its input problems and its summary. */
+import type { BatchProblem } from "../batch/problems.js";
+import type { BatchResult, ResultChange } from "../batch/results.js";
+import { formatAmount } from "../intake/items.js";
 import { styler } from "./style.js";
-
-export interface BatchResultError {
-  code: string;
-  exit_code: number;
-  status: number | null;
-  message: string;
-}
-
-/** One line of `intake apply`'s stdout. */
-export interface BatchResult {
-  line: number;
-  image_id: number;
-  status: ResultStatus;
-  error?: BatchResultError;
-  ignored?: IgnoredModifier[];
-  /** --dry-run: the request that would be sent, token masked. */
-  request?: unknown;
-}
 
 export function renderResult(result: BatchResult): string {
   return `${JSON.stringify(result)}\n`;
 }
 
-/** Input problems, one line each: `<source>:<line>: <field>: <reason>` (JSON Lines under --json). */
+function describeField(change: ResultChange): string {
+  if (change.field !== "grams") return `${change.field} ${change.before ?? "-"} → ${change.after ?? "-"}`;
+  const show = (value: number | string | null) => (typeof value === "number" ? formatAmount(value) : "-");
+  return `${show(change.before)} → ${show(change.after)} g`;
+}
+
+/** `1: 150 → 160 g, salt low → high; 2: …`, or without positions for a recognition-only intake. */
+function describeChanges(changes: readonly ResultChange[]): string {
+  const byPosition = new Map<string | null, string[]>();
+  for (const change of changes) byPosition.set(change.position, [...(byPosition.get(change.position) ?? []), describeField(change)]);
+  return [...byPosition].map(([position, parts]) => `${position === null ? "" : `${position}: `}${parts.join(", ")}`).join("; ");
+}
+
+/** One line per change for a terminal: line, intake, what changed, and how it ended. */
+export function renderResultLine(result: BatchResult, color: boolean): string {
+  const s = styler(color);
+  const head = `line ${result.line}  intake ${result.image_id}`;
+  const changed = result.changed?.length ? `  ${describeChanges(result.changed)}` : "";
+  const ignored = result.ignored?.length
+    ? `  ${s.yellow(`ignored: ${result.ignored.map((entry) => `${entry.field} ${entry.requested}${entry.position !== null ? ` at ${entry.position}` : ""} (still ${entry.actual ?? "unset"})`).join(", ")}`)}`
+    : "";
+  switch (result.status) {
+    case "applied":
+      return `${head}${changed}  ${s.green(result.changed?.length === 0 ? "applied (no change)" : "applied")}${ignored}\n`;
+    case "failed":
+      return `${head}  ${s.red(`failed: ${result.error?.message ?? "unknown error"}`)}${ignored}\n`;
+    case "skipped":
+      return `${head}  skipped (applied by an earlier run)\n`;
+    default: {
+      const request = result.request as { method?: string; url?: string; body?: unknown } | undefined;
+      return `${head}  dry run: ${request?.method ?? ""} ${request?.url ?? ""} ${JSON.stringify(request?.body ?? null)}\n`;
+    }
+  }
+}
+
+/** Characters that would drive a terminal or reorder text, in anything printed from the input. */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const safe = (text: string) => text.replace(UNSAFE, "\ufffd");
+
+/** Input problems, one line each: `<source>:<line>: <field>: <reason>` (JSON Lines under --json), then `and N more`. */
 export function renderProblems(problems: readonly BatchProblem[], total: number, source: string, json: boolean): string {
+  const more = total - problems.length;
   if (json) {
     const lines = problems.map((problem) => JSON.stringify({ problem: { source, ...problem } }));
-    if (total > problems.length) lines.push(JSON.stringify({ problems_not_shown: total - problems.length }));
+    if (more > 0) lines.push(JSON.stringify({ problems_not_shown: more }));
     return `${lines.join("\n")}\n`;
   }
-  const lines = problems.map((problem) => `${source}:${problem.line}: ${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`);
-  if (total > problems.length) lines.push(`… and ${total - problems.length} more ${total - problems.length === 1 ? "problem" : "problems"}`);
+  const lines = problems.map((problem) => safe(`${source}:${problem.line}: ${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`));
+  if (more > 0) lines.push(`and ${thousands(more)} more ${more === 1 ? "problem" : "problems"}`);
   return `${lines.join("\n")}\n`;
 }
 
 export interface BatchSummary {
+  batchId: string;
   changes: number;
   applied: number;
   failed: number;
@@ -59,23 +82,26 @@ export function thousands(value: number): string {
 }
 const count = thousands;
 
+function summaryJson(summary: BatchSummary): string {
+  return `${JSON.stringify({
+    summary: {
+      batch_id: summary.batchId,
+      changes: summary.changes,
+      applied: summary.applied,
+      failed: summary.failed,
+      skipped: summary.skipped,
+      dry_run: summary.dryRun,
+      not_sent: summary.notSent,
+      ignored_modifiers: summary.ignoredModifiers,
+      changes_with_ignored_modifiers: summary.changesWithIgnored,
+      elapsed_seconds: Math.round(summary.elapsedMs) / 1000,
+      stopped: summary.stopped,
+    },
+  })}\n`;
+}
+
 export function renderSummary(summary: BatchSummary, json: boolean, color: boolean): string {
-  if (json) {
-    return `${JSON.stringify({
-      summary: {
-        changes: summary.changes,
-        applied: summary.applied,
-        failed: summary.failed,
-        skipped: summary.skipped,
-        dry_run: summary.dryRun,
-        not_sent: summary.notSent,
-        ignored_modifiers: summary.ignoredModifiers,
-        changes_with_ignored_modifiers: summary.changesWithIgnored,
-        elapsed_seconds: Math.round(summary.elapsedMs) / 1000,
-        stopped: summary.stopped,
-      },
-    })}\n`;
-  }
+  if (json) return summaryJson(summary);
   const s = styler(color);
   const parts: string[] = [];
   if (summary.dryRun > 0) parts.push(`dry run ${count(summary.dryRun)}`);
@@ -90,44 +116,5 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   );
   const seconds = summary.elapsedMs / 1000;
   const elapsed = `${count(summary.changes)} ${summary.changes === 1 ? "change" : "changes"} in ${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
-  return `${parts.join(" · ")} · ${elapsed}\n`;
-}
-
-export interface ProgressBar {
-  update(done: number, failed: number): void;
-  /** Writes a result line; when stdout is the same terminal, the bar steps aside for it. */
-  print(write: () => void): void;
-  stop(): void;
-}
-
-/** A progress bar on stderr, only when stderr is a terminal (else it only passes writes on). */
-export async function createProgressBar(stderr: OutputStream, stdout: OutputStream, total: number): Promise<ProgressBar> {
-  if (stderr.isTTY !== true || total === 0) return { update: () => {}, print: (write) => write(), stop: () => {} };
-  const loaded = await import("cli-progress");
-  // A CommonJS module: bundled, it has only a default export.
-  const { SingleBar, Presets } = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
-  const shared = stdout.isTTY === true;
-  const bar = new SingleBar(
-    {
-      stream: stderr as unknown as NodeJS.WritableStream,
-      format: "{bar} {value}/{total} changes · {failed} failed · {duration_formatted} · eta {eta_formatted}",
-      hideCursor: true,
-      clearOnComplete: true,
-      forceRedraw: shared,
-      etaBuffer: 50,
-      fps: 10,
-    },
-    Presets.shades_classic,
-  );
-  bar.start(total, 0, { failed: 0 });
-  return {
-    update: (done, failed) => bar.update(done, { failed }),
-    print: (write) => {
-      if (!shared) return write();
-      stderr.write("\r\u001b[K");
-      write();
-      bar.render();
-    },
-    stop: () => bar.stop(),
-  };
+  return `${parts.join(" · ")} · ${elapsed}\nbatch ${summary.batchId}\n`;
 }

@@ -2,21 +2,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readApplyOptions } from "../../src/commands/intake/apply.js";
-import { createProgressBar, renderProblems, renderSummary, thousands, type BatchSummary } from "../../src/output/batch.js";
-import {
-  ChangeList,
-  formatFromFileName,
-  MAX_REPORTED_PROBLEMS,
-  parseJsonLine,
-  parseResultLine,
-  ProblemList,
-  readAppliedResults,
-  readCsv,
-  readJsonLines,
-  resultKey,
-  splitLines,
-  type BatchChange,
-} from "../../src/intake/batch.js";
+import { ChangeList, type BatchChange } from "../../src/batch/changeList.js";
+import { readCsv } from "../../src/batch/csv.js";
+import { formatFromFileName } from "../../src/batch/format.js";
+import { parseJsonLine, readJsonLines } from "../../src/batch/jsonl.js";
+import { splitLines } from "../../src/batch/lines.js";
+import { MAX_REPORTED_PROBLEMS, ProblemList } from "../../src/batch/problems.js";
+import { parseResultLine, readAppliedResults, resultKey } from "../../src/batch/results.js";
+import { createProgressBar } from "../../src/output/progress.js";
+import { renderProblems, renderSummary, thousands, type BatchSummary } from "../../src/output/batch.js";
 
 async function* chunksOf(...parts: Array<string | Buffer>) {
   for (const part of parts) yield typeof part === "string" ? Buffer.from(part, "utf8") : part;
@@ -108,14 +102,16 @@ describe("parseJsonLine", () => {
     ['{"image_id": 1001, "quantity": ', null, /not valid JSON/],
     ["[1, 2]", null, /expected a JSON object.*got an array/],
     ["null", null, /got null/],
-    ['{"imageId": 1001, "quantity": 320}', "imageId", /unknown key \(write "image_id"\)/],
-    ['{"image_id": 1001, "quantity": 320, "note": "x"}', "note", /unknown key; allowed: image_id, user_id, quantity/],
+    ['{"imageId": 1001, "quantity": 320}', '"imageId"', /unknown key \(write "image_id"\)/],
+    ['{"image_id": 1001, "quantity": 320, "note": "x"}', '"note"', /unknown key; allowed: image_id, user_id, quantity/],
+    ['{"image_id": 1002, "quantity": {"1": "150g"}}', "quantity.1", /^quantity of position 1: "150g" is not a number of grams: write 150$/],
+    ['{"image_id": 1002, "quantity": {"1": -5}}', "quantity.1", /^quantity of position 1 must be more than 0 g, got -5$/],
     ['{"quantity": 320}', "image_id", /missing/],
     ['{"image_id": "1001", "quantity": 320}', "image_id", /positive integer, got "1001"/],
     ['{"image_id": 1001.5, "quantity": 320}', "image_id", /positive integer/],
     ['{"image_id": 1001, "user_id": 0, "quantity": 320}', "user_id", /positive integer, got 0/],
     ['{"image_id": 1001}', null, /nothing to change/],
-    ['{"image_id": 1002, "quantity": {"1": 0}}', "quantity.1", /quantity of position 1 must be positive/],
+    ['{"image_id": 1002, "quantity": {"1": 0}}', "quantity.1", /quantity of position 1 must be more than 0 g, got 0/],
     ['{"image_id": 1002, "salt": {"1": "extreme"}}', "salt.1", /must be one of none, low, medium, high/],
     ['{"image_id": 1002, "quantity": {"first": 10}}', "quantity.first", /not a food item position/],
     ['{"image_id": 1001, "quantity": 320.5}', "quantity", /whole number/],
@@ -128,7 +124,7 @@ describe("parseJsonLine", () => {
 
   it("reports every problem of a line, not just the first", () => {
     const parsed = parseJsonLine('{"image_id": "x", "user": 1, "quantity": 320.5, "oil": "low"}', 9);
-    expect(parsed.problems.map((problem) => problem.field)).toEqual(["user", "image_id", "quantity", "oil"]);
+    expect(parsed.problems.map((problem) => problem.field)).toEqual(['"user"', "image_id", "quantity", "oil"]);
   });
 
   it("keeps what JSON.stringify writes for any valid change", () => {
@@ -188,6 +184,7 @@ describe("readJsonLines", () => {
 
   it(`shows the first ${MAX_REPORTED_PROBLEMS} problems and counts the rest`, async () => {
     const input = await readJsonLines(chunksOf(Array.from({ length: 120 }, () => "{").join("\n")));
+    expect(MAX_REPORTED_PROBLEMS).toBe(20);
     expect(input.problemCount).toBe(120);
     expect(input.problems).toHaveLength(MAX_REPORTED_PROBLEMS);
     expect(input.problems.at(-1)!.line).toBe(MAX_REPORTED_PROBLEMS);
@@ -208,13 +205,13 @@ describe("readJsonLines", () => {
 });
 
 describe("readCsv", () => {
-  it("gathers the rows of one intake and user into one change, at the first row's line", async () => {
+  it("gathers consecutive rows of one intake and user into one change, at the first row's line", async () => {
     const input = await readCsv(
       chunksOf(
         csv(
           "1002,101,1,150,low,,,",
-          "1001,,,320,medium,none,,",
           "1002,101,2,80.5,,,high,imperial",
+          "1001,,,320,medium,none,,",
           "1002,102,1,90,,,,",
           "1003,101,manual2,40,,,,",
         ),
@@ -223,7 +220,7 @@ describe("readCsv", () => {
     expect(input.problems).toEqual([]);
     expect([...input.changes]).toEqual<BatchChange[]>([
       { line: 2, imageId: 1002, userId: 101, fields: { quantity: { "1": 150, "2": 80.5 }, salt: { "1": "low" }, oil: { "2": "high" }, measures: { "2": "imperial" } } },
-      { line: 3, imageId: 1001, userId: undefined, fields: { quantity: 320, salt: "medium", sugar: "none" } },
+      { line: 4, imageId: 1001, userId: undefined, fields: { quantity: 320, salt: "medium", sugar: "none" } },
       { line: 5, imageId: 1002, userId: 102, fields: { quantity: { "1": 90 } } },
       { line: 6, imageId: 1003, userId: 101, fields: { quantity: { manual2: 40 } } },
     ]);
@@ -235,21 +232,24 @@ describe("readCsv", () => {
   });
 
   it.each([
-    ["an unknown column", "image_id,position,quantity,grams\n1002,1,5,5\n", 1, "grams", /unknown column/],
+    ["an unknown column", "image_id,position,quantity,grams\n1002,1,5,5\n", 1, '"grams"', /unknown column/],
     ["a missing position column", "image_id,quantity\n1002,5\n", 1, "position", /missing column/],
-    ["a row with too few fields", csv("1002,,1,150"), 2, null, /not valid CSV: Invalid Record Length/],
+    ["a row with too few fields", csv("1002,,1,150"), 2, null, /expected 8 fields like the header, got 4/],
+    ["an unclosed quote", csv('1002,,"1,150,,,,'), 2, null, /not valid CSV: a quoted cell is not closed on its line/],
     ["a bad image_id", csv("x,,1,150,,,,"), 2, "image_id", /positive integer, got "x"/],
     ["a bad user_id", csv("1002,bob,1,150,,,,"), 2, "user_id", /positive integer or empty/],
     ["a bad position", csv("1002,,first,150,,,,"), 2, "position", /not a food item position/],
-    ["quantity 0", csv("1002,,1,0,,,,"), 2, "quantity", /must be positive, got "0"/],
+    ["quantity 0", csv("1002,,1,0,,,,"), 2, "quantity", /^quantity of position 1 must be more than 0 g, got 0$/],
+    ["a negative quantity", csv("1002,,1,-5,,,,"), 2, "quantity", /^quantity of position 1 must be more than 0 g, got -5$/],
+    ["grams with a unit", csv("1002,,1,150g,,,,"), 2, "quantity", /^quantity of position 1: "150g" is not a number of grams: write 150$/],
     ["a fractional recognition-only total", csv("1001,,,320.5,,,,"), 2, "quantity", /whole number/],
-    ["a quantity that is not a number", csv("1002,,1,1e3,,,,"), 2, "quantity", /number of grams, got "1e3"/],
-    ["an unknown level", csv("1002,,1,,salty,,,"), 2, "salt", /one of none, low, medium, high, got "salty"/],
+    ["a quantity that is not a number", csv("1002,,1,1e3,,,,"), 2, "quantity", /"1e3" is not a number of grams$/],
+    ["an unknown level", csv("1002,,1,,salty,,,"), 2, "salt", /^salt of position 1 must be one of none, low, medium, high$/],
     ["oil on a recognition-only row", csv("1001,,,,,,low,"), 2, "oil", /only to itemized intakes/],
     ["a row that changes nothing", csv("1002,,1,,,,,"), 2, null, /nothing to change/],
     ["a position given twice", csv("1002,,1,150,,,,", "1002,,1,160,,,,"), 3, "position", /position 1 of intake 1002 is given twice \(also on line 2\)/],
     ["two recognition-only rows", csv("1001,,,300,,,,", "1001,,,310,,,,"), 3, "position", /exactly one row/],
-    ["item rows after a recognition-only row", csv("1001,,,300,,,,", "1001,,1,310,,,,"), 3, "position", /cannot also have item rows/],
+    ["item rows after a recognition-only row", csv("1001,,,300,,,,", "1001,,1,310,,,,"), 3, "position", /no item rows/],
     ["mixed position forms", csv("1003,,manual1,10,,,,", "1003,,2,10,,,,"), 3, "position", /mixes segmentation/],
     ["an empty input", "", 1, null, /empty input/],
   ])("refuses %s", async (_label, text, line, field, message) => {
@@ -258,14 +258,21 @@ describe("readCsv", () => {
     expect(input.changes.length).toBe(0);
   });
 
-  it("reopens an earlier intake's change for a later row and still finds a repeated position", async () => {
-    const input = await readCsv(chunksOf(csv("1002,,1,150,,,,", "1001,,,300,,,,", "1002,,2,80,,,,", "1002,,1,90,,,,")));
-    expect(input.problems).toEqual([{ line: 5, field: "position", message: expect.stringMatching(/position 1 of intake 1002 is given twice \(the intake's first row is line 2\)/) }]);
-    const merged = await readCsv(chunksOf(csv("1002,,1,150,,,,", "1001,,,300,,,,", "1002,,2,80,low,,,")));
-    expect([...merged.changes].map((change) => [change.line, change.fields])).toEqual([
-      [2, { quantity: { "1": 150, "2": 80 }, salt: { "2": "low" } }],
-      [3, { quantity: 300 }],
+  it("makes a later run of rows for the same intake a later change, so a position may come again", async () => {
+    const input = await readCsv(chunksOf(csv("1002,,1,150,,,,", "1001,,,300,,,,", "1002,,2,80,low,,,", "1002,,1,90,,,,")));
+    expect(input.problems).toEqual([]);
+    expect([...input.changes].map((change) => [change.line, change.imageId, change.fields])).toEqual([
+      [2, 1002, { quantity: { "1": 150 } }],
+      [3, 1001, { quantity: 300 }],
+      [4, 1002, { quantity: { "2": 80, "1": 90 }, salt: { "2": "low" } }],
     ]);
+  });
+
+  it("reads one line of a 1 MB cell as one problem, and never shows a control character raw", async () => {
+    const input = await readCsv(chunksOf(csv(`1002,,1,${"9".repeat(1_000_000)},,,,`, "1002,,1,5,\u001b[31mhigh,,,")));
+    expect(input.problemCount).toBe(2);
+    expect(input.problems[0]).toEqual({ line: 2, field: null, message: "line is longer than 65536 bytes" });
+    expect(input.problems[1]!.message).not.toMatch(/\u001b/);
   });
 
   it("reports every bad row, not just the first", async () => {
@@ -330,24 +337,34 @@ describe("earlier results (--skip-applied)", () => {
   });
 
   it.each([
-    ["not JSON", "applied line 1", null],
-    ["no line number", '{"image_id": 1001, "status": "applied"}', "line"],
-    ["a bad image_id", '{"line": 1, "image_id": "1001", "status": "applied"}', "image_id"],
-    ["an unknown status", '{"line": 1, "image_id": 1001, "status": "done"}', "status"],
-  ])("refuses a results line with %s", (_label, text, field) => {
-    expect(parseResultLine(text, 5)).toEqual({ done: null, problem: { line: 5, field, message: expect.any(String) } });
+    ["not JSON", "applied line 1", "not JSON"],
+    ["no line number", '{"image_id": 1001, "status": "applied"}', "no line"],
+    ["a bad image_id", '{"line": 1, "image_id": "1001", "status": "applied"}', "image_id is not a positive integer"],
+    ["an unknown status", '{"line": 1, "image_id": 1001, "status": "done"}', "status is not one of applied, failed, skipped, dry_run"],
+    ["a change line, not a result", '{"image_id": 1002, "quantity": {"1": 150}}', "no line"],
+  ])("refuses a results line with %s, saying what a results line looks like", (_label, text, why) => {
+    const message = `not a result line of \`intake apply\` (${why}); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}`;
+    expect(parseResultLine(text, 5)).toEqual({ done: null, problem: { line: 5, field: null, message } });
   });
 });
 
 describe("readApplyOptions", () => {
   it("takes the format from the name and defaults the rest", () => {
-    expect(readApplyOptions("fixes.csv", {})).toEqual({ format: "csv", concurrency: 4, continueOnError: false, skipApplied: undefined, strict: false, dryRun: false, verify: true });
-    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
+    expect(readApplyOptions("fixes.csv", {})).toEqual({
+      format: undefined,
+      concurrency: 4,
+      continueOnError: false,
+      skipApplied: undefined,
+      results: undefined,
+      strict: false,
+      dryRun: false,
+      verify: true,
+    });
+    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", noVerify: true, verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
   });
 
   it.each([
-    ["-", {}, /stdin: say their format with --format/],
-    ["fixes.txt", {}, /cannot tell the format/],
+    ["fixes.jsonl", { results: "-" }, /--results takes a file name/],
     ["fixes.jsonl", { concurrency: "0" }, /--concurrency must be a whole number from 1 to 64/],
     ["fixes.jsonl", { concurrency: "65" }, /--concurrency/],
     ["fixes.jsonl", { concurrency: "2.5" }, /--concurrency/],
@@ -359,6 +376,7 @@ describe("readApplyOptions", () => {
 
 describe("batch output", () => {
   const summary: BatchSummary = {
+    batchId: "20261123-161504-4fd7c4",
     changes: 12_345,
     applied: 12_000,
     failed: 3,
@@ -376,9 +394,11 @@ describe("batch output", () => {
   });
 
   it("sums a batch up in one line, or as one JSON object under --json", () => {
-    expect(renderSummary(summary, false, false)).toBe("applied 12,000 · failed 3 · skipped 40 · not sent 302 · ignored modifiers 5 (on 2 changes) · 12,345 changes in 12.3 s\n");
+    expect(renderSummary(summary, false, false)).toBe(
+      "applied 12,000 · failed 3 · skipped 40 · not sent 302 · ignored modifiers 5 (on 2 changes) · 12,345 changes in 12.3 s\nbatch 20261123-161504-4fd7c4\n",
+    );
     expect(JSON.parse(renderSummary(summary, true, false))).toEqual({
-      summary: { changes: 12_345, applied: 12_000, failed: 3, skipped: 40, dry_run: 0, not_sent: 302, ignored_modifiers: 5, changes_with_ignored_modifiers: 2, elapsed_seconds: 12.346, stopped: "failure" },
+      summary: { batch_id: "20261123-161504-4fd7c4", changes: 12_345, applied: 12_000, failed: 3, skipped: 40, dry_run: 0, not_sent: 302, ignored_modifiers: 5, changes_with_ignored_modifiers: 2, elapsed_seconds: 12.346, stopped: "failure" },
     });
   });
 
@@ -387,30 +407,31 @@ describe("batch output", () => {
       { line: 3, field: null, message: "not valid JSON" },
       { line: 5, field: "salt.1", message: "salt of position 1 must be one of none, low, medium, high" },
     ];
-    expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe("fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\n… and 2 more problems\n");
+    expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe("fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\nand 2 more problems\n");
     expect(renderProblems(problems, 2, "stdin", true).trim().split("\n").map((line) => JSON.parse(line))).toEqual([
       { problem: { source: "stdin", line: 3, field: null, message: "not valid JSON" } },
       { problem: { source: "stdin", ...problems[1] } },
     ]);
   });
 
-  it("draws a progress bar on a terminal only, and clears its line for results on the same terminal", async () => {
+  it("draws a progress bar on a terminal only, prints results above it, and leaves nothing of it at the end", () => {
     const written: string[] = [];
     const piped = { write: (text: string) => written.push(text), isTTY: false };
-    const quiet = await createProgressBar(piped, piped, 10);
+    const quiet = createProgressBar(piped, 10);
     quiet.update(5, 0);
-    quiet.print(() => piped.write("result\n"));
+    quiet.print(piped, "result\n");
     quiet.stop();
     expect(written).toEqual(["result\n"]);
 
     const screen: string[] = [];
-    const terminal = { write: (text: string) => screen.push(text), isTTY: true, columns: 100 };
-    const bar = await createProgressBar(terminal, terminal, 10);
+    const terminal = { write: (text: string) => screen.push(text), isTTY: true, columns: 40 };
+    const bar = createProgressBar(terminal, 10);
     bar.update(4, 1);
-    bar.print(() => terminal.write("result\n"));
+    bar.print(terminal, "result\n");
     bar.stop();
     const text = screen.join("");
-    expect(text).toContain("4/10 changes · 1 failed");
     expect(text).toContain("\r\u001b[Kresult\n");
+    expect(text.endsWith("\r\u001b[K")).toBe(true);
+    for (const drawn of text.split(/\r\u001b\[K/)) expect(drawn.replace("\n", "").length).toBeLessThan(40);
   });
 });

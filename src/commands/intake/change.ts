@@ -20,6 +20,8 @@ export interface ChangeOptions {
   precheck: boolean;
   /** The intake as already read by the caller, so it is not read twice. */
   before?: Intake | undefined;
+  /** The `intake apply` run this change belongs to (docs/cli.md, intake apply: batch id). */
+  batchId?: string | undefined;
 }
 
 export interface UpdateOutcome {
@@ -34,6 +36,8 @@ export interface UpdateOutcome {
   dryRun: (RequestDescription & { body: unknown }) | null;
   /** The update's own answer when there was no read after it. */
   response: unknown;
+  /** The journal entry that records the change, when one was written. */
+  journalId?: string | undefined;
 }
 
 /** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */

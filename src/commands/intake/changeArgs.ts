@@ -2,7 +2,7 @@
 import { usageError } from "../../errors.js";
 import { isLevel, LEVELS } from "../../intake/levels.js";
 import { parsePositionKey } from "../../intake/positions.js";
-import { checkRecognitionQuantity, checkItemQuantity, parseGrams } from "../../intake/quantity.js";
+import { readGramsText } from "../../intake/quantity.js";
 
 export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
 
@@ -13,11 +13,9 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
   if (withPosition.length === 0) {
     if (values.length > 1) throw usageError(`one total quantity expected, got ${values.length} values; per-item quantities are written <pos>=<grams>`);
     const text = values[0]!;
-    const grams = parseGrams(text);
-    if (grams === null) throw usageError(`"${text}" is not a number of grams`);
-    const problem = checkRecognitionQuantity(grams);
-    if (problem) throw usageError(`total quantity ${problem}, got "${text}"`);
-    return { form: "total", grams };
+    const read = readGramsText(text, "quantity", true);
+    if ("problem" in read) throw usageError(read.problem);
+    return { form: "total", grams: read.grams };
   }
   if (withPosition.length !== values.length) {
     throw usageError(`mixes a total with per-item quantities: "${values.find((value) => !value.includes("="))}"`, { hint: "write every quantity as <pos>=<grams>" });
@@ -34,11 +32,9 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
     if (Object.hasOwn(quantities, key)) throw usageError(`position ${key} is given twice`);
     kinds.add(position.kind);
     if (kinds.size > 1) throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint: "an intake has one kind of position; see `foodctl intake show <image_id>`" });
-    const grams = parseGrams(gramsText);
-    if (grams === null) throw usageError(`"${gramsText}" (position ${key}) is not a number of grams`);
-    const problem = checkItemQuantity(grams);
-    if (problem) throw usageError(`quantity of position ${key} ${problem}, got "${gramsText}"`);
-    quantities[key] = grams;
+    const read = readGramsText(gramsText, `quantity of position ${key}`, false);
+    if ("problem" in read) throw usageError(read.problem);
+    quantities[key] = read.grams;
   }
   return { form: "items", quantities };
 }

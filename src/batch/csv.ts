@@ -1,0 +1,209 @@
+/**
+ * CSV input: the header `image_id,user_id,position,quantity,salt,sugar,oil,measures` (columns
+ * in any order; image_id and position required), one row per item. Consecutive rows with the
+ * same image_id and user_id form one change; a later run of rows for the same intake is a later
+ * change, applied after it. An empty position means a recognition-only intake, one row.
+ * Cells cannot span lines, so the input is read line by line like JSON Lines.
+ */
+import { parsePositiveId } from "../intake/ids.js";
+import { parsePositionKey, type PositionKind } from "../intake/positions.js";
+import { readGramsText } from "../intake/quantity.js";
+import { readUpdateShape } from "../intake/update.js";
+import { finishInput, readLines, type BatchInput, type LineSink, type ReadOptions } from "./input.js";
+import { quoteValue } from "./problems.js";
+
+export const CSV_COLUMNS = ["image_id", "user_id", "position", "quantity", "salt", "sugar", "oil", "measures"] as const;
+type CsvColumn = (typeof CSV_COLUMNS)[number];
+const VALUE_COLUMNS = ["quantity", "salt", "sugar", "oil", "measures"] as const;
+const HEADER = CSV_COLUMNS.join(",");
+
+/** One CSV line's cells (RFC 4180 quoting, spaces around cells trimmed), or why it cannot be read. */
+export function splitCsvLine(text: string): { cells: string[] } | { problem: string } {
+  const cells: string[] = [];
+  let index = 0;
+  for (;;) {
+    while (text[index] === " " || text[index] === "\t") index++;
+    let cell = "";
+    if (text[index] === '"') {
+      let end = index + 1;
+      for (;;) {
+        const quote = text.indexOf('"', end);
+        if (quote === -1) return { problem: "not valid CSV: a quoted cell is not closed on its line (cells cannot span lines)" };
+        cell += text.slice(end, quote);
+        if (text[quote + 1] !== '"') {
+          index = quote + 1;
+          break;
+        }
+        cell += '"';
+        end = quote + 2;
+      }
+      while (text[index] === " " || text[index] === "\t") index++;
+      if (index < text.length && text[index] !== ",") return { problem: `not valid CSV: text after a quoted cell (column ${cells.length + 1})` };
+    } else {
+      const comma = text.indexOf(",", index);
+      const end = comma === -1 ? text.length : comma;
+      cell = text.slice(index, end).trim();
+      index = end;
+    }
+    cells.push(cell);
+    if (index >= text.length) return { cells };
+    index++; // the comma
+  }
+}
+
+function readHeader(cells: string[], line: number, sink: LineSink): Map<CsvColumn, number> | null {
+  const columns = new Map<CsvColumn, number>();
+  let ok = true;
+  cells.forEach((name, index) => {
+    const column = name.toLowerCase() as CsvColumn;
+    const problem = !(CSV_COLUMNS as readonly string[]).includes(column) ? `unknown column; the header is ${HEADER}` : columns.has(column) ? "column given twice" : null;
+    if (problem) {
+      ok = false;
+      sink.problem({ line, field: name ? quoteValue(name) : `column ${index + 1}`, message: problem });
+    } else {
+      columns.set(column, index);
+    }
+  });
+  for (const required of ["image_id", "position"] as const) {
+    if (columns.has(required)) continue;
+    ok = false;
+    sink.problem({ line, field: required, message: `missing column; the header is ${HEADER}` });
+  }
+  return ok ? columns : null;
+}
+
+interface CsvRow {
+  imageId: number;
+  userId: number | undefined;
+  position: string | null;
+  /** The row as update fields: plain values without a position, else keyed by it. */
+  fields: Record<string, unknown>;
+}
+
+type Fail = (field: string | null, message: string) => void;
+
+/** The id cells of a row. */
+function readIds(cell: (column: CsvColumn) => string, fail: Fail): { imageId: number | null; userId: number | undefined | null } {
+  const imageText = cell("image_id");
+  const imageId = parsePositiveId(imageText);
+  if (imageText === "") fail("image_id", "missing: every row names the intake it changes");
+  else if (imageId === null) fail("image_id", `must be a positive integer, got ${quoteValue(imageText)}`);
+  const userText = cell("user_id");
+  const userId = userText === "" ? undefined : parsePositiveId(userText);
+  if (userId === null) fail("user_id", `must be a positive integer or empty, got ${quoteValue(userText)}`);
+  return { imageId, userId };
+}
+
+/** One row's cells on their own, checked with the same rules and messages as a JSON Lines body. */
+function readRow(cells: string[], columns: Map<CsvColumn, number>, line: number, sink: LineSink): CsvRow | null {
+  if (cells.length !== columns.size) {
+    sink.problem({ line, field: null, message: `expected ${columns.size} fields like the header, got ${cells.length}` });
+    return null;
+  }
+  let ok = true;
+  const fail: Fail = (field, message) => {
+    ok = false;
+    sink.problem({ line, field, message });
+  };
+  const cell = (column: CsvColumn) => cells[columns.get(column) ?? -1] ?? "";
+  const { imageId, userId } = readIds(cell, fail);
+  const positionText = cell("position");
+  const position = positionText === "" ? null : positionText;
+  if (position !== null && !parsePositionKey(position)) {
+    fail("position", `${quoteValue(position)} is not a food item position (1, 2, … or manual1, manual2, …; empty for a recognition-only intake)`);
+    return null;
+  }
+  const fields = readValues(cell, position, fail);
+  if (ok && Object.keys(fields).length === 0) fail(null, `nothing to change: give at least one of ${VALUE_COLUMNS.join(", ")}`);
+  if (!ok || imageId === null || userId === null) return null;
+  return { imageId, userId, position, fields };
+}
+
+/** The value cells as update fields, checked by the rules a JSON Lines body meets. */
+function readValues(cell: (column: CsvColumn) => string, position: string | null, fail: Fail): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const column of VALUE_COLUMNS) {
+    const text = cell(column);
+    if (text === "") continue;
+    let value: unknown = text;
+    if (column === "quantity") {
+      const read = readGramsText(text, position === null ? "quantity" : `quantity of position ${position}`, position === null);
+      if ("problem" in read) {
+        fail("quantity", read.problem);
+        continue;
+      }
+      value = read.grams;
+    }
+    fields[column] = position === null ? value : { [position]: value };
+  }
+  for (const problem of readUpdateShape(fields, { strictMeasures: false }).problems) fail(problem.field.split(".")[0]!, problem.message);
+  return fields;
+}
+
+/** The rows of one intake and user that follow each other: one change. */
+interface CsvGroup {
+  line: number;
+  imageId: number;
+  userId: number | undefined;
+  kind: "recognition" | PositionKind;
+  positions: Map<string, number>;
+  fields: Record<string, unknown>;
+}
+
+function who(group: CsvGroup): string {
+  return `intake ${group.imageId}${group.userId !== undefined ? ` of user ${group.userId}` : ""}`;
+}
+
+/** Adds a row to its group; false (with a problem) when it cannot belong to it. */
+function addRow(group: CsvGroup, row: CsvRow, line: number, sink: LineSink): void {
+  const kind = row.position === null ? "recognition" : parsePositionKey(row.position)!.kind;
+  const fail = (message: string) => sink.problem({ line, field: "position", message });
+  if (group.kind === "recognition" || kind === "recognition") {
+    fail(`${who(group)} has a recognition-only row (empty position) on line ${group.line}; it takes exactly one row, and no item rows`);
+  } else if (kind !== group.kind) {
+    fail(`${who(group)} mixes segmentation (1, 2, …) and manual (manual1, …) positions; its first row is line ${group.line}`);
+  } else if (group.positions.has(row.position!)) {
+    fail(`position ${row.position} of ${who(group)} is given twice (also on line ${group.positions.get(row.position!)})`);
+  } else {
+    group.positions.set(row.position!, line);
+    for (const [name, value] of Object.entries(row.fields)) Object.assign((group.fields[name] ??= {}) as Record<string, unknown>, value);
+  }
+}
+
+function startGroup(row: CsvRow, line: number): CsvGroup {
+  const kind = row.position === null ? "recognition" : parsePositionKey(row.position)!.kind;
+  const positions = new Map(row.position === null ? [] : [[row.position, line] as const]);
+  return { line, imageId: row.imageId, userId: row.userId, kind, positions, fields: structuredClone(row.fields) };
+}
+
+/** Reads CSV (see the top of this file). */
+export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: ReadOptions = {}): Promise<BatchInput> {
+  let columns: Map<CsvColumn, number> | null = null;
+  let headerSeen = false;
+  let group: CsvGroup | null = null;
+  let sinkUsed: LineSink | null = null;
+  const flush = () => {
+    if (group && sinkUsed) sinkUsed.change({ line: group.line, imageId: group.imageId, userId: group.userId, fields: group.fields });
+    group = null;
+  };
+  const state = await readLines(chunks, options, (text, line, sink) => {
+    sinkUsed = sink;
+    const split = splitCsvLine(text);
+    if ("problem" in split) return sink.problem({ line, field: null, message: split.problem });
+    if (!headerSeen) {
+      headerSeen = true;
+      columns = readHeader(split.cells, line, sink);
+      return;
+    }
+    if (columns === null) return;
+    const row = readRow(split.cells, columns, line, sink);
+    if (!row) return;
+    const current = group as CsvGroup | null;
+    if (current && current.imageId === row.imageId && current.userId === row.userId) return addRow(current, row, line, sink);
+    flush();
+    group = startGroup(row, line);
+  });
+  flush();
+  if (!headerSeen && !state.interrupted) state.problems.add({ line: 1, field: null, message: `empty input: expected the header ${HEADER}` });
+  return finishInput(state);
+}

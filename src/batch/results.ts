@@ -1,0 +1,98 @@
+/**
+ * Result lines of `intake apply`: what each change did, as JSON Lines on stdout and in the
+ * `--results` file; read back by `--skip-applied` to resume a run.
+ */
+import { randomBytes } from "node:crypto";
+import { isPlainRecord } from "../intake/records.js";
+import { readId } from "./jsonl.js";
+import { splitLines } from "./lines.js";
+import { ProblemList, type BatchProblem } from "./problems.js";
+
+/** Statuses of a result line; "skipped" always means "applied by an earlier run". */
+export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run"] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+export interface BatchResultError {
+  code: string;
+  exit_code: number;
+  status: number | null;
+  message: string;
+}
+
+/** One field of one position that the change moved, read before and after it. */
+export interface ResultChange {
+  position: string | null;
+  field: "grams" | "salt" | "sugar" | "oil" | "measures";
+  before: number | string | null;
+  after: number | string | null;
+}
+
+/** One line of the results. */
+export interface BatchResult {
+  line: number;
+  image_id: number;
+  status: ResultStatus;
+  batch_id: string;
+  /** The journal entry of the change, when the change pipeline keeps one. */
+  journal_id?: string;
+  /** What this line's own change moved (verified changes only). */
+  changed?: ResultChange[];
+  error?: BatchResultError;
+  ignored?: Array<{ position: string | null; field: string; requested: string; actual: string | null }>;
+  /** --dry-run: the request that would be sent, token masked. */
+  request?: unknown;
+}
+
+/** docs/cli.md, intake apply: one id per run, sortable by time: `20261123-160842-3f9a2c`. */
+export function newBatchId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/** Key of a change in an earlier results file: line number and image_id together. */
+export function resultKey(line: number, imageId: number): string {
+  return `${line}:${imageId}`;
+}
+
+export const RESULT_LINE_EXAMPLE = '{"line":3,"image_id":1002,"status":"applied","batch_id":"…"}';
+
+/** One line of an earlier run's results, for --skip-applied: its key when it was done, or a problem. */
+export function parseResultLine(text: string, line: number): { done: string | null; problem: BatchProblem | null } {
+  const fail = (what: string) => ({
+    done: null,
+    problem: { line, field: null, message: `not a result line of \`intake apply\` (${what}); a result line looks like ${RESULT_LINE_EXAMPLE}` },
+  });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail("not JSON");
+  }
+  if (!isPlainRecord(value)) return fail("not a JSON object");
+  const changeLine = readId(value.line);
+  if (changeLine === null) return fail(value.line === undefined ? "no line" : "line is not a positive integer");
+  const imageId = readId(value.image_id);
+  if (imageId === null) return fail(value.image_id === undefined ? "no image_id" : "image_id is not a positive integer");
+  if (typeof value.status !== "string" || !(RESULT_STATUSES as readonly string[]).includes(value.status)) {
+    return fail(`status is not one of ${RESULT_STATUSES.join(", ")}`);
+  }
+  const done = value.status === "applied" || value.status === "skipped";
+  return { done: done ? resultKey(changeLine, imageId) : null, problem: null };
+}
+
+/** Reads an earlier run's results: the keys of the changes already applied. */
+export async function readAppliedResults(chunks: AsyncIterable<Buffer | string>): Promise<{ done: Set<string>; problems: BatchProblem[]; problemCount: number }> {
+  const done = new Set<string>();
+  const problems = new ProblemList();
+  for await (const input of splitLines(chunks)) {
+    if (input.text === null) {
+      problems.add({ line: input.line, field: null, message: input.problem ?? "unreadable line" });
+      continue;
+    }
+    if (input.text.trim() === "") continue;
+    const parsed = parseResultLine(input.text, input.line);
+    if (parsed.problem) problems.add(parsed.problem);
+    else if (parsed.done) done.add(parsed.done);
+  }
+  return { done, problems: problems.list, problemCount: problems.count };
+}

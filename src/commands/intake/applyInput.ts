@@ -1,0 +1,100 @@
+/** Reading a batch's input and an earlier run's results: from a file or stdin, format decided, checked. */
+import { createReadStream, fstatSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { readCsv } from "../../batch/csv.js";
+import { decideFormat, lookOf, peekFirstLine, type BatchFormat } from "../../batch/format.js";
+import type { BatchInput } from "../../batch/input.js";
+import { readJsonLines } from "../../batch/jsonl.js";
+import { readAppliedResults, RESULT_LINE_EXAMPLE } from "../../batch/results.js";
+import type { Context } from "../../context.js";
+import { CliError, interruptedError, usageError } from "../../errors.js";
+import { renderProblems } from "../../output/batch.js";
+
+export function displayName(file: string): string {
+  return file === "-" ? "stdin" : file;
+}
+
+/** Streams a file (or stdin for "-") into a reader; a file that cannot be read is a usage error. */
+async function readFrom<T>(ctx: Context, file: string, reader: (chunks: AsyncIterable<Buffer | string>) => Promise<T>): Promise<T> {
+  if (file === "-") {
+    if (ctx.io.stdin.isTTY === true) throw usageError("stdin is a terminal: pipe the changes into it (… | foodctl intake apply -), or give a file path");
+    return reader(ctx.io.stdin as AsyncIterable<Buffer | string>);
+  }
+  const cannotRead = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    return usageError(`cannot read ${file}: ${reason}`);
+  };
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+  } catch (error) {
+    throw cannotRead(error);
+  }
+  try {
+    return await reader(createReadStream(file));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) throw cannotRead(error);
+    throw error;
+  }
+}
+
+/** The problems on stderr, then one usage error: nothing was sent. */
+function refuseProblems(ctx: Context, source: string, input: { problems: BatchInput["problems"]; problemCount: number }, what: string, hint: string): never {
+  ctx.io.stderr.write(renderProblems(input.problems, input.problemCount, source, ctx.json));
+  throw usageError(what, { hint });
+}
+
+/** The changes of the input, every line checked; refused as a whole (exit 2) when any is wrong. */
+export async function readChanges(ctx: Context, file: string, flag: BatchFormat | undefined): Promise<BatchInput> {
+  const source = displayName(file);
+  const input = await readFrom(ctx, file, async (chunks) => {
+    const { firstLine, input: replayed } = await peekFirstLine(chunks);
+    const decision = decideFormat(source, file === "-" ? null : file, flag, lookOf(firstLine));
+    if ("refuse" in decision) throw usageError(`${decision.refuse}: nothing was sent`, { hint: decision.hint });
+    const read = decision.format === "csv" ? readCsv : readJsonLines;
+    return read(replayed, { signal: ctx.signal });
+  });
+  if (input.interrupted) throw interruptedError("interrupted while reading the changes: nothing was sent");
+  if (input.problemCount > 0) {
+    const lines = new Set(input.problems.map((problem) => problem.line)).size;
+    const what = input.problemCount === 1 ? "1 problem" : `${input.problemCount} problems`;
+    const where = input.problemCount > input.problems.length ? "" : ` (${lines === 1 ? "1 line" : `${lines} lines`})`;
+    refuseProblems(ctx, source, input, `${what} in ${source}${where}: nothing was sent`, "fix the lines above and run again");
+  }
+  return input;
+}
+
+/** --skip-applied: the keys an earlier run applied, from its results (a file it wrote, or its stdout). */
+export async function readEarlierResults(ctx: Context, file: string): Promise<Set<string>> {
+  refuseEmptiedResults(ctx, file);
+  const earlier = await readFrom(ctx, file, (chunks) => readAppliedResults(chunks));
+  if (earlier.problemCount > 0) {
+    refuseProblems(ctx, displayName(file), earlier, `${displayName(file)} is not a results file of \`intake apply\`: nothing was sent`, `--skip-applied takes the file --results wrote (or the JSON Lines a run printed), one result a line, like ${RESULT_LINE_EXAMPLE}`);
+  }
+  return earlier.done;
+}
+
+/**
+ * `apply x --skip-applied results.jsonl > results.jsonl`: the shell empties the file before the
+ * command starts, so every change would be sent again. `>>` keeps it; only `>` is refused.
+ */
+function refuseEmptiedResults(ctx: Context, file: string): void {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (file === "-" || typeof fd !== "number") return;
+  let same = false;
+  try {
+    const output = fstatSync(fd);
+    const results = statSync(file);
+    same = output.dev === results.dev && output.ino === results.ino && results.size === 0;
+  } catch {
+    return; // the read below reports a file it cannot read
+  }
+  if (same) {
+    throw usageError(`${file} is also stdout, and was emptied before it could be read: nothing was sent`, {
+      hint: `write the results with --results ${file} (or append with >> ${file})`,
+    });
+  }
+}

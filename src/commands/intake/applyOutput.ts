@@ -1,0 +1,74 @@
+/**
+ * Where a batch's results go: JSON Lines on stdout (piped or --json), or one human line per
+ * change above the progress bar (stdout a terminal); with --results, also appended to a file,
+ * each line written through at once. Every line passes through redactSecrets first: a server
+ * may echo the token it was sent.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import type { BatchResult } from "../../batch/results.js";
+import type { Context } from "../../context.js";
+import { usageError } from "../../errors.js";
+import { renderResult, renderResultLine } from "../../output/batch.js";
+import { createProgressBar } from "../../output/progress.js";
+import { redactSecrets } from "../../secrets.js";
+import type { ResultWriter } from "./applyRun.js";
+
+export interface BatchOutput {
+  write: ResultWriter;
+  progress: (done: number, failed: number) => void;
+  /** Clears the bar and closes the results file. */
+  close: () => void;
+}
+
+/** Opens the --results file for appending, created 0600 (results name intakes and users). */
+export function openResultsFile(path: string): number {
+  try {
+    return openSync(path, "a", 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such folder" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    throw usageError(`cannot write the results to ${path}: ${reason}: nothing was sent`);
+  }
+}
+
+type Stdout = Context["io"]["stdout"] & Partial<Pick<NodeJS.WritableStream, "once" | "off" | "on">>;
+
+function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      stream.off("error", done);
+      resolve();
+    };
+    stream.once("drain", done);
+    stream.once("close", done);
+    stream.once("error", done);
+  });
+}
+
+export function createBatchOutput(ctx: Context, total: number, resultsFd: number | null, onStdoutClosed: () => void): BatchOutput {
+  const stdout = ctx.io.stdout as Stdout;
+  // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
+  // The listener stays: a late EPIPE must not become an uncaught error.
+  stdout.on?.("error", onStdoutClosed);
+  const human = stdout.isTTY === true && !ctx.json;
+  const token = ctx.settings().token?.value;
+  const bar = createProgressBar(ctx.io.stderr, total);
+  const write: ResultWriter = async (result: BatchResult) => {
+    const json = redactSecrets(renderResult(result), [token]);
+    if (resultsFd !== null) writeSync(resultsFd, json);
+    let flowing = true;
+    const line = human ? redactSecrets(renderResultLine(result, ctx.io.color.stdout), [token]) : json;
+    bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
+    if (!flowing && typeof stdout.once === "function") await waitForDrain(stdout as NodeJS.WritableStream);
+  };
+  return {
+    write,
+    progress: (done, failed) => bar.update(done, failed),
+    close: () => {
+      bar.stop();
+      if (resultsFd !== null) closeSync(resultsFd);
+    },
+  };
+}
