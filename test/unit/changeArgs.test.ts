@@ -25,8 +25,9 @@ describe("parseQuantityArgs", () => {
   });
 
   it.each([
-    ["0", /must be positive/],
-    ["-5", /not a number of grams/],
+    ["0", /^quantity must be more than 0 g, got 0$/],
+    ["-5", /^quantity must be more than 0 g, got -5$/],
+    ["150g", /^quantity: "150g" is not a number of grams: write 150$/],
     ["1e400", /not a number of grams/],
     ["1e3", /not a number of grams/],
     ["NaN", /not a number of grams/],
@@ -49,8 +50,9 @@ describe("parseQuantityArgs", () => {
     [["x=5"], /"x" is not a food item position/],
     [["0=5"], /"0" is not a food item position/],
     [["manual=5"], /"manual" is not a food item position/],
-    [["1=0"], /quantity of position 1 must be positive/],
-    [["1=-3"], /"-3" \(position 1\) is not a number of grams/],
+    [["1=0"], /^quantity of position 1 must be more than 0 g, got 0$/],
+    [["1=-3"], /^quantity of position 1 must be more than 0 g, got -3$/],
+    [["1=80,5"], /^quantity of position 1: "80,5" is not a number of grams: write 80.5$/],
     [["1=1e400"], /is not a number of grams/],
     [["1=NaN"], /is not a number of grams/],
     [["1==5"], /more than one "="/],

@@ -9,8 +9,8 @@ describe("checkRecognitionQuantity", () => {
   });
 
   it.each([
-    [0, "positive"],
-    [-5, "positive"],
+    [0, "must be more than 0 g"],
+    [-5, "must be more than 0 g"],
     [80.5, "whole number"],
     [Number.NaN, "number"],
     [Number.POSITIVE_INFINITY, "number"],

@@ -53,11 +53,24 @@ export function spawnApply(handle: SandboxHandle, args: string[], as = "alice", 
   return { child, done: collect(child, { timeoutMs: 120_000 }) };
 }
 
-/** Every stdout line parsed; a line that is not complete JSON fails the test. */
-export function results(stdout: string): ResultLine[] {
+/** Every stdout line parsed, as written; a line that is not complete JSON fails the test. */
+export function fullResults(stdout: string): Array<ResultLine & { batch_id: string; changed?: unknown[]; journal_id?: string }> {
   const lines = stdout.split("\n");
   expect(lines.pop(), "stdout ends with a newline").toBe("");
-  return lines.map((line) => JSON.parse(line) as ResultLine);
+  return lines.map((line) => JSON.parse(line) as ResultLine & { batch_id: string });
+}
+
+export const BATCH_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/**
+ * The result lines without the batch_id (its form checked here) and without the before/after
+ * of `changed`, for tests about status and errors.
+ */
+export function results(stdout: string): ResultLine[] {
+  return fullResults(stdout).map(({ batch_id, changed: _changed, ...rest }) => {
+    if (batch_id !== undefined) expect(batch_id).toMatch(BATCH_ID);
+    return rest;
+  });
 }
 
 export function byLine(list: ResultLine[]): Map<number, ResultLine> {

@@ -27,7 +27,7 @@ describe("intake apply: invalid input", () => {
     expect(problems).toEqual([
       expect.stringMatching(new RegExp(`^${file}:3: not valid JSON`)),
       `${file}:5: salt.1: salt of position 1 must be one of none, low, medium, high`,
-      `${file}:7: quantity.3: quantity of position 3 must be positive`,
+      `${file}:7: quantity.3: quantity of position 3 must be more than 0 g, got 0`,
     ]);
     expect(run.stderr).toMatch(/error: 3 problems in .*fixes\.jsonl \(3 lines\): nothing was sent/);
     expect(sb.handle.stats().total_requests).toBe(before);
@@ -51,8 +51,8 @@ describe("intake apply: invalid input", () => {
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${file}:3: quantity: must be positive, got "0"`);
-    expect(run.stderr).toContain(`${file}:4: salt: must be one of none, low, medium, high, got "extreme"`);
+    expect(run.stderr).toContain(`${file}:3: quantity: quantity of position 1 must be more than 0 g, got 0`);
+    expect(run.stderr).toContain(`${file}:4: salt: salt of position 2 must be one of none, low, medium, high`);
     expect(run.stderr).toMatch(new RegExp(`${file}:6: position: position manual1 of intake 1003 is given twice`));
     expect(sb.handle.stats().total_requests).toBe(before);
   });
@@ -62,7 +62,7 @@ describe("intake apply: invalid input", () => {
     const missing = await apply(sb.handle, ["/nonexistent/fixes.jsonl"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read \/nonexistent\/fixes\.jsonl: no such file/);
-    const unknown = await apply(sb.handle, [writeInput("fixes.txt", "{}\n")]);
+    const unknown = await apply(sb.handle, [writeInput("fixes.txt", "id;grams\n1001;300\n")]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/cannot tell the format/);
     expect(sb.handle.stats().total_requests).toBe(before);
@@ -74,7 +74,9 @@ describe("intake apply: invalid input", () => {
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file, "--skip-applied", earlier]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${earlier}:2: not valid JSON`);
+    expect(run.stderr).toContain(
+      `${earlier}:2: not a result line of \`intake apply\` (not JSON); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}`,
+    );
     expect(run.stderr).toMatch(/is not a results file of `intake apply`: nothing was sent/);
     expect(sb.handle.stats().total_requests).toBe(before);
   });

@@ -75,7 +75,7 @@ describe("intake apply --skip-applied", () => {
     const run = await done;
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/is also stdout, and was emptied before it could be read: nothing was sent/);
-    expect(run.stderr).toMatch(/hint: append the new results with >>/);
+    expect(run.stderr).toMatch(/hint: write the results with --results .*results\.jsonl \(or append with >>/);
     expect(readFileSync(resultsFile, "utf8")).toBe("");
     expect(sb.handle.stats().total_requests).toBe(before);
 

@@ -29,18 +29,19 @@ async function refusedBeforeSending(args: string[], message: string | RegExp, op
 
 describe("set-quantity: bad quantities are usage errors, nothing sent", () => {
   it.each([
-    [["1001", "0"], 'total quantity must be positive, got "0"'],
-    [["1001", "--", "-5"], '"-5" is not a number of grams'],
-    [["1001", "1e400"], '"1e400" is not a number of grams'],
-    [["1001", "NaN"], '"NaN" is not a number of grams'],
-    [["1001", "abc"], '"abc" is not a number of grams'],
-    [["1001", "12.5"], 'total quantity must be a whole number of grams for a recognition-only intake, got "12.5"'],
+    [["1001", "0"], "quantity must be more than 0 g, got 0"],
+    [["1001", "--", "-5"], "quantity must be more than 0 g, got -5"],
+    [["1001", "150g"], 'quantity: "150g" is not a number of grams: write 150'],
+    [["1001", "1e400"], 'quantity: "1e400" is not a number of grams'],
+    [["1001", "NaN"], 'quantity: "NaN" is not a number of grams'],
+    [["1001", "abc"], 'quantity: "abc" is not a number of grams'],
+    [["1001", "12.5"], "quantity must be a whole number of grams for a recognition-only intake, got 12.5"],
     [["1002", "1="], '"1=" has no grams after "="'],
     [["1002", "=5"], '"=5" has no position before "="'],
     [["1002", "x=5"], '"x" is not a food item position (1, 2, … or manual1, manual2, …)'],
     [["1002", "1=150", "1=160"], "position 1 is given twice"],
-    [["1002", "1=0"], 'quantity of position 1 must be positive, got "0"'],
-    [["1002", "1=abc"], '"abc" (position 1) is not a number of grams'],
+    [["1002", "1=0"], "quantity of position 1 must be more than 0 g, got 0"],
+    [["1002", "1=abc"], 'quantity of position 1: "abc" is not a number of grams'],
     [["1002", "1=150", "manual1=20"], 'positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "manual1"'],
     [["abc", "100"], 'image_id must be a positive integer, got "abc"'],
   ])("%j", async (args, message) => {
