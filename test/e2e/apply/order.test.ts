@@ -1,0 +1,162 @@
+/**
+ * Changes to one intake are applied one after another in file order, each one's read-after
+ * finished before the next is sent, while different intakes run at once: JSON Lines, CSV and
+ * a resumed run, through a recording proxy in front of a sandbox with latency.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { withSandbox } from "../../helpers/sandbox.js";
+import { startRecordingProxy, type ProxiedRequest } from "../../helpers/recordingProxy.js";
+import { apply, CSV_HEADER, fullResults, intake, item, jsonl, results, writeInput } from "./harness.js";
+
+const sb = withSandbox({ latencyMs: 8 }, { perTest: true });
+
+type Change = { image_id: number } & Record<string, unknown>;
+const LEVELS = ["none", "low", "medium", "high"];
+
+/** A small seeded generator, so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return (below: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % below;
+  };
+}
+
+/** 2–5 changes for each of alice's five intakes, no two neighbours for the same intake. */
+function changes(seed: number): Change[] {
+  const pick = random(seed);
+  const level = () => LEVELS[pick(4)]!;
+  const grams = () => 20 + pick(200);
+  const make: Record<number, () => Change> = {
+    1001: () => ({ image_id: 1001, quantity: 200 + pick(200), salt: level() }),
+    1002: () => ({ image_id: 1002, quantity: { "1": grams() }, salt: { "2": level() }, oil: { "3": level() } }),
+    1003: () => ({ image_id: 1003, quantity: { manual1: grams(), manual2: grams() }, sugar: { manual2: level() } }),
+    1004: () => ({ image_id: 1004, quantity: { manual1: grams() }, salt: { manual1: level() } }),
+    1005: () => ({ image_id: 1005, quantity: { manual1: grams() } }),
+  };
+  const ids = Object.keys(make).flatMap((id) => Array.from({ length: 2 + pick(4) }, () => Number(id)));
+  for (let attempt = 0; ; attempt++) {
+    for (let index = ids.length - 1; index > 0; index--) {
+      const other = pick(index + 1);
+      [ids[index], ids[other]] = [ids[other]!, ids[index]!];
+    }
+    if (ids.every((id, index) => index === 0 || ids[index - 1] !== id) || attempt > 1000) break;
+  }
+  // The issue's own case comes first: salt low, then high, on the same item.
+  return [{ image_id: 1002, salt: { "2": "low" } }, ...ids.map((id) => make[id]!()), { image_id: 1002, salt: { "2": "high" } }];
+}
+
+function csvOf(list: Change[]): string {
+  const rows = list.flatMap((change) => {
+    const positions = new Set<string>();
+    for (const field of ["quantity", "salt", "sugar", "oil"]) {
+      const value = change[field];
+      if (value !== undefined && typeof value === "object") for (const key of Object.keys(value as object)) positions.add(key);
+    }
+    const cell = (field: string, position: string | null) => {
+      const value = change[field];
+      if (value === undefined) return "";
+      return String(position === null ? value : ((value as Record<string, unknown>)[position] ?? ""));
+    };
+    const row = (position: string | null) => [change.image_id, "", position ?? "", ...["quantity", "salt", "sugar", "oil"].map((field) => cell(field, position)), ""].join(",");
+    return positions.size === 0 ? [row(null)] : [...positions].map(row);
+  });
+  return `${[CSV_HEADER, ...rows].join("\n")}\n`;
+}
+
+/** Every intake ends in the state its last lines give it, field by field. */
+function expectFinalState(list: Change[]) {
+  const last = new Map<string, unknown>();
+  for (const change of list) {
+    for (const [field, value] of Object.entries(change)) {
+      if (field === "image_id") continue;
+      if (typeof value === "object" && value !== null) for (const [position, entry] of Object.entries(value)) last.set(`${change.image_id}|${field}|${position}`, entry);
+      else last.set(`${change.image_id}|${field}|`, value);
+    }
+  }
+  for (const [key, value] of last) {
+    const [imageId, field, position] = key.split("|") as [string, string, string];
+    const record = position === "" ? intake(sb.handle, Number(imageId)) : item(sb.handle, Number(imageId), /^\d+$/.test(position) ? Number(position) : position);
+    const actual = field === "quantity" ? record.serving_size : (record as unknown as Record<string, unknown>)[field];
+    expect(actual, key).toBe(value);
+  }
+}
+
+/** Per intake: updates in file order, and each request sent only after the one before it was answered. */
+function expectFileOrderPerIntake(requests: ProxiedRequest[], sent: Change[]) {
+  const ids = [...new Set(sent.map((change) => change.image_id))];
+  for (const id of ids) {
+    const own = requests.filter((request) => request.imageId === id);
+    const posted = own.filter((request) => request.method === "POST").map(({ body }) => body);
+    expect(posted, `updates of intake ${id}`).toEqual(sent.filter((change) => change.image_id === id).map(({ image_id, ...fields }) => ({ imageId: image_id, ...fields })));
+    for (let index = 1; index < own.length; index++) {
+      expect(own[index]!.arrived, `request ${index} of intake ${id} waits for the one before`).toBeGreaterThanOrEqual(own[index - 1]!.answered);
+    }
+    expect(own.at(-1)!.method, `the last change of ${id} is read after it`).toBe("GET");
+  }
+  // Different intakes were in flight at once.
+  const overlapping = requests.some((request, index) => requests.slice(index + 1).some((other) => other.arrived < request.answered && other.imageId !== request.imageId));
+  expect(overlapping).toBe(true);
+}
+
+async function runThroughProxy(args: string[]) {
+  const target = await startRecordingProxy(sb.handle.url);
+  try {
+    const run = await apply(sb.handle, [...args, "--concurrency", "8"], { env: { FOODCTL_API_URL: target.url } });
+    return { run, requests: [...target.requests] };
+  } finally {
+    await target.close();
+  }
+}
+
+function expectAllApplied(stdout: string, count: number) {
+  const list = results(stdout);
+  expect(list).toHaveLength(count);
+  for (const result of list) {
+    expect(result.status, `line ${result.line}`).toBe("applied");
+    expect(result.ignored, `line ${result.line}`).toBeUndefined();
+  }
+}
+
+describe("intake apply: one intake's changes in file order", () => {
+  it("JSON Lines with 2–5 lines per intake: every intake ends in its last line's state, none failed or ignored", async () => {
+    const list = changes(11);
+    const { run, requests } = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...list))]);
+    expect(run.code, run.stderr).toBe(0);
+    expectAllApplied(run.stdout, list.length);
+    expectFinalState(list);
+    expectFileOrderPerIntake(requests, list);
+    // Each line's before/after is its own: the line after it starts where it ended.
+    const byLine = new Map(fullResults(run.stdout).map((result) => [result.line, result]));
+    expect(byLine.get(1)!.changed).toEqual([{ position: "2", field: "salt", before: "none", after: "low" }]);
+    expect(byLine.get(list.length)!.changed).toEqual([{ position: "2", field: "salt", before: expect.any(String), after: "high" }]);
+  });
+
+  it("CSV, one group per run of rows: the same", async () => {
+    const list = changes(23);
+    const { run, requests } = await runThroughProxy([writeInput("fixes.csv", csvOf(list))]);
+    expect(run.code, run.stderr).toBe(0);
+    expectAllApplied(run.stdout, list.length);
+    expectFinalState(list);
+    expectFileOrderPerIntake(requests, list);
+  });
+
+  it("a resumed run (--skip-applied, --results) sends what is left in file order", async () => {
+    const list = changes(37);
+    const broken = list.map((change, index) => (index === 8 ? { image_id: 9999, quantity: 100 } : change));
+    const resultsFile = writeInput("results.jsonl", "");
+    const first = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...broken)), "--results", resultsFile]);
+    // Intake 9999 is not alice's: the batch stops there, after some changes were applied (exit 9).
+    expect(first.run.code).toBe(9);
+    const appliedFirst = new Set(results(readFileSync(resultsFile, "utf8")).filter((result) => result.status === "applied").map((result) => result.line));
+    expect(appliedFirst.size).toBeGreaterThan(0);
+    expect(appliedFirst.size).toBeLessThan(list.length);
+
+    const second = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...list)), "--skip-applied", resultsFile, "--results", resultsFile]);
+    expect(second.run.code, second.run.stderr).toBe(0);
+    const rest = list.filter((_change, index) => !appliedFirst.has(index + 1));
+    expectFinalState(list);
+    expectFileOrderPerIntake(second.requests, rest);
+  });
+});
