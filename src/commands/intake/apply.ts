@@ -61,13 +61,16 @@ export function readApplyOptions(file: string, options: Record<string, unknown>)
 }
 
 /**
- * docs/cli.md, intake apply: rate limits. When an answer says no requests are left
- * (`RateLimit-Remaining: 0`), every request of the batch waits for `RateLimit-Reset` seconds
+ * docs/cli.md, intake apply: rate limits. When an answer says no requests are left for the
+ * requests the batch still has in flight and its next one (`RateLimit-Remaining` below the
+ * changes in flight; 0 with one), every request of the batch waits `RateLimit-Reset` seconds
  * instead of running into 429s.
  */
-export function holdOnRateLimit(client: () => ApiClient | undefined, now: () => number = Date.now): (info: ResponseInfo) => void {
+export function holdOnRateLimit(client: () => ApiClient | undefined, inFlight: () => number, now: () => number = Date.now): (info: ResponseInfo) => void {
   return (info) => {
-    if (info.headers["ratelimit-remaining"]?.trim() !== "0") return;
+    const remainingText = info.headers["ratelimit-remaining"]?.trim();
+    const remaining = remainingText === undefined || remainingText === "" ? NaN : Number(remainingText);
+    if (!(remaining < Math.max(1, inFlight()))) return;
     const reset = Number(info.headers["ratelimit-reset"]?.trim());
     if (!Number.isFinite(reset) || reset <= 0) return;
     client()?.pauseUntil(now() + Math.min(reset * 1000, MAX_RATE_LIMIT_HOLD_MS));
@@ -85,8 +88,9 @@ export async function applyCommand(ctx: Context, file: string, rawOptions: Recor
   // Ctrl-C must not cancel requests in flight: the batch stops starting new ones instead.
   // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
   // batch down instead of failing lines.
-  const holder: { client?: ApiClient } = {};
-  const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES, onResponse: holdOnRateLimit(() => holder.client) });
+  const holder: { client?: ApiClient; run?: BatchRun } = {};
+  const onResponse = holdOnRateLimit(() => holder.client, () => holder.run?.inFlight ?? 1);
+  const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES, onResponse });
   holder.client = batchClient;
   const clients = new Map<number, ApiClient>();
   const clientFor = (userId: number | undefined) => {
@@ -97,14 +101,13 @@ export async function applyCommand(ctx: Context, file: string, rawOptions: Recor
   };
 
   const batchId = newBatchId();
-  let closedRun: BatchRun | null = null;
   const output = createBatchOutput(ctx, input.changes.length, resultsFd, () => {
-    if (closedRun && closedRun.stopped !== "interrupted") closedRun.stopped = "output_closed";
+    if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
   });
   let run: BatchRun;
   try {
     const runOptions = { ...options, batchId, done };
-    run = await runBatch(input.changes, runOptions, { clientFor, write: output.write, progress: output.progress, started: (r) => (closedRun = r) }, ctx.signal);
+    run = await runBatch(input.changes, runOptions, { clientFor, write: output.write, progress: output.progress, started: (started) => (holder.run = started) }, ctx.signal);
   } finally {
     output.close();
   }

@@ -25,6 +25,8 @@ export interface RunOptions {
 }
 
 export interface BatchRun extends BatchSummary {
+  /** Changes being sent right now: each has at most one request in flight. */
+  inFlight: number;
   /** The first failure and whether all share its exit code: the exit code when nothing else was done. */
   firstFailure: CliError | null;
   mixedFailures: boolean;
@@ -74,6 +76,7 @@ function newRun(batchId: string, changes: number): BatchRun {
     changesWithIgnored: 0,
     elapsedMs: 0,
     stopped: null,
+    inFlight: 0,
     firstFailure: null,
     mixedFailures: false,
   };
@@ -152,7 +155,8 @@ export async function runBatch(changes: ChangeList, options: RunOptions, tools: 
       stopped: () => run.stopped !== null,
       work: async (index, carried) => {
         const change = changes.at(index);
-        const outcome = await applyChange(run, tools.clientFor(change.userId), change, options, carried);
+        run.inFlight++;
+        const outcome = await applyChange(run, tools.clientFor(change.userId), change, options, carried).finally(() => run.inFlight--);
         if (outcome === null) return undefined;
         finished++;
         count(run, outcome.result);
