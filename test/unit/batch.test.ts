@@ -360,7 +360,7 @@ describe("readApplyOptions", () => {
       dryRun: false,
       verify: true,
     });
-    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", noVerify: true, verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
+    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
   });
 
   it.each([

@@ -10,6 +10,7 @@ import { newBatchId } from "../../batch/results.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { renderSummary, thousands } from "../../output/batch.js";
+import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
 import { createBatchOutput, openResultsFile } from "./applyOutput.js";
 import { runBatch, stopsEveryChange, type BatchRun } from "./applyRun.js";
@@ -34,18 +35,26 @@ export interface ApplyOptions {
   verify: boolean;
 }
 
+/** `intake apply` as the command line gave it. */
+export interface ApplyFlags extends ChangeFlags {
+  file: string;
+  format: string | undefined;
+  concurrency: string | undefined;
+  continueOnError: boolean;
+  results: string | undefined;
+  skipApplied: string | undefined;
+}
+
 /** Flags, checked before anything is read (exit 2). */
-export function readApplyOptions(file: string, options: Record<string, unknown>): ApplyOptions {
+export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
   const formatFlag = options.format;
   if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv") throw usageError(`--format must be jsonl or csv, got "${String(formatFlag)}"`);
-  const concurrencyText = options.concurrency === undefined ? String(DEFAULT_CONCURRENCY) : String(options.concurrency);
+  const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
   if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
     throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${concurrencyText}"`);
   }
-  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-  const skipApplied = text(options.skipApplied);
-  const results = text(options.results);
+  const { skipApplied, results } = options;
   if (skipApplied === "-" && file === "-") throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
   if (results === "-" || results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   return {
@@ -77,8 +86,9 @@ export function holdOnRateLimit(client: () => ApiClient | undefined, inFlight: (
   };
 }
 
-export async function applyCommand(ctx: Context, file: string, rawOptions: Record<string, unknown>): Promise<number> {
-  const options = readApplyOptions(file, rawOptions);
+export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<number> {
+  const file = flags.file;
+  const options = readApplyOptions(file, flags);
   // The API URL and token are checked before the (possibly long) read of the input.
   const client = await ctx.client();
   const done = options.skipApplied === undefined ? null : await readEarlierResults(ctx, options.skipApplied);

@@ -31,7 +31,7 @@ export function openResultsFile(path: string): number {
   }
 }
 
-type Stdout = Context["io"]["stdout"] & Partial<Pick<NodeJS.WritableStream, "once" | "off" | "on">>;
+type Stdout = Context["io"]["stdout"] & Partial<Pick<NodeJS.WritableStream, "once" | "off">>;
 
 function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
@@ -50,8 +50,7 @@ function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
 export function createBatchOutput(ctx: Context, total: number, resultsFd: number | null, onStdoutClosed: () => void): BatchOutput {
   const stdout = ctx.io.stdout as Stdout;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
-  // The listener stays: a late EPIPE must not become an uncaught error.
-  stdout.on?.("error", onStdoutClosed);
+  ctx.io.closedStdout?.takeOver(onStdoutClosed);
   const human = stdout.isTTY === true && !ctx.json;
   const token = ctx.settings().token?.value;
   const bar = createProgressBar(ctx.io.stderr, total);

@@ -84,13 +84,14 @@ const setModifiers = verb({
 
 const apply = verb({
   name: "apply",
-  description: "apply many changes from JSON Lines or CSV; one JSON result per change on stdout",
+  description: "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)",
   args: [{ name: "<file>", description: "JSON Lines or CSV file of changes, or - for stdin" }],
   options: [
-    { flags: "--format <format>", description: "input format (default: from the file extension)", choices: ["jsonl", "csv"] },
-    { flags: "--concurrency <n>", description: "changes in flight at once, 1 to 64 (default 4)" },
+    { flags: "--format <format>", description: "input format (default: from the file extension, else from the content)", choices: ["jsonl", "csv"] },
+    { flags: "--concurrency <n>", description: "intakes changed at once, 1 to 64 (default 4); one intake's changes go in file order" },
     { flags: "--continue-on-error", description: "keep sending after a failed change (a 401 or an unreachable API still stops the batch)" },
-    { flags: "--skip-applied <results>", description: "skip lines whose result in this earlier output was applied (same line and image_id)" },
+    { flags: "--results <file>", description: "also append each result as a JSON line to this file (created 0600)" },
+    { flags: "--skip-applied <results>", description: "skip lines whose result in this earlier results file was applied (same line and image_id)" },
     ...changeOptions({
       strict: "count a change whose modifiers did not take effect as failed",
       dryRun: "validate and print the requests without sending",
@@ -98,16 +99,17 @@ const apply = verb({
     }),
   ],
   examples: [
-    "foodctl intake apply fixes.jsonl > results.jsonl",
-    "foodctl intake apply fixes.csv --continue-on-error",
-    "foodctl intake apply fixes.jsonl --skip-applied results.jsonl >> results.jsonl",
-    "foodctl intake apply - --format csv --dry-run < fixes.csv",
+    "foodctl intake apply fixes.jsonl --results results.jsonl",
+    "foodctl intake apply fixes.csv --continue-on-error > results.jsonl",
+    "jq -c '.[]' fixes.json | foodctl intake apply - --results results.jsonl",
+    "foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl",
   ],
   parse: (input) => ({
     file: input.arg(0),
     format: input.text("format"),
     concurrency: input.text("concurrency"),
     continueOnError: input.flag("continueOnError"),
+    results: input.text("results"),
     skipApplied: input.text("skipApplied"),
     ...readChangeFlags(input),
   }),
