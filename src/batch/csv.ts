@@ -56,7 +56,8 @@ function readHeader(cells: string[], line: number, sink: LineSink): Map<CsvColum
   let ok = true;
   cells.forEach((name, index) => {
     const column = name.toLowerCase() as CsvColumn;
-    const problem = !(CSV_COLUMNS as readonly string[]).includes(column) ? `unknown column; the header is ${HEADER}` : columns.has(column) ? "column given twice" : null;
+    const known = (CSV_COLUMNS as readonly string[]).includes(column);
+    const problem = !known ? `unknown column; the header is ${HEADER}` : columns.has(column) ? "column given twice" : null;
     if (problem) {
       ok = false;
       sink.problem({ line, field: name ? quoteValue(name) : `column ${index + 1}`, message: problem });

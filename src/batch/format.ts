@@ -42,10 +42,12 @@ export type FormatDecision = { format: BatchFormat } | { refuse: string; hint: s
 export function decideFormat(source: string, fileName: string | null, flag: BatchFormat | undefined, look: ContentLook): FormatDecision {
   if (flag) return { format: flag };
   const named = fileName === null ? null : formatFromFileName(fileName);
-  const csvHint = `intake apply reads CSV separated by commas, with the header ${CSV_COLUMNS.join(",")}: save the file with commas (--format csv reads commas only)`;
+  const csvHint = `intake apply reads CSV separated by commas, with the header ${CSV_COLUMNS.join(",")}: save the file with commas`
+    + " (--format csv reads commas only)";
   if (look === "semicolon") return { refuse: `${source} looks like ${DESCRIBED.semicolon}`, hint: csvHint };
   if (look === "json-array") {
-    return { refuse: `${source} looks like ${DESCRIBED["json-array"]}`, hint: "write one object per line, e.g. jq -c '.[]' file.json > fixes.jsonl, or pass --format jsonl" };
+    const hint = "write one object per line, e.g. jq -c '.[]' file.json > fixes.jsonl, or pass --format jsonl";
+    return { refuse: `${source} looks like ${DESCRIBED["json-array"]}`, hint };
   }
   if (named === "csv" && look === "jsonl") {
     return { refuse: `${source} looks like ${DESCRIBED.jsonl}, but its name says CSV`, hint: "rename it .jsonl, or pass --format jsonl" };

@@ -81,7 +81,9 @@ export function parseResultLine(text: string, line: number): { done: string | nu
 }
 
 /** Reads an earlier run's results: the keys of the changes already applied. */
-export async function readAppliedResults(chunks: AsyncIterable<Buffer | string>): Promise<{ done: Set<string>; problems: BatchProblem[]; problemCount: number }> {
+export async function readAppliedResults(
+  chunks: AsyncIterable<Buffer | string>,
+): Promise<{ done: Set<string>; problems: BatchProblem[]; problemCount: number }> {
   const done = new Set<string>();
   const problems = new ProblemList();
   for await (const input of splitLines(chunks)) {

@@ -26,9 +26,9 @@ export function renderResultLine(result: BatchResult, color: boolean): string {
   const s = styler(color);
   const head = `line ${result.line}  intake ${result.image_id}`;
   const changed = result.changed?.length ? `  ${describeChanges(result.changed)}` : "";
-  const ignored = result.ignored?.length
-    ? `  ${s.yellow(`ignored: ${result.ignored.map((entry) => `${entry.field} ${entry.requested}${entry.position !== null ? ` at ${entry.position}` : ""} (still ${entry.actual ?? "unset"})`).join(", ")}`)}`
-    : "";
+  const describeIgnored = (entry: NonNullable<BatchResult["ignored"]>[number]) =>
+    `${entry.field} ${entry.requested}${entry.position !== null ? ` at ${entry.position}` : ""} (still ${entry.actual ?? "unset"})`;
+  const ignored = result.ignored?.length ? `  ${s.yellow(`ignored: ${result.ignored.map(describeIgnored).join(", ")}`)}` : "";
   switch (result.status) {
     case "applied":
       return `${head}${changed}  ${s.green(result.changed?.length === 0 ? "applied (no change)" : "applied")}${ignored}\n`;
@@ -109,11 +109,8 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : `failed 0`);
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
-  parts.push(
-    summary.ignoredModifiers > 0
-      ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${count(summary.changesWithIgnored)} ${summary.changesWithIgnored === 1 ? "change" : "changes"})`)
-      : "ignored modifiers 0",
-  );
+  const onChanges = `${count(summary.changesWithIgnored)} change${summary.changesWithIgnored === 1 ? "" : "s"}`;
+  parts.push(summary.ignoredModifiers > 0 ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${onChanges})`) : "ignored modifiers 0");
   const seconds = summary.elapsedMs / 1000;
   const elapsed = `${count(summary.changes)} ${summary.changes === 1 ? "change" : "changes"} in ${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
   return `${parts.join(" · ")} · ${elapsed}\nbatch ${summary.batchId}\n`;

@@ -48,7 +48,9 @@ export interface ApplyFlags extends ChangeFlags {
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
   const formatFlag = options.format;
-  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv") throw usageError(`--format must be jsonl or csv, got "${String(formatFlag)}"`);
+  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv") {
+    throw usageError(`--format must be jsonl or csv, got "${String(formatFlag)}"`);
+  }
   const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
   if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
@@ -117,7 +119,8 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   let run: BatchRun;
   try {
     const runOptions = { ...options, batchId, done };
-    run = await runBatch(input.changes, runOptions, { clientFor, write: output.write, progress: output.progress, started: (started) => (holder.run = started) }, ctx.signal);
+    const tools = { clientFor, write: output.write, progress: output.progress, started: (started: BatchRun) => (holder.run = started) };
+    run = await runBatch(input.changes, runOptions, tools, ctx.signal);
   } finally {
     output.close();
   }
@@ -142,7 +145,8 @@ function finishBatch(ctx: Context, run: BatchRun): number {
     });
   }
   if (run.stopped === "interrupted") {
-    throw interruptedError(`interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`, { hint: run.notSent > 0 ? resume : undefined });
+    const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
+    throw interruptedError(message, { hint: run.notSent > 0 ? resume : undefined });
   }
   if (run.failed === 0) {
     if (run.changes === 0) ctx.info("no changes in the input");

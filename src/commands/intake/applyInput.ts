@@ -10,6 +10,12 @@ import type { Context } from "../../context.js";
 import { CliError, interruptedError, usageError } from "../../errors.js";
 import { renderProblems } from "../../output/batch.js";
 
+/** Why a file could not be opened, in words. */
+export function fileErrorReason(error: unknown, missing: string): string {
+  const reasons: Record<string, string> = { ENOENT: missing, EACCES: "permission denied", EISDIR: "it is a folder" };
+  return reasons[String((error as NodeJS.ErrnoException).code)] ?? (error as Error).message;
+}
+
 export function displayName(file: string): string {
   return file === "-" ? "stdin" : file;
 }
@@ -20,11 +26,7 @@ async function readFrom<T>(ctx: Context, file: string, reader: (chunks: AsyncIte
     if (ctx.io.stdin.isTTY === true) throw usageError("stdin is a terminal: pipe the changes into it (… | foodctl intake apply -), or give a file path");
     return reader(ctx.io.stdin as AsyncIterable<Buffer | string>);
   }
-  const cannotRead = (error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
-    return usageError(`cannot read ${file}: ${reason}`);
-  };
+  const cannotRead = (error: unknown) => usageError(`cannot read ${file}: ${fileErrorReason(error, "no such file")}`);
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
@@ -72,7 +74,9 @@ export async function readEarlierResults(ctx: Context, file: string): Promise<Se
   refuseEmptiedResults(ctx, file);
   const earlier = await readFrom(ctx, file, (chunks) => readAppliedResults(chunks));
   if (earlier.problemCount > 0) {
-    refuseProblems(ctx, displayName(file), earlier, `${displayName(file)} is not a results file of \`intake apply\`: nothing was sent`, `--skip-applied takes the file --results wrote (or the JSON Lines a run printed), one result a line, like ${RESULT_LINE_EXAMPLE}`);
+    const what = `${displayName(file)} is not a results file of \`intake apply\`: nothing was sent`;
+    const hint = `--skip-applied takes the file --results wrote, or the JSON Lines a run printed, one result a line like ${RESULT_LINE_EXAMPLE}`;
+    refuseProblems(ctx, displayName(file), earlier, what, hint);
   }
   return earlier.done;
 }

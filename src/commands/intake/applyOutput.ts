@@ -11,6 +11,7 @@ import { usageError } from "../../errors.js";
 import { renderResult, renderResultLine } from "../../output/batch.js";
 import { createProgressBar } from "../../output/progress.js";
 import { redactSecrets } from "../../secrets.js";
+import { fileErrorReason } from "./applyInput.js";
 import type { ResultWriter } from "./applyRun.js";
 
 export interface BatchOutput {
@@ -25,9 +26,7 @@ export function openResultsFile(path: string): number {
   try {
     return openSync(path, "a", 0o600);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such folder" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
-    throw usageError(`cannot write the results to ${path}: ${reason}: nothing was sent`);
+    throw usageError(`cannot write the results to ${path}: ${fileErrorReason(error, "no such folder")}: nothing was sent`);
   }
 }
 

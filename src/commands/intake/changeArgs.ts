@@ -4,6 +4,11 @@ import { isLevel, LEVELS } from "../../intake/levels.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { readGramsText } from "../../intake/quantity.js";
 
+function mixedPositions(key: string) {
+  const hint = "an intake has one kind of position; see `foodctl intake show <image_id>`";
+  return usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint });
+}
+
 export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
 
 /** `<grams>` (recognition-only total) or `<pos>=<grams>...` (itemized). */
@@ -18,7 +23,8 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
     return { form: "total", grams: read.grams };
   }
   if (withPosition.length !== values.length) {
-    throw usageError(`mixes a total with per-item quantities: "${values.find((value) => !value.includes("="))}"`, { hint: "write every quantity as <pos>=<grams>" });
+    const total = values.find((value) => !value.includes("="));
+    throw usageError(`mixes a total with per-item quantities: "${total}"`, { hint: "write every quantity as <pos>=<grams>" });
   }
   const quantities: Record<string, number> = {};
   const kinds = new Set<string>();
@@ -31,7 +37,7 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
     if (gramsText === "") throw usageError(`"${value}" has no grams after "="`);
     if (Object.hasOwn(quantities, key)) throw usageError(`position ${key} is given twice`);
     kinds.add(position.kind);
-    if (kinds.size > 1) throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint: "an intake has one kind of position; see `foodctl intake show <image_id>`" });
+    if (kinds.size > 1) throw mixedPositions(key);
     const read = readGramsText(gramsText, `quantity of position ${key}`, false);
     if ("problem" in read) throw usageError(read.problem);
     quantities[key] = read.grams;
@@ -68,7 +74,7 @@ export function checkPositionArgs(positions: string[]): string[] {
     if (!parsed) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
     if (seen.has(position)) throw usageError(`position ${position} is given twice`);
     kinds.add(parsed.kind);
-    if (kinds.size > 1) throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${position}"`, { hint: "an intake has one kind of position; see `foodctl intake show <image_id>`" });
+    if (kinds.size > 1) throw mixedPositions(position);
     seen.add(position);
   }
   return positions;
