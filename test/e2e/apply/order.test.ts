@@ -160,3 +160,15 @@ describe("intake apply: one intake's changes in file order", () => {
     expectFileOrderPerIntake(second.requests, rest);
   });
 });
+
+describe("intake apply --dry-run: file order", () => {
+  it("prints every request in file order, whatever --concurrency says, and sends nothing", async () => {
+    const list = changes(5);
+    const { run, requests } = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...list)), "--dry-run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requests).toEqual([]);
+    const printed = results(run.stdout);
+    expect(printed.map((result) => result.line)).toEqual(list.map((_change, index) => index + 1));
+    expect(printed.every((result) => result.status === "dry_run")).toBe(true);
+  });
+});
