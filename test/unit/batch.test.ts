@@ -268,11 +268,20 @@ describe("readCsv", () => {
     ]);
   });
 
-  it("reads one line of a 1 MB cell as one problem, and never shows a control character raw", async () => {
-    const input = await readCsv(chunksOf(csv(`1002,,1,${"9".repeat(1_000_000)},,,,`, "1002,,1,5,\u001b[31mhigh,,,")));
+  it("reports a 50 MB CSV cell once (the line is too long), and never shows a control character from a cell raw", async () => {
+    async function* fifty(): AsyncGenerator<Buffer> {
+      yield Buffer.from(`${HEADER}\n1002,,1,`);
+      const megabyte = Buffer.alloc(1024 * 1024, "9");
+      for (let index = 0; index < 50; index++) yield megabyte;
+      yield Buffer.from(",,,,\n\u001b[31m1002\u009b,,1,5,,,,\n");
+    }
+    const input = await readCsv(fifty());
     expect(input.problemCount).toBe(2);
     expect(input.problems[0]).toEqual({ line: 2, field: null, message: "line is longer than 65536 bytes" });
-    expect(input.problems[1]!.message).not.toMatch(/\u001b/);
+    expect(input.problems[1]!.line).toBe(3);
+    const shown = renderProblems(input.problems, input.problemCount, "fixes.csv", false);
+    expect(shown).not.toMatch(/[\u001b\u009b]/);
+    expect(shown).toContain('fixes.csv:3: image_id: must be a positive integer, got "\\u001b[31m1002\\u009b"');
   });
 
   it("reports every bad row, not just the first", async () => {
