@@ -60,7 +60,7 @@ export const RESULT_LINE_EXAMPLE = '{"line":3,"image_id":1002,"status":"applied"
 export function parseResultLine(text: string, line: number): { done: string | null; problem: BatchProblem | null } {
   const fail = (what: string) => ({
     done: null,
-    problem: { line, field: null, message: `not a result line of \`intake apply\` (${what}); a result line looks like ${RESULT_LINE_EXAMPLE}` },
+    problem: { line, field: null, message: `not a result line of \`intake apply\` (${what})` },
   });
   let value: unknown;
   try {
@@ -69,6 +69,7 @@ export function parseResultLine(text: string, line: number): { done: string | nu
     return fail("not JSON");
   }
   if (!isPlainRecord(value)) return fail("not a JSON object");
+  if (value.status === undefined && value.line === undefined && value.image_id !== undefined) return fail("it looks like a change, not its result");
   const changeLine = readId(value.line);
   if (changeLine === null) return fail(value.line === undefined ? "no line" : "line is not a positive integer");
   const imageId = readId(value.image_id);

@@ -75,7 +75,7 @@ export async function readEarlierResults(ctx: Context, file: string): Promise<Se
   const earlier = await readFrom(ctx, file, (chunks) => readAppliedResults(chunks));
   if (earlier.problemCount > 0) {
     const what = `${displayName(file)} is not a results file of \`intake apply\`: nothing was sent`;
-    const hint = `--skip-applied takes the file --results wrote, or the JSON Lines a run printed, one result a line like ${RESULT_LINE_EXAMPLE}`;
+    const hint = `--skip-applied takes the file --results wrote (or the JSON Lines a run printed); a result line looks like ${RESULT_LINE_EXAMPLE}`;
     refuseProblems(ctx, displayName(file), earlier, what, hint);
   }
   return earlier.done;

@@ -74,9 +74,8 @@ describe("intake apply: invalid input", () => {
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file, "--skip-applied", earlier]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(
-      `${earlier}:2: not a result line of \`intake apply\` (not JSON); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}`,
-    );
+    expect(run.stderr).toContain(`${earlier}:2: not a result line of \`intake apply\` (not JSON)\n`);
+    expect(run.stderr).toContain('hint: --skip-applied takes the file --results wrote (or the JSON Lines a run printed); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}');
     expect(run.stderr).toMatch(/is not a results file of `intake apply`: nothing was sent/);
     expect(sb.handle.stats().total_requests).toBe(before);
   });
