@@ -94,4 +94,14 @@ describe("intake apply: format from the name, the content, or --format", () => {
     expect(lines).toContain("and 5 more problems");
     expect(done.sent).toBe(0);
   });
+
+  it.each([
+    [["--results", "/nonexistent/folder/results.jsonl"], /cannot write the results to \/nonexistent\/folder\/results\.jsonl: no such folder: nothing was sent/],
+    [["--results", "-"], /--results takes a file name/],
+  ])("refuses %j before sending anything", async (extra, message) => {
+    const done = await applyInProcess([writeInput("fixes.jsonl", JSONL), ...extra]);
+    expect(done.code).toBe(2);
+    expect(done.stderr).toMatch(message);
+    expect(done.sent).toBe(0);
+  });
 });
