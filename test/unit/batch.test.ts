@@ -282,6 +282,9 @@ describe("readCsv", () => {
     const shown = renderProblems(input.problems, input.problemCount, "fixes.csv", false);
     expect(shown).not.toMatch(/[\u001b\u009b]/);
     expect(shown).toContain('fixes.csv:3: image_id: must be a positive integer, got "\\u001b[31m1002\\u009b"');
+    const json = renderProblems([{ line: 4, field: null, message: "not valid JSON (\u009b\u202e)" }], 1, "stdin", true);
+    expect(json).not.toMatch(/[\u009b\u202e]/);
+    expect(JSON.parse(json).problem.message).toBe("not valid JSON (\u009b\u202e)");
   });
 
   it("reports every bad row, not just the first", async () => {
