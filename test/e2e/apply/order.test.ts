@@ -1,15 +1,21 @@
 /**
  * Changes to one intake are applied one after another in file order, each one's read-after
  * finished before the next is sent, while different intakes run at once: JSON Lines, CSV and
- * a resumed run, through a recording proxy in front of a sandbox with latency.
+ * a resumed run, in process, through a recording proxy in front of a sandbox with latency.
  */
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { run } from "../../../src/main.js";
+import { bufferIO } from "../../helpers/bufferIO.js";
 import { withSandbox } from "../../helpers/sandbox.js";
 import { startRecordingProxy, type ProxiedRequest } from "../../helpers/recordingProxy.js";
-import { apply, CSV_HEADER, fullResults, intake, item, jsonl, results, writeInput } from "./harness.js";
+import { CSV_HEADER, fullResults, intake, item, jsonl, results, writeInput } from "./harness.js";
 
 const sb = withSandbox({ latencyMs: 8 }, { perTest: true });
+const home = mkdtempSync(join(tmpdir(), "foodctl-order-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 type Change = { image_id: number } & Record<string, unknown>;
 const LEVELS = ["none", "low", "medium", "high"];
@@ -103,8 +109,10 @@ function expectFileOrderPerIntake(requests: ProxiedRequest[], sent: Change[]) {
 async function runThroughProxy(args: string[]) {
   const target = await startRecordingProxy(sb.handle.url);
   try {
-    const run = await apply(sb.handle, [...args, "--concurrency", "8"], { env: { FOODCTL_API_URL: target.url } });
-    return { run, requests: [...target.requests] };
+    const env = { FOODCTL_API_URL: target.url, FOODCTL_TOKEN: sb.handle.tokenFor("alice"), XDG_CONFIG_HOME: join(home, "config") };
+    const io = bufferIO({ env });
+    const code = await run(["intake", "apply", ...args, "--concurrency", "8"], { io: io.io });
+    return { run: { code, stdout: io.stdout(), stderr: io.stderr() }, requests: [...target.requests] };
   } finally {
     await target.close();
   }
