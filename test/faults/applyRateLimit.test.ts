@@ -4,8 +4,7 @@
  * holds new requests until the reset instead of collecting 429s. In process; the window is
  * 300 ms (a fractional RateLimit-Reset keeps the test short).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,10 +12,11 @@ import { run } from "../../src/main.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, signTestToken } from "./fixtures.js";
+import { runTempDir } from "../helpers/cli.js";
 
 const LIMIT = 4;
 const WINDOW_MS = 300;
-const dir = mkdtempSync(join(tmpdir(), "foodctl-ratelimit-"));
+const dir = runTempDir("foodctl-ratelimit-");
 let server: FaultServer;
 let token: string;
 let tooMany = 0;

@@ -2,8 +2,7 @@
  * A server that echoes the token it was sent (in an error message) never gets it into the
  * results of `intake apply`: not on stdout, not in the --results file, not on a terminal line.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchResult } from "../../src/batch/results.js";
@@ -13,8 +12,9 @@ import { run } from "../../src/main.js";
 import { manualIntake, signTestToken } from "../faults/fixtures.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { runTempDir } from "../helpers/cli.js";
 
-const dir = mkdtempSync(join(tmpdir(), "foodctl-apply-secrets-"));
+const dir = runTempDir("foodctl-apply-secrets-");
 let server: FaultServer;
 let jwt: string;
 const OPAQUE = "3f9a2c7d1e0b4a6f8c5d2e1f0a9b8c7d6e5f4a3b";

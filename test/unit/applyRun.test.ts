@@ -1,18 +1,16 @@
 /** The batch's side of the journal contract: one batch id handed to every change, journal ids written back. */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ChangeList } from "../../src/batch/changeList.js";
+import type { BatchResult as Result } from "../../src/batch/results.js";
+import { runBatch } from "../../src/commands/intake/applyRun.js";
+import type { UpdateOutcome } from "../../src/commands/intake/change.js";
 
 const seen: Array<{ imageId: number; batchId: string | undefined }> = [];
-vi.mock("../../src/commands/intake/change.js", () => ({
-  describeIgnored: () => "",
-  runIntakeUpdate: async (_client: unknown, imageId: number, _fields: unknown, options: { batchId?: string }) => {
-    seen.push({ imageId, batchId: options.batchId });
-    return { imageId, before: null, after: null, afterRaw: null, diff: null, ignored: [], dryRun: null, response: null, journalId: imageId === 1002 ? "j-1002" : undefined };
-  },
-}));
-
-const { runBatch } = await import("../../src/commands/intake/applyRun.js");
-const { ChangeList } = await import("../../src/batch/changeList.js");
-type Result = import("../../src/batch/results.js").BatchResult;
+/** The change pipeline as a stub: records the batch id it is given, returns a journal id for 1002. */
+const update = async (_client: unknown, imageId: number, _fields: unknown, options: { batchId?: string | undefined }): Promise<UpdateOutcome> => {
+  seen.push({ imageId, batchId: options.batchId });
+  return { imageId, before: null, after: null, afterRaw: null, diff: null, ignored: [], dryRun: null, response: null, journalId: imageId === 1002 ? "j-1002" : undefined };
+};
 
 describe("runBatch and the journal", () => {
   it("passes the run's batch id to every change and writes journal_id when the pipeline returns one", async () => {
@@ -21,7 +19,7 @@ describe("runBatch and the journal", () => {
     changes.push({ line: 2, imageId: 1002, userId: undefined, fields: { quantity: { "1": 150 } } });
     const written: Result[] = [];
     const options = { batchId: "20261123-161504-4fd7c4", concurrency: 2, continueOnError: false, strict: false, dryRun: false, verify: false, done: null };
-    const tools = { clientFor: () => ({}) as never, write: async (result: Result) => void written.push(result), progress: () => {} };
+    const tools = { clientFor: () => ({}) as never, write: async (result: Result) => void written.push(result), progress: () => {}, update: update as never };
     const run = await runBatch(changes, options, tools, new AbortController().signal);
     expect(run.applied).toBe(2);
     expect(seen).toEqual([

@@ -94,7 +94,14 @@ function count(run: BatchRun, result: BatchResult): void {
 }
 
 /** Sends one change; null when the batch stopped before it was sent. */
-async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange, options: RunOptions, carried: Carried | undefined) {
+async function applyChange(
+  run: BatchRun,
+  client: ApiClient,
+  change: BatchChange,
+  options: RunOptions,
+  carried: Carried | undefined,
+  update: typeof runIntakeUpdate,
+) {
   const base = (status: BatchResult["status"]): BatchResult => ({ line: change.line, image_id: change.imageId, status, batch_id: options.batchId });
   if (run.stopped !== null) return null;
   if (options.done?.has(resultKey(change.line, change.imageId))) return { result: base("skipped"), after: undefined };
@@ -108,7 +115,7 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
     const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: options.verify && !options.dryRun, before, batchId: options.batchId };
-    outcome = await runIntakeUpdate(client, change.imageId, change.fields, changeOptions, () => {
+    outcome = await update(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();
     });
@@ -134,6 +141,8 @@ export interface BatchTools {
   progress: (done: number, failed: number) => void;
   /** Sees the run's state as it starts (a closed stdout stops it). */
   started?: (run: BatchRun) => void;
+  /** The change pipeline; tests hand in their own. */
+  update?: typeof runIntakeUpdate;
 }
 
 export async function runBatch(changes: ChangeList, options: RunOptions, tools: BatchTools, signal: AbortSignal): Promise<BatchRun> {
@@ -156,7 +165,8 @@ export async function runBatch(changes: ChangeList, options: RunOptions, tools: 
       work: async (index, carried) => {
         const change = changes.at(index);
         run.inFlight++;
-        const outcome = await applyChange(run, tools.clientFor(change.userId), change, options, carried).finally(() => run.inFlight--);
+        const client = tools.clientFor(change.userId);
+        const outcome = await applyChange(run, client, change, options, carried, tools.update ?? runIntakeUpdate).finally(() => run.inFlight--);
         if (outcome === null) return undefined;
         finished++;
         count(run, outcome.result);

@@ -3,17 +3,17 @@
  * over both; content that contradicts the name is one clear error naming --format, with nothing
  * sent. In process, against a sandbox.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../../src/main.js";
 import { bufferIO } from "../../helpers/bufferIO.js";
 import { withSandbox } from "../../helpers/sandbox.js";
 import { CSV_HEADER, jsonl, results, writeInput } from "./harness.js";
+import { runTempDir } from "../../helpers/cli.js";
 
 const sb = withSandbox();
-const home = mkdtempSync(join(tmpdir(), "foodctl-format-"));
+const home = runTempDir("foodctl-format-");
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 async function applyInProcess(args: string[], stdin?: string, tty = false) {

@@ -3,8 +3,7 @@
  * finished before the next is sent, while different intakes run at once: JSON Lines, CSV and
  * a resumed run, in process, through a recording proxy in front of a sandbox with latency.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../../src/main.js";
@@ -12,9 +11,10 @@ import { bufferIO } from "../../helpers/bufferIO.js";
 import { withSandbox } from "../../helpers/sandbox.js";
 import { startRecordingProxy, type ProxiedRequest } from "../../helpers/recordingProxy.js";
 import { CSV_HEADER, fullResults, intake, item, jsonl, results, writeInput } from "./harness.js";
+import { runTempDir } from "../../helpers/cli.js";
 
 const sb = withSandbox({ latencyMs: 8 }, { perTest: true });
-const home = mkdtempSync(join(tmpdir(), "foodctl-order-"));
+const home = runTempDir("foodctl-order-");
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 type Change = { image_id: number } & Record<string, unknown>;
