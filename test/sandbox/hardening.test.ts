@@ -206,7 +206,7 @@ describe("issue 15: hostile JSON and bodies", () => {
   it("5e-324 g is refused: the minimum quantity is 0.1 g (code 1403)", async () => {
     for (const quantity of [5e-324, 0.09]) {
       const answer = await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": quantity } });
-      expect(answer.body).toEqual({ message: "quantity of position 1 must be at least 0.1 g", code: 1403 });
+      expect(answer.body).toEqual({ message: `quantity of position 1 must be at least 0.1 g, got ${quantity}`, code: 1403 });
     }
     expect((await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": 0.1 } })).status).toBe(200);
     expect(itemAt(await getIntake(sb.handle, 1002, "alice"), 1).serving_size).toBe(0.1);
