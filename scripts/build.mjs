@@ -37,7 +37,7 @@ const COLD_SOURCES = {
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [
-  ...["conf", "chalk", "cli-table3", "cli-progress", "csv-parse", "form-data"],
+  ...["conf", "chalk", "cli-table3", "form-data"],
   ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
 ];
 /** Loaded from node_modules as they are: the sandbox's server framework, and undici (only when a proxy applies). */
