@@ -4,7 +4,7 @@ import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";
 import { formatAmount, intakeKind, readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
-import { cutToWidth, joinToWidth, renderTable, renderTsv, type Cell } from "./table.js";
+import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatTime, formatUtcMinute } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
@@ -54,7 +54,7 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
   const width = Math.max(...summary.map(([key]) => key.length));
   // Long values (URLs, comments) are cut to the terminal's width; `--wide` shows them whole.
   const valueWidth = stream.columns === undefined ? undefined : stream.columns - width - 2;
-  const lines = summary.map(([key, value]) => `${s.bold(key.padEnd(width))}  ${cutToWidth(value, valueWidth)}`);
+  const lines = summary.map(([key, value]) => `${s.bold(key.padEnd(width))}  ${cutToWidth(oneLine(value), valueWidth)}`);
   const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], flexible: [1], color });
   const totalParts = totals.map((total) => `${total.label} ${formatAmount(total.value)} ${total.unit}`);
   const totalLine = joinToWidth(totalParts, " · ", stream.columns, "totals  ".length);

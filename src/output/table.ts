@@ -55,7 +55,8 @@ export function joinToWidth(parts: string[], separator: string, width: number | 
   lines.push(line);
   return lines.join(`\n${" ".repeat(indent)}`);
 }
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ");
+/** A cell or value on one terminal line: line breaks and tabs become one space. */
+export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
 
 /** Narrows the widest of these columns, one character at a time, until nothing is in excess or all are at their floor. */
 function narrow(widths: number[], floors: number[], candidates: number[], excess: number): number {

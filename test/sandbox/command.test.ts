@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
-import { chooseExport, sandboxCommand, userViews } from "../../src/commands/sandbox/start.js";
+import { chooseExport, portInUseMessage, sandboxCommand, userViews } from "../../src/commands/sandbox/start.js";
 import { run } from "../../src/main.js";
 import { SEED_USERS } from "../../src/sandbox/seed.js";
 import { startSandbox } from "../../src/sandbox/server.js";
@@ -173,6 +173,19 @@ describe("refusals: one line on stderr (JSON under --json), an exit code, nothin
     } finally {
       await other.close();
     }
+  });
+
+  it("a busy default port suggests --port 0; a port held by a detached sandbox says which and how to stop it", () => {
+    const { io } = bufferIO({ env: { XDG_RUNTIME_DIR: join(tmpdir(), "foodctl-no-runtime") } });
+    expect(portInUseMessage(io, { ...defaults, port: undefined }, 8787)).toBe("port 8787 on 127.0.0.1 is already in use (another sandbox?): start with --port 0 for a free port");
+  });
+
+  it("`sandbox --help` lists --json and the other global options, and `sandbox stop`", async () => {
+    const { io, stdout } = bufferIO();
+    expect(await run(["sandbox", "--help"], { io, signal: new AbortController().signal })).toBe(0);
+    expect(stdout()).toMatch(/^ {2}--json +machine output/m);
+    expect(stdout()).toMatch(/^ {2}stop +stop a sandbox started with --detach/m);
+    expect(stdout()).toMatch(/^ {2}--detach +run in the background/m);
   });
 
   it("a corrupt state file: exit 2 with a one-line error and the file untouched", async () => {

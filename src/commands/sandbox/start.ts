@@ -67,7 +67,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** A port already taken: say by what when we know, and how to get a free one. */
-function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
+export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
   const where = `port ${port} on ${options.host} is already in use`;
   const record = readRecord(pidFileFor(io.env, port));
   if (record && isSandboxRunning(record.pid)) return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`;
