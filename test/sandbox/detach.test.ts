@@ -108,6 +108,23 @@ describe("--detach", () => {
 });
 
 describe("sandbox stop", () => {
+  it("without --port, stops the sandbox FOODCTL_API_URL points to when several run; without it, asks which (exit 2)", async () => {
+    const first = deps(true);
+    const second = deps(true);
+    expect(await sandboxCommand(first.deps, options)).toBe(0);
+    expect(await sandboxCommand(second.deps, options)).toBe(0);
+    const [a, b] = [JSON.parse(first.stdout()), JSON.parse(second.stdout())];
+    started.push(a.pid, b.pid);
+    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^2 detached sandboxes are running \(ports \d+, \d+\): choose one with --port$/) });
+    env = { ...env, FOODCTL_API_URL: b.url };
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, {})).toBe(0);
+    expect(stop.stderr()).toBe(`stopped the sandbox on ${b.url} (PID ${b.pid})\n`);
+    expect(isSandboxRunning(a.pid)).toBe(true);
+    expect(await stopSandbox(deps().deps, { port: a.port })).toBe(0);
+  });
+
+
   it("with nothing recorded: exit 6 and says where it looked", async () => {
     await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message: `no detached sandbox is recorded in ${join(dir, "run", "foodctl")}` });
   });

@@ -1,6 +1,6 @@
 /**
  * `foodctl sandbox stop`: stops a sandbox started with `--detach`, found by its pid file
- * (`--pid-file`, or `--port`, or the only one recorded). A record whose process is gone is
+ * (`--pid-file`, `--port`, the one FOODCTL_API_URL points to, or the only one recorded). A record whose process is gone is
  * stale: it is removed and the stop succeeds (docs/cli.md, sandbox).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
@@ -11,10 +11,23 @@ import type { SandboxDeps } from "./start.js";
 const STOP_WAIT_MS = 5_000;
 const POLL_MS = 50;
 
-/** The pid file to act on, or why there is none to choose. */
+/** The port of a loopback URL (what `eval "$(foodctl sandbox --detach)"` exported), if it is one. */
+function portOf(url: string | undefined): number | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname) && parsed.port ? Number(parsed.port) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid file to act on: `--pid-file`, `--port`, the sandbox FOODCTL_API_URL points to, or the only one running. */
 function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): string {
   if (options.pidFile !== undefined) return options.pidFile;
   if (options.port !== undefined) return pidFileFor(env, options.port);
+  const pointedAt = portOf(env.FOODCTL_API_URL);
+  if (pointedAt !== undefined && readRecord(pidFileFor(env, pointedAt))) return pidFileFor(env, pointedAt);
   const files = listPidFiles(env);
   const live = files.filter((file) => {
     const record = readRecord(file);
