@@ -29,7 +29,14 @@ export function renderEnvLines(env: EnvExport): string {
 
 /** The `--json` start line: one object, the URL and every user with both tokens. */
 export function renderStartJson(url: string, users: SandboxUserView[], extra: Record<string, unknown> = {}): string {
-  const list = users.map(({ id, name, role, plan, token, opaque_token }) => ({ id, name, role, plan, token, ...(opaque_token === undefined ? {} : { opaque_token }) }));
+  const list = users.map(({ id, name, role, plan, token, opaque_token }) => ({
+    id,
+    name,
+    role,
+    plan,
+    token,
+    ...(opaque_token === undefined ? {} : { opaque_token }),
+  }));
   return `${JSON.stringify({ url, ...extra, users: list })}\n`;
 }
 

@@ -62,12 +62,13 @@ export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
 function narrow(widths: number[], floors: number[], candidates: number[], excess: number): number {
   let left = excess;
   while (left > 0) {
-    let widest = -1;
+    let widest: number | undefined;
     for (const index of candidates) {
-      if (widths[index]! > floors[index]! && (widest < 0 || widths[index]! > widths[widest]!)) widest = index;
+      const width = widths[index] ?? 0;
+      if (width > (floors[index] ?? 0) && (widest === undefined || width > (widths[widest] ?? 0))) widest = index;
     }
-    if (widest < 0) break;
-    widths[widest]!--;
+    if (widest === undefined) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
     left--;
   }
   return left;
@@ -83,7 +84,7 @@ export function fitColumnWidths(head: string[], rows: Cell[][], columns: number 
   const widths = head.map((title, index) => Math.max(textWidth(title), ...rows.map((row) => textWidth(oneLine(cellText(row[index]))))));
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
   if (excess <= 0) return undefined;
-  const floors = widths.map((width, index) => Math.min(width, Math.max(textWidth(head[index]!), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)));
+  const floors = head.map((title, index) => Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)));
   const left = narrow(widths, floors, flexible, excess);
   narrow(
     widths,

@@ -177,7 +177,9 @@ describe("refusals: one line on stderr (JSON under --json), an exit code, nothin
 
   it("a busy default port suggests --port 0; a port held by a detached sandbox says which and how to stop it", () => {
     const { io } = bufferIO({ env: { XDG_RUNTIME_DIR: join(tmpdir(), "foodctl-no-runtime") } });
-    expect(portInUseMessage(io, { ...defaults, port: undefined }, 8787)).toBe("port 8787 on 127.0.0.1 is already in use (another sandbox?): start with --port 0 for a free port");
+    expect(portInUseMessage(io, { ...defaults, port: undefined }, 8787)).toBe(
+      "port 8787 on 127.0.0.1 is already in use (another sandbox?): start with --port 0 for a free port",
+    );
   });
 
   it("`sandbox --help` lists --json and the other global options, and `sandbox stop`", async () => {

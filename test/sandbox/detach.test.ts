@@ -42,7 +42,7 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
 }
 
 describe("--detach", () => {
-  it("returns once the sandbox listens, prints the export lines and a comment with its PID and how to stop it; `stop` ends it and removes the record", async () => {
+  it("returns once listening, prints the export lines and a comment with its PID and how to stop it; `stop` ends it and removes the record", async () => {
     const run = deps();
     expect(await sandboxCommand(run.deps, { ...options, as: "dave" })).toBe(0);
     const lines = run.stdout().trimEnd().split("\n");
@@ -100,7 +100,8 @@ describe("--detach", () => {
     started.push(pid);
     await expect(sandboxCommand(busy.deps, { ...options, port })).rejects.toMatchObject({
       exitCode: 8,
-      message: `port ${port} on 127.0.0.1 is already in use by a detached sandbox (PID ${pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`,
+      message: `port ${port} on 127.0.0.1 is already in use by a detached sandbox (PID ${pid}): stop it with \`foodctl sandbox stop\`, \
+or start with --port 0 for a free port`,
     });
     expect(listPidFiles(env)).toHaveLength(1);
     expect(await stopSandbox(deps().deps, { port })).toBe(0);
@@ -115,7 +116,10 @@ describe("sandbox stop", () => {
     expect(await sandboxCommand(second.deps, options)).toBe(0);
     const [a, b] = [JSON.parse(first.stdout()), JSON.parse(second.stdout())];
     started.push(a.pid, b.pid);
-    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^2 detached sandboxes are running \(ports \d+, \d+\): choose one with --port$/) });
+    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^2 detached sandboxes are running \(ports \d+, \d+\): choose one with --port$/),
+    });
     env = { ...env, FOODCTL_API_URL: b.url };
     const stop = deps();
     expect(await stopSandbox(stop.deps, {})).toBe(0);
@@ -126,7 +130,8 @@ describe("sandbox stop", () => {
 
 
   it("with nothing recorded: exit 6 and says where it looked", async () => {
-    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message: `no detached sandbox is recorded in ${join(dir, "run", "foodctl")}` });
+    const message = `no detached sandbox is recorded in ${join(dir, "run", "foodctl")}`;
+    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message });
   });
 
   it("a stale record (its process is gone) is removed and the stop succeeds", async () => {

@@ -9,7 +9,12 @@ import { withSandbox } from "../helpers/sandbox.js";
 const sandbox = withSandbox();
 
 async function asBob(argv: string[], columns: number) {
-  const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("bob"), XDG_CONFIG_HOME: join(tmpdir(), "foodctl-no-config"), NO_COLOR: "1" };
+  const env = {
+    FOODCTL_API_URL: sandbox.handle.url,
+    FOODCTL_TOKEN: sandbox.handle.tokenFor("bob"),
+    XDG_CONFIG_HOME: join(tmpdir(), "foodctl-no-config"),
+    NO_COLOR: "1",
+  };
   const buffers = bufferIO({ env, tty: true, columns });
   const code = await run(argv, { io: buffers.io, signal: new AbortController().signal });
   return { code, lines: buffers.stdout().trimEnd().split("\n"), stderr: buffers.stderr() };

@@ -44,7 +44,9 @@ export function parseSandboxOptions(input: RawInput): SandboxCommandOptions {
     throw usageError(`--rate-limit must be a positive number of requests per second, got "${rateText}"`);
   }
   const latencyText = input.text("latency");
-  if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
+  if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) {
+    throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
+  }
   const parsed: SandboxCommandOptions = {
     port: parsePort(input.text("port")),
     host: input.text("host") ?? "127.0.0.1",

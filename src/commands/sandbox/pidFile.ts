@@ -50,9 +50,9 @@ export function readRecord(path: string): SandboxRecord | undefined {
     return undefined;
   }
   if (typeof data !== "object" || data === null) return undefined;
-  const record = data as Partial<SandboxRecord>;
-  if (!Number.isSafeInteger(record.pid) || typeof record.url !== "string" || !Number.isSafeInteger(record.port)) return undefined;
-  return { pid: record.pid!, url: record.url, port: record.port!, log: String(record.log ?? ""), started_at: String(record.started_at ?? "") };
+  const { pid, url, port, log, started_at } = data as Record<string, unknown>;
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || typeof url !== "string" || typeof port !== "number") return undefined;
+  return { pid, url, port, log: typeof log === "string" ? log : "", started_at: typeof started_at === "string" ? started_at : "" };
 }
 
 export function removeRecord(path: string): void {

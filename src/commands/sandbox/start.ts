@@ -47,7 +47,11 @@ export function checkUserName(seed: readonly SeedUser[], name: string | undefine
  * FOODCTL_USER for the first of its users (a manager's token alone cannot read intakes), and
  * a note saying which.
  */
-export function chooseExport(url: string, users: SandboxUserView[], options: Pick<SandboxCommandOptions, "as" | "tokenKind">): { env: EnvExport; note?: string } {
+export function chooseExport(
+  url: string,
+  users: SandboxUserView[],
+  options: Pick<SandboxCommandOptions, "as" | "tokenKind">,
+): { env: EnvExport; note?: string } {
   const chosen = users.find((user) => (options.as === undefined ? user.role === "APIUser" : user.name === options.as)) ?? users[0];
   if (!chosen) throw failure("the sandbox has no users");
   const token = options.tokenKind === "opaque" ? chosen.opaque_token : chosen.token;
@@ -70,7 +74,9 @@ function errorCode(error: unknown): string | undefined {
 export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
   const where = `port ${port} on ${options.host} is already in use`;
   const record = readRecord(pidFileFor(io.env, port));
-  if (record && isSandboxRunning(record.pid)) return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`;
+  if (record && isSandboxRunning(record.pid)) {
+    return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`;
+  }
   if (options.port === undefined) return `${where} (another sandbox?): start with --port 0 for a free port`;
   return `${where}: choose another with --port (0 picks a free one)`;
 }

@@ -38,7 +38,9 @@ function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): str
     throw usageError(`${live.length} detached sandboxes are running (ports ${ports}): choose one with --port`);
   }
   const chosen = live[0] ?? files[0];
-  if (chosen === undefined) throw notFoundError(`no detached sandbox is recorded in ${runtimeDir(env)}`, { hint: "a sandbox in the foreground stops with Ctrl-C" });
+  if (chosen === undefined) {
+    throw notFoundError(`no detached sandbox is recorded in ${runtimeDir(env)}`, { hint: "a sandbox in the foreground stops with Ctrl-C" });
+  }
   return chosen;
 }
 
