@@ -33,7 +33,10 @@ const start = verb({
 const stop = verb({
   name: "stop",
   description: "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
-  options: [PORT_OPTION, PID_FILE_OPTION],
+  options: [
+    { flags: "--port <n>", description: "the detached sandbox on this port" },
+    { flags: "--pid-file <file>", description: "the sandbox recorded in this file (by --detach --pid-file)" },
+  ],
   examples: ["foodctl sandbox stop", "foodctl sandbox stop --port 8787", "foodctl sandbox stop --pid-file /tmp/sandbox.pid"],
   parse: parseStopOptions,
   run: async (ctx, options) => (await import("./stop.js")).stopSandbox(ctx, options),
