@@ -161,3 +161,15 @@ describe("a foreground sandbox whose launcher dies", () => {
     await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
   });
 });
+
+describe("a launcher that cannot run", () => {
+  it("fails with exit 1 and one line, and leaves no record or log", async () => {
+    const run = deps();
+    const missing = { ...run.deps, launcher: [join(dir, "no-such-node")] };
+    await expect(sandboxCommand(missing, options)).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/^cannot start the sandbox in the background: .*ENOENT/),
+    });
+    expect(readdirSync(join(dir, "run", "foodctl"))).toEqual([]);
+  });
+});

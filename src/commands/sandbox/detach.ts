@@ -27,7 +27,7 @@ function childArgs(options: SandboxCommandOptions): string[] {
   return args;
 }
 
-type Outcome = { ready: string } | { exited: number | null } | { gaveUp: "timeout" | "interrupted" };
+type Outcome = { ready: string } | { exited: number | null } | { notStarted: Error } | { gaveUp: "timeout" | "interrupted" };
 
 /** The child's first stdout line (its `--json` start line), or why there is none. */
 function firstLine(child: ChildProcess, signal: AbortSignal): Promise<Outcome> {
@@ -36,14 +36,17 @@ function firstLine(child: ChildProcess, signal: AbortSignal): Promise<Outcome> {
     const timer = setTimeout(() => finish({ gaveUp: "timeout" }), READY_TIMEOUT_MS);
     const onAbort = () => finish({ gaveUp: "interrupted" });
     const onExit = (code: number | null) => finish({ exited: code });
+    const onError = (error: Error) => finish({ notStarted: error });
     const finish = (outcome: Outcome) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       child.off("exit", onExit);
+      child.off("error", onError);
       resolveOutcome(outcome);
     };
     signal.addEventListener("abort", onAbort);
     child.on("exit", onExit);
+    child.on("error", onError);
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       text += chunk;
       if (text.includes("\n")) finish({ ready: text.slice(0, text.indexOf("\n")) });
@@ -89,6 +92,7 @@ async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath
   const outcome = await firstLine(child, deps.signal);
   if ("ready" in outcome) return { child, line: outcome.ready };
   child.kill("SIGTERM");
+  if ("notStarted" in outcome) throw failure(`cannot start the sandbox in the background: ${outcome.notStarted.message}`);
   if ("exited" in outcome) throw childError(logPath, outcome.exited);
   if (outcome.gaveUp === "interrupted") throw interruptedError("interrupted before the sandbox was listening; it was stopped");
   throw unavailableError(`the sandbox was not listening after ${READY_TIMEOUT_MS / 1000} s; it was stopped (log: ${logPath})`);
