@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
+import type { SandboxCommandOptions } from "../../src/commands/sandbox/index.js";
 import { chooseExport, portInUseMessage, sandboxCommand, userViews } from "../../src/commands/sandbox/start.js";
 import { run } from "../../src/main.js";
 import { SEED_USERS } from "../../src/sandbox/seed.js";

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
 import { renderDetached, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
-import type { SandboxCommandOptions } from "./options.js";
+import type { SandboxCommandOptions } from "./index.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
 import { chooseExport, DETACHED_ENV, userViews, type SandboxDeps } from "./start.js";
 

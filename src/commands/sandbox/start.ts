@@ -10,7 +10,7 @@ import type { IO } from "../../io.js";
 import { renderEnvLines, renderStartJson, renderStartText, type EnvExport, type SandboxUserView } from "../../output/sandbox.js";
 import type { SeedUser } from "../../sandbox/seed.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
-import type { SandboxCommandOptions } from "./options.js";
+import type { SandboxCommandOptions } from "./index.js";
 import { isSandboxRunning, pidFileFor, readRecord } from "./pidFile.js";
 
 export interface SandboxDeps {

@@ -4,7 +4,7 @@
  * stale: it is removed and the stop succeeds (docs/cli.md, sandbox).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
-import type { SandboxStopOptions } from "./options.js";
+import type { SandboxStopOptions } from "./index.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
 import type { SandboxDeps } from "./start.js";
 
