@@ -41,7 +41,11 @@ const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!,
 
 describe("start-up output", () => {
   it("--json prints exactly one JSON object with the URL and a working token per user, then stops with 0 when the run's signal aborts", async () => {
+    const listeners = () => process.listenerCount("SIGINT") + process.listenerCount("SIGTERM");
+    const before = listeners();
     const run = await runUntilStarted({}, { json: true });
+    // No signal handlers of its own: it stops on the run's signal.
+    expect(listeners()).toBe(before);
     const lines = run.stdout().split("\n");
     expect(lines).toHaveLength(2);
     const output = JSON.parse(lines[0]!);
@@ -58,7 +62,6 @@ describe("start-up output", () => {
 
     run.stop();
     expect(await run.done).toBe(0);
-    expect(process.listenerCount("SIGTERM")).toBe(0);
     await expect(fetch(`${output.url}/sandbox/stats`)).rejects.toThrow();
   });
 
