@@ -20,11 +20,14 @@ async function asBob(argv: string[], columns: number) {
   return { code, lines: buffers.stdout().trimEnd().split("\n"), stderr: buffers.stderr() };
 }
 
+/** The seeded intakes are from November 2026; the sandbox requires both dates. */
+const NOVEMBER = ["--from", "2026-11-01", "--to", "2026-11-30"];
+
 const widest = (lines: string[]) => Math.max(...lines.map((line) => [...line].length));
 
 describe("tables fit the terminal", () => {
   it("intake list at 80 columns: one line per intake, no line over 80, long foods cut with …", async () => {
-    const { code, lines, stderr } = await asBob(["intake", "list"], 80);
+    const { code, lines, stderr } = await asBob(["intake", "list", ...NOVEMBER], 80);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(widest(lines)).toBeLessThanOrEqual(80);
@@ -34,7 +37,7 @@ describe("tables fit the terminal", () => {
   });
 
   it("intake list at 200 columns and with --wide at 80: every food whole", async () => {
-    for (const [argv, columns] of [[["intake", "list"], 200], [["intake", "list", "--wide"], 80]] as const) {
+    for (const [argv, columns] of [[["intake", "list", ...NOVEMBER], 200], [["intake", "list", "--wide", ...NOVEMBER], 80]] as const) {
       const { code, lines } = await asBob([...argv], columns);
       expect(code).toBe(0);
       expect(lines.join("\n")).not.toContain("…");
