@@ -35,8 +35,18 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
       if (controller.signal.aborted) process.exit(EXIT.interrupted);
       controller.abort();
     };
+    // SIGTERM (`kill`, `foodctl sandbox stop`) aborts the same way, so a sandbox closes and releases its state file's lock;
+    // whatever does not end on the abort ends 2 s later.
+    const onSigterm = () => {
+      controller.abort();
+      setTimeout(() => process.exit(EXIT.interrupted), 2000).unref();
+    };
     process.on("SIGINT", onSigint);
-    removeSigint = () => process.off("SIGINT", onSigint);
+    process.on("SIGTERM", onSigterm);
+    removeSigint = () => {
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigterm);
+    };
     signal = controller.signal;
   }
   const json = argv.includes("--json");
