@@ -26,7 +26,8 @@ const analyze = args.includes("--analyze");
 
 /** Source modules that start a cold file when a dynamic import() reaches them. */
 const COLD_SOURCES = {
-  "src/commands/sandbox.ts": "sandbox",
+  "src/commands/sandbox/start.ts": "sandbox",
+  "src/commands/sandbox/stop.ts": "sandbox-stop",
   "src/commands/intake/apply.ts": "apply",
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",

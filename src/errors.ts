@@ -74,7 +74,7 @@ export const cancelledError = (message: string, options?: CliErrorOptions) => ne
 export const interruptedError = (message: string, options?: CliErrorOptions) => new CliError("interrupted", EXIT.interrupted, message, options);
 export const failure = (message: string, options?: CliErrorOptions) => new CliError("failure", EXIT.failure, message, options);
 
-/** The one map from an HTTP error status to the CLI's error kind (cli.md, exit codes). */
+/** The one map from an HTTP error status to the CLI's error kind (docs/cli.md, exit codes). */
 export function errorForStatus(status: number, message: string, options: CliErrorOptions = {}): CliError {
   const withStatus = { ...options, status };
   if (status === 401) return authError(message, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN", ...withStatus });

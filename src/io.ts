@@ -41,6 +41,11 @@ function watchClosedStdout(): ClosedStdout {
   return { takeOver: (next) => (handler = next) };
 }
 
+/** `--wide`: the same stream with no width, so tables show every cell whole (docs/cli.md, Output). */
+export function withoutWidth(stream: OutputStream): OutputStream {
+  return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY };
+}
+
 export function processIO(): IO {
   return {
     stdout: process.stdout,

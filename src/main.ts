@@ -5,7 +5,7 @@
 import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
-import { decideColors, processIO, type IO } from "./io.js";
+import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
 import { styler } from "./output/style.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
@@ -35,8 +35,18 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
       if (controller.signal.aborted) process.exit(EXIT.interrupted);
       controller.abort();
     };
+    // SIGTERM (`kill`, `foodctl sandbox stop`) aborts the same way, so a sandbox closes and releases its state file's lock;
+    // whatever does not end on the abort ends 2 s later.
+    const onSigterm = () => {
+      controller.abort();
+      setTimeout(() => process.exit(EXIT.interrupted), 2000).unref();
+    };
     process.on("SIGINT", onSigint);
-    removeSigint = () => process.off("SIGINT", onSigint);
+    process.on("SIGTERM", onSigterm);
+    removeSigint = () => {
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigterm);
+    };
     signal = controller.signal;
   }
   const json = argv.includes("--json");
@@ -44,6 +54,8 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   if (verbose) process.setSourceMapsEnabled(true);
   // The one colour decision of the run (docs/cli.md, colour).
   io.color = decideColors(io, argv.includes("--no-color"));
+  // `--wide`: tables are not fitted to a width (docs/cli.md, Output).
+  if (argv.includes("--wide")) io.stdout = withoutWidth(io.stdout);
 
   const state = { exitCode: 0, parseMessage: "" };
   const { CommanderError, buildProgram } = await import("./program.js");

@@ -87,7 +87,9 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
 
   const execute = (verb: Verb) => async (...received: unknown[]) => {
     const self = received[received.length - 1] as Command;
-    const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], self.opts()));
+    // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
+    const options = { ...self.parent?.opts(), ...self.opts() };
+    const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
     // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
     const { Context } = await import("./context.js");
     const ctx: Context = new Context(io, readGlobals(self), signal, services);

@@ -1,4 +1,4 @@
-/** Every route of api-contract §4, in one place. */
+/** Every route of docs/api.md, in one place. */
 export const API_PREFIX = "/v2";
 
 export const paths = {

@@ -1,5 +1,5 @@
 /**
- * Response schemas. Lenient on purpose (api-contract: a real server may add fields or omit
+ * Response schemas. Lenient on purpose (docs/api.md: a real server may add fields or omit
  * optional ones): unknown keys are kept, everything not needed to print is optional.
  * zod/mini keeps start-up cheap; types come from the schemas.
  */

@@ -141,6 +141,7 @@ const JSON_OPTION: OptionSpec = { flags: "--json", description: "machine output:
 
 export const OUTPUT_OPTIONS: OptionSpec[] = [
   JSON_OPTION,
+  { flags: "--wide", description: "tables show every cell whole instead of fitting the terminal" },
   { flags: "--verbose", description: "HTTP trace on stderr, Authorization masked (env FOODCTL_DEBUG=1)" },
   { flags: "--no-color", description: "no colour (also NO_COLOR; FORCE_COLOR forces it)" },
 ];

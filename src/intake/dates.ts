@@ -1,6 +1,6 @@
 /**
  * Dates for the history list. The CLI takes YYYY-MM-DD or ISO 8601; the API takes
- * "YYYY/MM/DD, HH:MM:SS" in UTC (api-contract §4).
+ * "YYYY/MM/DD, HH:MM:SS" in UTC (docs/api.md, the history list).
  */
 const API_DATE = /^(\d{4})\/(\d{2})\/(\d{2}), (\d{2}):(\d{2}):(\d{2})$/;
 const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -83,7 +83,7 @@ export interface IgnoredModifier {
 
 /**
  * Requested salt, sugar, oil or measures that the intake does not show afterwards: the
- * server ignored them (rule 2: the user's plan is below Monitor).
+ * server ignored them (docs/api.md, update rule 2: the user's plan is below Monitor).
  */
 export function findIgnoredModifiers(fields: Record<string, unknown>, after: Intake): IgnoredModifier[] {
   const items = readItems(after);

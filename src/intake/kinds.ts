@@ -3,7 +3,7 @@ import type { Position } from "./positions.js";
 export const INTAKE_KINDS = ["recognition", "segmentation", "manual"] as const;
 export type IntakeKind = (typeof INTAKE_KINDS)[number];
 
-/** The parts of an intake record that decide its kind (api-contract §3). */
+/** The parts of an intake record that tell its kind (docs/api.md, the intake record). */
 export interface KindEvidence {
   recipe_per_item?: ReadonlyArray<{ food_item_position: Position }> | null | undefined;
   nutritional_info_per_item?: ReadonlyArray<{ food_item_position: Position }> | null | undefined;

@@ -1,4 +1,4 @@
-/** Salt, sugar and oil levels, lowest to highest (api-contract §3). */
+/** Salt, sugar and oil levels, lowest to highest (docs/api.md, levels and measures). */
 export const LEVELS = ["none", "low", "medium", "high"] as const;
 export type Level = (typeof LEVELS)[number];
 
@@ -17,11 +17,11 @@ export function isMeasure(value: unknown): value is Measure {
   return typeof value === "string" && (MEASURES as readonly string[]).includes(value);
 }
 
-/** Plan tiers, lowest to highest (api-contract §2). */
+/** Plan tiers, lowest to highest (docs/api.md, users and tokens). */
 export const PLANS = ["Recognise", "Analyse", "Monitor", "Recommend", "Custom"] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** Item-level salt, sugar, oil and measures need Monitor or higher (interface §4.1 rule 2). */
+/** Item-level salt, sugar, oil and measures need Monitor or higher (docs/api.md, update rule 2). */
 export function planAllowsItemModifiers(plan: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf("Monitor");
 }

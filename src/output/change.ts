@@ -40,7 +40,8 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
       arrow(item.kcal),
     ]);
     // Piped, each row is tagged like `intake show`'s rows, so a script can pick lines by kind.
-    out.push(stream.isTTY ? renderTable(stream, { head: ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"], rows, alignRight: [2, 7], color }) : renderTsv(rows.map((row) => ["item", ...row])));
+    const head = ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"];
+    out.push(stream.isTTY ? renderTable(stream, { head, rows, alignRight: [2, 7], flexible: [1], color }) : renderTsv(rows.map((row) => ["item", ...row])));
   }
   const image = diff.displayImage;
   if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {

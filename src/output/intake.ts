@@ -4,8 +4,8 @@ import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";
 import { formatAmount, intakeKind, readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
-import { renderTable, renderTsv, type Cell } from "./table.js";
-import { formatTime } from "./time.js";
+import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
+import { formatTime, formatUtcMinute } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
   const size = intake.processed_image_size;
@@ -52,20 +52,24 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
     );
   }
   const width = Math.max(...summary.map(([key]) => key.length));
-  const lines = summary.map(([key, value]) => `${s.bold(key.padEnd(width))}  ${value}`);
-  const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], color });
-  const totalLine = totals.map((total) => `${total.label} ${formatAmount(total.value)} ${total.unit}`).join(" · ");
+  // Long values (URLs, comments) are cut to the terminal's width; `--wide` shows them whole.
+  const valueWidth = stream.columns === undefined ? undefined : stream.columns - width - 2;
+  const lines = summary.map(([key, value]) => `${s.bold(key.padEnd(width))}  ${cutToWidth(oneLine(value), valueWidth)}`);
+  const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], flexible: [1], color });
+  const totalParts = totals.map((total) => `${total.label} ${formatAmount(total.value)} ${total.unit}`);
+  const totalLine = joinToWidth(totalParts, " · ", stream.columns, "totals  ".length);
   return `${lines.join("\n")}\n\n${items}${s.bold("totals")}  ${totalLine}\n`;
 }
 
-export const LIST_HEAD = ["image_id", "time", "occasion", "kind", "foods", "kcal", "display image"];
+/** The list's header on a terminal: narrow cells (times in UTC to the minute, short kinds) so 80 columns hold a row. */
+export const LIST_HEAD = ["id", "time (UTC)", "occasion", "kind", "foods", "kcal", "disp. img"];
 
 export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
   return intakes.map((intake) => [
     intake.image_id,
-    formatTime(intake.timestamp, tty),
+    tty ? formatUtcMinute(intake.timestamp) : formatTime(intake.timestamp, false),
     intake.occasion ?? "-",
-    KIND_LABELS[intakeKind(intake)],
+    tty ? intakeKind(intake) : KIND_LABELS[intakeKind(intake)],
     (intake.foodName ?? []).join(", ") || "-",
     formatAmount(readTotals(intake)[0]?.value ?? null),
     intake.has_display_image ? "yes" : "no",
@@ -74,5 +78,5 @@ export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
 
 export function renderIntakeList(intakes: Intake[], stream: OutputStream, color: boolean): string {
   const tty = stream.isTTY === true;
-  return renderTable(stream, { head: LIST_HEAD, rows: listRows(intakes, tty), alignRight: [0, 5], color });
+  return renderTable(stream, { head: LIST_HEAD, rows: listRows(intakes, tty), alignRight: [0, 5], flexible: [4], color });
 }

@@ -1,6 +1,9 @@
 /**
- * Rows for people and for pipes: on a terminal a bordered table (cli-table3), otherwise the
- * same rows tab-separated with no header, border or colour (cli.md, Output).
+ * Rows for people and for pipes (docs/cli.md, Output). On a terminal: a compact table
+ * (cli-table3) with a rule under the header and no rule between rows, fitted to the terminal's
+ * width: long cells (foods, URLs, tokens) are cut with `…` first, then the widest columns. A
+ * stream without a width (`--wide`, or an unknown terminal) shows every cell whole. Piped: the
+ * same rows tab-separated with no header, rule or colour.
  */
 import type { OutputStream } from "../io.js";
 
@@ -11,8 +14,17 @@ export interface TableOptions {
   rows: Cell[][];
   /** Columns aligned right on a terminal (numbers). */
   alignRight?: number[];
+  /** Columns of free text that give way first when the table is too wide (foods, URLs, tokens). */
+  flexible?: number[];
   color: boolean;
 }
+
+/** Spaces between two columns. */
+export const COLUMN_GAP = 2;
+/** A free-text column keeps at least this many characters, `…` included. */
+const FLEXIBLE_FLOOR = 12;
+/** Any other column keeps at least this many, or its header's width when wider. */
+const COLUMN_FLOOR = 6;
 
 const cellText = (cell: Cell) => (cell === null || cell === undefined ? "" : String(cell));
 
@@ -23,42 +35,84 @@ export function renderTsv(rows: Cell[][]): string {
 
 const textWidth = (text: string) => [...text].length;
 
-/**
- * Column widths (padding included) that fit a terminal this many columns wide: the widest
- * column gives way first, never below its longest word, and its text wraps. Undefined when
- * everything fits as it is.
- */
-export function fitColumnWidths(head: string[], rows: Cell[][], columns: number | undefined): number[] | undefined {
-  if (!columns || columns <= 0) return undefined;
-  const texts = head.map((title, index) => [title, ...rows.map((row) => cellText(row[index]))]);
-  const widths = texts.map((column) => Math.max(...column.map(textWidth)) + 2);
-  const minimums = texts.map((column) => Math.max(...column.flatMap((text) => text.split(/\s+/)).map(textWidth)) + 2);
-  let excess = widths.reduce((sum, width) => sum + width, 0) + head.length + 1 - columns;
-  if (excess <= 0) return undefined;
-  while (excess > 0) {
-    let widest = -1;
-    widths.forEach((width, index) => {
-      if (width > minimums[index]! && (widest < 0 || width > widths[widest]!)) widest = index;
-    });
-    if (widest < 0) break;
-    widths[widest]!--;
-    excess--;
+/** One line of text cut to this many characters, `…` last; whole when the width is unknown (`--wide`). */
+export function cutToWidth(text: string, width: number | undefined): string {
+  if (width === undefined || textWidth(text) <= width) return text;
+  return `${[...text].slice(0, Math.max(0, width - 1)).join("")}…`;
+}
+
+/** Parts joined by `separator`, starting a new line (indented) before a part that would pass the width. */
+export function joinToWidth(parts: string[], separator: string, width: number | undefined, indent: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const part of parts) {
+    const next = line === "" ? part : `${line}${separator}${part}`;
+    if (line !== "" && width !== undefined && indent + textWidth(next) > width) {
+      lines.push(line);
+      line = part;
+    } else line = next;
   }
+  lines.push(line);
+  return lines.join(`\n${" ".repeat(indent)}`);
+}
+/** A cell or value on one terminal line: line breaks and tabs become one space. */
+export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
+
+/** Narrows the widest of these columns, one character at a time, until nothing is in excess or all are at their floor. */
+function narrow(widths: number[], floors: number[], candidates: number[], excess: number): number {
+  let left = excess;
+  while (left > 0) {
+    let widest: number | undefined;
+    for (const index of candidates) {
+      const width = widths[index] ?? 0;
+      if (width > (floors[index] ?? 0) && (widest === undefined || width > (widths[widest] ?? 0))) widest = index;
+    }
+    if (widest === undefined) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+    left--;
+  }
+  return left;
+}
+
+/**
+ * Content widths (no gaps) that fit a terminal this many columns wide: free-text columns give
+ * way first, then the widest columns, each down to its floor. Undefined when everything fits
+ * as it is or the width is unknown.
+ */
+export function fitColumnWidths(head: string[], rows: Cell[][], columns: number | undefined, flexible: number[] = []): number[] | undefined {
+  if (!columns || columns <= 0) return undefined;
+  const widths = head.map((title, index) => Math.max(textWidth(title), ...rows.map((row) => textWidth(oneLine(cellText(row[index]))))));
+  const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
+  if (excess <= 0) return undefined;
+  const floors = head.map((title, index) => Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)));
+  const left = narrow(widths, floors, flexible, excess);
+  narrow(
+    widths,
+    floors,
+    head.map((_, index) => index),
+    left,
+  );
   return widths;
 }
+
+const NO_BORDER = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "" };
+const NO_SIDES = { left: "", "left-mid": "", right: "", "right-mid": "" };
 
 export function renderTable(stream: OutputStream, options: TableOptions): string {
   if (!stream.isTTY) return renderTsv(options.rows);
   // Required, not imported: the bundle then runs cli-table3 (milliseconds to load) on first use only; pipes never need it.
   const Table = require("cli-table3") as typeof import("cli-table3");
-  const colWidths = fitColumnWidths(options.head, options.rows, stream.columns);
+  const rows = options.rows.map((row) => row.map((cell) => oneLine(cellText(cell))));
+  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible);
   const table = new Table({
     head: options.head,
-    style: { head: options.color ? ["bold"] : [], border: options.color ? ["grey"] : [], compact: false },
+    chars: { ...NO_BORDER, ...NO_SIDES, mid: "─", "mid-mid": "─".repeat(COLUMN_GAP), middle: " ".repeat(COLUMN_GAP) },
+    style: { head: options.color ? ["bold"] : [], border: options.color ? ["grey"] : [], compact: true, "padding-left": 0, "padding-right": 0 },
     colAligns: options.head.map((_, index) => (options.alignRight?.includes(index) ? "right" : "left")),
     ...(colWidths ? { colWidths } : {}),
-    wordWrap: true,
+    wordWrap: false,
   });
-  for (const row of options.rows) table.push(row.map(cellText));
-  return `${table.toString()}\n`;
+  for (const row of rows) table.push(row);
+  // The last column is padded like the others: trailing spaces would only wrap a terminal sooner.
+  return `${table.toString().replace(/ +$/gm, "")}\n`;
 }

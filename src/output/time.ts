@@ -9,6 +9,13 @@ export function formatTime(iso: string | null | undefined, forTerminal: boolean,
   return `${utc} UTC (${relative(now - time)})`;
 }
 
+/** A table's time on a terminal, where width is scarce: "2026-11-21 09:00" (UTC, said in the header). */
+export function formatUtcMinute(iso: string | null | undefined): string {
+  if (!iso) return "-";
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : new Date(time).toISOString().slice(0, 16).replace("T", " ");
+}
+
 function relative(ms: number): string {
   const future = ms < 0;
   const s = Math.abs(ms) / 1000;

@@ -51,7 +51,7 @@ function evaluatedWith(...modules: string[]): string[] {
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
 const COLD_PACKAGES = /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
 const COLD_SOURCES =
-  /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox|intake\/apply|display-image\/(attach|remove)|auth\/login|completion\/(scripts|values))\.ts/;
+  /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox\/(?!index)\w+|intake\/apply|display-image\/(attach|remove)|auth\/login|completion\/(scripts|values))\.ts/;
 
 describe("start-up: what each path loads", () => {
   it("answers --version from the bin and dist/version.txt alone", () => {

@@ -1,6 +1,6 @@
 /**
  * `intake apply` against faults on its updates: the same retry rule per change as a single
- * command, one result line per change, the exit code of cli.md (8 when every change failed
+ * command, one result line per change, the exit code of docs/cli.md (8 when every change failed
  * alike, 9 for a partial batch), nothing sent after a stop, and Ctrl-C finishing what is in flight.
  */
 import { spawn } from "node:child_process";

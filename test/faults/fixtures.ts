@@ -1,4 +1,4 @@
-/** Intake records and a token for the fault tests: shaped as api-contract §3 says the service sends them. */
+/** Intake records and a token for the fault tests: shaped as docs/api.md (the intake record) says the service sends them. */
 import { writeFileSync } from "node:fs";
 import { runTempDir } from "../helpers/cli.js";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
  * Hostile answers: random intake records (wrong types, missing parts, odd numbers, control
  * characters and terminal escapes in every string) fed to the commands in process through an
  * in-memory transport (the parsing and printing are under test, not the sockets). The CLI
- * never crashes on them (no "unexpected error"), ends with an exit code of cli.md and at most
+ * never crashes on them (no "unexpected error"), ends with an exit code of docs/cli.md and at most
  * one error line, and never passes a terminal control sequence from the server to the terminal.
  * Seeded and bounded.
  */

@@ -1,6 +1,6 @@
 /**
  * `intake show` against every fault of the fault server: which are retried (network errors,
- * 429, 502/503/504 — and only those), the exit code of cli.md, one readable line naming the
+ * 429, 502/503/504 — and only those), the exit code of docs/cli.md, one readable line naming the
  * host and the status, and no hang past the timeout plus retries.
  */
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** Tokens, the user_id rules and intake lookup, in the order api-contract §1 gives them. */
+/** Tokens, the user_id rules and intake lookup, in the order docs/api.md (transport, acting for a user) gives them. */
 import { SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";

@@ -1,4 +1,4 @@
-/** POST /v2/image/confirm/dish and rule 7: the update inside it calculates nutrition once. */
+/** POST /v2/image/confirm/dish and docs/api.md, update rule 7: the update inside it calculates nutrition once. */
 import { describe, expect, it } from "vitest";
 import { DISHES } from "../../src/sandbox/seed.js";
 import { fetchJson, withSandbox } from "../helpers/sandbox.js";
@@ -9,7 +9,7 @@ const sb = withSandbox({}, { perTest: true });
 const confirm = (as: string, body: unknown, query?: Record<string, number>) => fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as, body, query });
 const dish = (id: number) => DISHES.find((d) => d.id === id)!;
 
-describe("rule 7", () => {
+describe("update rule 7", () => {
   it("confirm/dish calculates nutrition once, with quantity and modifiers in the same request", async () => {
     const answer = await confirm("alice", {
       imageId: 1002,

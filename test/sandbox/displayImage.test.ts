@@ -1,4 +1,4 @@
-/** POST and DELETE /v2/intake/{image_id}/display_image against interface §4.2 and §4.3. */
+/** POST and DELETE /v2/intake/{image_id}/display_image against docs/api.md, display images. */
 import { describe, expect, it } from "vitest";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../../src/intake/index.js";
 import type { SandboxHandle } from "../../src/sandbox/server.js";
@@ -31,7 +31,7 @@ function withoutDisplayFields(intake: Json) {
   return rest;
 }
 
-describe("attaching (interface §4.2)", () => {
+describe("attaching (docs/api.md, display images)", () => {
   it("a JPEG is attached: has_display_image, image_url serving the exact bytes, and its dimensions", async () => {
     const answer = await attach(sb.handle, 1003, imageForm(JPEG));
     expect(answer.status).toBe(200);
@@ -60,7 +60,7 @@ describe("attaching (interface §4.2)", () => {
     });
   }
 
-  it("rule 6: GET and the history list return the display image afterwards", async () => {
+  it("display image rule 6: GET and the history list return the display image afterwards", async () => {
     const answer = await attach(sb.handle, 1003, imageForm(PNG));
     const url = answer.body.intake_info.image_url;
     expect((await getIntake(sb.handle, 1003, "alice")).image_url).toBe(url);
@@ -68,7 +68,7 @@ describe("attaching (interface §4.2)", () => {
     expect(list.body.intakes_list.find((intake: Json) => intake.image_id === 1003).image_url).toBe(url);
   });
 
-  it("rule 3: attach replaces an existing display image", async () => {
+  it("display image rule 3: attach replaces an existing display image", async () => {
     const before = await getIntake(sb.handle, 1005, "alice");
     expect(before.has_display_image).toBe(true);
     const answer = await attach(sb.handle, 1005, imageForm(JPEG));
@@ -87,11 +87,11 @@ describe("attaching (interface §4.2)", () => {
     expect(sb.handle.stats().nutrition_calculations).toBe(0);
   });
 
-  it("rule 4: a manual intake stored as APIImage (a barcode product) accepts a display image", async () => {
+  it("display image rule 4: a manual intake stored as APIImage (a barcode product) accepts a display image", async () => {
     expect((await attach(sb.handle, 1004, imageForm(PNG))).status).toBe(200);
   });
 
-  it("rule 4: a display image on a segmentation intake is refused with 409", async () => {
+  it("display image rule 4: a display image on a segmentation intake is refused with 409", async () => {
     const before = sb.handle.intake(1002);
     const answer = await attach(sb.handle, 1002, imageForm(JPEG));
     expect(answer.status).toBe(409);
@@ -99,7 +99,7 @@ describe("attaching (interface §4.2)", () => {
     expect(sb.handle.intake(1002)).toEqual(before);
   });
 
-  it("rule 4: a display image on a recognition-only intake is refused with 409", async () => {
+  it("display image rule 4: a display image on a recognition-only intake is refused with 409", async () => {
     expect((await attach(sb.handle, 1001, imageForm(JPEG))).status).toBe(409);
   });
 
@@ -204,7 +204,7 @@ describe("malformed uploads", () => {
   });
 });
 
-describe("who may attach (rule 5)", () => {
+describe("who may attach (display image rule 5)", () => {
   it("a token is checked before the upload: none → 401", async () => {
     const answer = await fetchJson(sb.handle, "POST", "/v2/intake/1003/display_image", { rawBody: imageForm(JPEG) });
     expect(answer.status).toBe(401);
@@ -227,7 +227,7 @@ describe("who may attach (rule 5)", () => {
   });
 });
 
-describe("removing (interface §4.3)", () => {
+describe("removing (docs/api.md, display images)", () => {
   it("after DELETE image_url is the normal image again", async () => {
     const original = await getIntake(sb.handle, 1003, "alice");
     await attach(sb.handle, 1003, imageForm(JPEG));

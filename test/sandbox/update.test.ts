@@ -1,4 +1,4 @@
-/** POST /v2/nutrition/confirm/quantity against the rules of interface §4.1. */
+/** POST /v2/nutrition/confirm/quantity against docs/api.md, update rules. */
 import { describe, expect, it } from "vitest";
 import { MODIFIER_SHARES } from "../../src/sandbox/nutrition.js";
 import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";
@@ -10,7 +10,7 @@ function baseComponents(recipe: Json[]): Json[] {
   return recipe.filter((component: Json) => !["salt", "sugar", "oil"].includes(component.name));
 }
 
-describe("rule 5: a new quantity rescales the item", () => {
+describe("update rule 5: a new quantity rescales the item", () => {
   it("changing the quantity of item 2 rescales its components so the serving equals the quantity", async () => {
     const before = itemAt(await getIntake(sb.handle, 1002, "alice"), 2);
     const answer = await update(sb.handle, "alice", { imageId: 1002, quantity: { "2": 300 } });
@@ -62,7 +62,7 @@ describe("rule 5: a new quantity rescales the item", () => {
   });
 });
 
-describe("rule 1: only the positions supplied change", () => {
+describe("update rule 1: only the positions supplied change", () => {
   it("only the positions supplied in the request are modified", async () => {
     const before = await getIntake(sb.handle, 1002, "alice");
     await update(sb.handle, "alice", { imageId: 1002, quantity: { "2": 90 }, salt: { "2": "high" } });
@@ -99,7 +99,7 @@ describe("rule 1: only the positions supplied change", () => {
   });
 });
 
-describe("rule 2: item-level modifiers need Monitor or higher", () => {
+describe("update rule 2: item-level modifiers need Monitor or higher", () => {
   it("an Analyse-plan user's item-level salt is ignored while the quantity applies", async () => {
     const before = await getIntake(sb.handle, 2002, "bob");
     const answer = await update(sb.handle, "bob", {
@@ -230,7 +230,7 @@ describe("rules 3 and 4: modifiers change the recipe and nutrition", () => {
   });
 });
 
-describe("rule 6: nutrition is recalculated and shown everywhere at once", () => {
+describe("update rule 6: nutrition is recalculated and shown everywhere at once", () => {
   it("GET, the history list, recipe/ingredients and recipe/nutritionalInfo show the new values", async () => {
     await update(sb.handle, "alice", { imageId: 1003, quantity: { manual1: 500 }, oil: { manual1: "high" } });
     const intake = await getIntake(sb.handle, 1003, "alice");

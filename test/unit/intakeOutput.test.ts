@@ -48,10 +48,43 @@ describe("renderIntake", () => {
   it("draws a summary, an item table and totals on a terminal, coloured only when asked", () => {
     const plain = renderIntake(manual, terminal, false);
     expect(plain).toMatch(/^image_id\s+1003$/m);
-    expect(plain).toContain("│ manual1");
+    expect(plain).toMatch(/^manual1 {2,}Spaghetti {2,}350/m);
+    expect(plain).toMatch(/^comment {8}Line one line two$/m);
     expect(plain).toMatch(/^totals {2}energy 696\.7 kcal · protein 30 g/m);
     expect(plain).not.toContain("\u001b[");
     expect(renderIntake(manual, terminal, true)).toContain("\u001b[1m");
+  });
+});
+
+describe("at the terminal's width", () => {
+  const long = IntakeSchema.parse({
+    ...manual,
+    image_url: `http://127.0.0.1:8787/images/${"a".repeat(64)}.png`,
+    foodName: ["Scrambled eggs on toast", "Fresh fruit salad", "Pancakes with maple syrup"],
+    recipe_per_item: [{ food_item_position: "manual1", name: "Scrambled eggs on toast with chives and butter", serving_size: 350 }],
+  });
+  const at = (columns: number) => ({ write: () => true, isTTY: true, columns });
+  const widest = (text: string) => Math.max(...text.trimEnd().split("\n").map((line) => [...line].length));
+
+  it("at 80 columns intake show and intake list fit, long foods and URLs cut with …", () => {
+    const show = renderIntake(long, at(80), false);
+    const list = renderIntakeList([long, manual], at(80), false);
+    expect(widest(show)).toBeLessThanOrEqual(80);
+    expect(widest(list)).toBeLessThanOrEqual(80);
+    expect(show).toMatch(/^display image {2}attached: http:\/\/127\.0\.0\.1:8787\/images\/a+…$/m);
+    expect(show).toMatch(/^manual1 {2,}Scrambled eggs on toast w\S*…/m);
+    expect(list).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2}kind {4}foods/);
+    expect(list).toMatch(/^1003 {2}2026-11-04 19:05 {2}dinner {4}manual {2}Scrambled eggs\S*.*… +696\.7 {2}yes$/m);
+    expect(list.split("\n")).toHaveLength(5);
+  });
+
+  it("at 200 columns everything is whole, and on a stream without a width (--wide) too", () => {
+    for (const stream of [at(200), { write: () => true, isTTY: true }]) {
+      const list = renderIntakeList([long], stream, false);
+      expect(list).toContain("Scrambled eggs on toast, Fresh fruit salad, Pancakes with maple syrup");
+      expect(list).not.toContain("…");
+    }
+    expect(renderIntake(long, { write: () => true, isTTY: true }, false)).toContain(`${"a".repeat(64)}.png (80×60)`);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fitColumnWidths, renderTable, renderTsv } from "../../src/output/table.js";
+import { cutToWidth, fitColumnWidths, joinToWidth, renderTable, renderTsv } from "../../src/output/table.js";
 import { formatTime } from "../../src/output/time.js";
 
 describe("renderTsv", () => {
@@ -35,12 +35,13 @@ describe("renderTable", () => {
     expect(renderTable({ write: () => true, isTTY: false }, options)).toBe("1\tRice\n");
   });
 
-  it("draws a table with a header on a terminal", () => {
-    const text = renderTable({ write: () => true, isTTY: true }, { ...options, color: false });
-    expect(text).toContain("id");
-    expect(text).toContain("Rice");
-    expect(text).toContain("┌");
-    expect(text).not.toContain("\u001b[");
+  it("draws a compact table on a terminal: header, one rule under it, one line per row, no trailing spaces", () => {
+    const text = renderTable({ write: () => true, isTTY: true }, { ...options, rows: [[1, "Rice"], [22, "Spaghetti bolognese"]], color: false });
+    expect(text).toBe("id  food\n───────────────────────\n1   Rice\n22  Spaghetti bolognese\n");
+  });
+
+  it("keeps a cell with a line break on one line", () => {
+    expect(renderTable({ write: () => true, isTTY: true }, { ...options, rows: [[1, "two\nlines"]], color: false })).toContain("1   two lines\n");
   });
 });
 
@@ -48,28 +49,37 @@ describe("fitColumnWidths", () => {
   const head = ["id", "foods", "kcal"];
   const rows = [[1002, "Scrambled eggs on toast, Fresh fruit salad, Pancakes with maple syrup", 1033.2]];
 
-  it("leaves a table that fits alone", () => {
+  it("leaves a table that fits alone, and one on a stream without a width (--wide)", () => {
     expect(fitColumnWidths(head, rows, 200)).toBeUndefined();
     expect(fitColumnWidths(head, rows, undefined)).toBeUndefined();
   });
 
-  it("narrows the widest column first, to the terminal's width", () => {
-    const widths = fitColumnWidths(head, rows, 40)!;
-    expect(widths[0]).toBe(6);
-    expect(widths[2]).toBe(8);
-    expect(widths.reduce((sum, width) => sum + width, 0) + head.length + 1).toBe(40);
+  it("narrows free-text columns first, to the terminal's width", () => {
+    expect(fitColumnWidths(head, rows, 40, [1])).toEqual([4, 26, 6]);
   });
 
-  it("never narrows a column below its longest word", () => {
-    const widths = fitColumnWidths(head, rows, 10)!;
-    expect(widths[1]).toBe("Scrambled".length + 2);
-    expect(widths[2]).toBe("1033.2".length + 2);
+  it("then the widest other columns, never below their header or a few characters", () => {
+    const widths = fitColumnWidths(["id", "time", "foods"], [[1, "2026-11-02 13:10 UTC", "Rice and beans"]], 24, [2])!;
+    expect(widths).toEqual([2, 6, 12]);
   });
 
-  it("keeps every line of a terminal table within the terminal", () => {
-    const text = renderTable({ write: () => true, isTTY: true, columns: 50 }, { head, rows, color: false });
-    for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(50);
-    expect(text).toContain("Pancakes");
+  it("cuts long cells with … and keeps every line within the terminal", () => {
+    const text = renderTable({ write: () => true, isTTY: true, columns: 40 }, { head, rows, flexible: [1], color: false });
+    for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(text).toContain("Scrambled eggs on toast, …");
+  });
+});
+
+describe("cutToWidth and joinToWidth", () => {
+  it("cuts one line with … only when it is too long or the width is known", () => {
+    expect(cutToWidth("http://127.0.0.1:8787/images/abc.jpg", 20)).toBe("http://127.0.0.1:87…");
+    expect(cutToWidth("short", 20)).toBe("short");
+    expect(cutToWidth("http://127.0.0.1:8787/images/abc.jpg", undefined)).toBe("http://127.0.0.1:8787/images/abc.jpg");
+  });
+
+  it("starts a new indented line before a part that would pass the width", () => {
+    expect(joinToWidth(["energy 835.7 kcal", "protein 35.9 g", "fat 38.9 g"], " · ", 42, 8)).toBe("energy 835.7 kcal · protein 35.9 g\n        fat 38.9 g");
+    expect(joinToWidth(["a", "b"], " · ", undefined, 8)).toBe("a · b");
   });
 });
 

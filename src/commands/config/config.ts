@@ -34,6 +34,7 @@ export async function configList(ctx: Context): Promise<number> {
     renderTable(ctx.io.stdout, {
       head: ["key", "value", "source"],
       rows: rows.map((row) => [row.key, row.value === null ? "" : String(row.value), row.source ?? ""]),
+      flexible: [1, 2],
       color: ctx.io.color.stdout,
     }),
   );

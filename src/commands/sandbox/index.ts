@@ -1,12 +1,42 @@
-/** `foodctl sandbox`: a local emulator of the API, in the foreground. */
+/** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/cli.md, The sandbox). */
 import { usageError } from "../../errors.js";
 import { verb, type Noun, type RawInput } from "../spec.js";
 
-/** Flag values of `foodctl sandbox`, checked before anything starts. */
-function parseSandboxOptions(input: RawInput) {
-  const portText = input.text("port") ?? "";
-  const port = Number(portText);
-  if (!/^[0-9]{1,5}$/.test(portText) || port > 65535) throw usageError(`--port must be 0 to 65535, got "${portText}"`);
+// The typed options and their parse steps live here with the declarations: `--help` loads this file and nothing else of the command.
+export type TokenKind = "jwt" | "opaque";
+
+export interface SandboxCommandOptions {
+  /** Undefined: the default port (8787), so a busy port can suggest `--port 0`. */
+  port?: number;
+  host: string;
+  state?: string;
+  env: boolean;
+  as?: string;
+  tokenKind: TokenKind;
+  rateLimit?: number;
+  latencyMs?: number;
+  detach: boolean;
+  pidFile?: string;
+}
+
+export interface SandboxStopOptions {
+  port?: number;
+  pidFile?: string;
+}
+
+function parsePort(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  if (!/^[0-9]{1,5}$/.test(given) || Number(given) > 65535) throw usageError(`--port must be 0 to 65535, got "${given}"`);
+  return Number(given);
+}
+
+function parseTokenKind(value: string | undefined): TokenKind {
+  const given = value ?? "jwt";
+  if (given !== "jwt" && given !== "opaque") throw usageError(`--token-kind must be jwt or opaque, got "${given}"`);
+  return given;
+}
+
+export function parseSandboxOptions(input: RawInput): SandboxCommandOptions {
   const rateText = input.text("rateLimit");
   if (rateText !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(rateText) && Number(rateText) > 0)) {
     throw usageError(`--rate-limit must be a positive number of requests per second, got "${rateText}"`);
@@ -15,42 +45,72 @@ function parseSandboxOptions(input: RawInput) {
   if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) {
     throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
   }
-  return {
-    port,
+  const parsed: SandboxCommandOptions = {
+    port: parsePort(input.text("port")),
     host: input.text("host") ?? "127.0.0.1",
     state: input.text("state"),
     env: input.flag("env"),
     as: input.text("as"),
+    tokenKind: parseTokenKind(input.text("tokenKind")),
     rateLimit: rateText === undefined ? undefined : Number(rateText),
     latencyMs: latencyText === undefined ? undefined : Number(latencyText),
+    detach: input.flag("detach"),
+    pidFile: input.text("pidFile"),
   };
+  if (parsed.pidFile !== undefined && !parsed.detach) throw usageError("--pid-file goes with --detach (or with `foodctl sandbox stop`)");
+  return parsed;
 }
+
+/** `sandbox stop --port <n> | --pid-file <file>`. */
+export function parseStopOptions(input: RawInput): SandboxStopOptions {
+  return { port: parsePort(input.text("port")), pidFile: input.text("pidFile") };
+}
+
+
+const PORT_OPTION = { flags: "--port <n>", description: "port, 0 for any free one (default 8787)" };
+const PID_FILE_OPTION = { flags: "--pid-file <file>", description: "with --detach or stop: record the sandbox here instead of the user's runtime folder" };
 
 const start = verb({
   name: "sandbox",
-  description: "run a local emulator of the API in the foreground, with seeded users and intakes",
+  description: "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)",
   options: [
-    { flags: "--port <n>", description: "port, 0 for any free one", defaultValue: "8787" },
+    PORT_OPTION,
     { flags: "--host <addr>", description: "address to bind", defaultValue: "127.0.0.1" },
     { flags: "--state <file>", description: "load and save the sandbox's state in this file" },
-    { flags: "--env", description: "print only export lines for FOODCTL_API_URL and FOODCTL_TOKEN" },
-    { flags: "--as <user-name>", description: "whose token --env exports (default: the first APIUser)", complete: { lookup: "sandbox-users" } },
+    { flags: "--env", description: "print only export lines (FOODCTL_API_URL, FOODCTL_TOKEN; FOODCTL_USER for a manager), once listening" },
+    { flags: "--as <user-name>", description: "whose token --env and --detach export (default: the first APIUser)", complete: { lookup: "sandbox-users" } },
+    { flags: "--token-kind <kind>", description: "which of the user's tokens is exported", choices: ["jwt", "opaque"], defaultValue: "jwt" },
+    { flags: "--detach", description: "run in the background: return once listening, print the export lines, the PID and how to stop it" },
+    PID_FILE_OPTION,
     { flags: "--rate-limit <rps>", description: "answer 429 above this many requests per second" },
     { flags: "--latency <ms>", description: "delay every API answer" },
   ],
   examples: [
-    "foodctl sandbox",
-    "foodctl sandbox --env --as alice > sandbox.env & sleep 1; source sandbox.env",
-    "foodctl sandbox --port 0 --state rehearsal.json   # keeps changes across restarts",
+    "foodctl sandbox                                        # foreground; Ctrl-C stops it",
+    'eval "$(foodctl sandbox --detach --port 0 --as bob)"   # background; exports the URL and a token',
+    "foodctl sandbox stop                                   # stop the detached one",
+    "foodctl sandbox --port 0 --state rehearsal.json        # keeps changes across restarts",
   ],
   parse: parseSandboxOptions,
-  run: async (ctx, options) => (await import("../sandbox.js")).sandboxCommand(ctx.io, { ...options, json: ctx.json }),
+  run: async (ctx, options) => (await import("./start.js")).sandboxCommand(ctx, options),
+});
+
+const stop = verb({
+  name: "stop",
+  description: "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
+  options: [
+    { flags: "--port <n>", description: "the detached sandbox on this port" },
+    { flags: "--pid-file <file>", description: "the sandbox recorded in this file (by --detach --pid-file)" },
+  ],
+  examples: ["foodctl sandbox stop", "foodctl sandbox stop --port 8787", "foodctl sandbox stop --pid-file /tmp/sandbox.pid"],
+  parse: parseStopOptions,
+  run: async (ctx, options) => (await import("./stop.js")).stopSandbox(ctx, options),
 });
 
 export const sandbox: Noun = {
   name: "sandbox",
   description: start.description,
   examples: start.examples,
-  verbs: [],
+  verbs: [stop],
   action: start,
 };

@@ -37,7 +37,7 @@ describe("a manager acting for a user", () => {
     expect(itemOf(sandbox.intake(2002), 1).recipe.oil).toBe("low");
   });
 
-  it("attaches a display image for a managed user (rule 5)", async () => {
+  it("attaches a display image for a managed user (display image rule 5)", async () => {
     const path = join(sandbox.tempDir(), "p.png");
     writeFileSync(path, png(3, 3));
     const count = sandbox.countRequests();

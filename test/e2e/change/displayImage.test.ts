@@ -44,13 +44,13 @@ describe("display-image attach against the sandbox", () => {
     expect(after.processed_image_size).toEqual({ width: 12, height: 8 });
     expect(after.image_url).not.toBe(before.image_url);
     expect(await served(after.image_url)).toEqual({ status: 200, type: "image/png", bytes: image });
-    // Rule 2: foods, recipes, quantities, nutrition, timestamp and occasion stay as they were.
+    // docs/api.md, display image rule 2: foods, recipes, quantities, nutrition, timestamp and occasion stay as they were.
     expect(foodsAndNutrition(after)).toEqual(foodsAndNutrition(before));
     const size = before.processed_image_size!;
     expect(result.stdout).toBe(`image\tnormal image ${before.image_url} (${size.width}×${size.height}) → display image ${after.image_url} (12×8)\n`);
   });
 
-  it("replaces an existing display image (rule 3): the old one is no longer served", async () => {
+  it("replaces an existing display image (display image rule 3): the old one is no longer served", async () => {
     const before = sandbox.intake(1005);
     expect(before.has_display_image).toBe(true);
     expect((await served(before.image_url)).status).toBe(200);

@@ -11,7 +11,7 @@ const nutrient = (info: { totalNutrients: Record<string, { quantity: number }> }
 const weightOf = (recipe: Array<{ name: string; weight: number }>, name: string) => recipe.find((component) => component.name === name)?.weight;
 
 describe("intake set-modifiers against the sandbox", () => {
-  it("salt, sugar and oil change the item's recipe components and its nutrition (rule 3), for a Monitor user", async () => {
+  it("salt, sugar and oil change the item's recipe components and its nutrition (update rule 3), for a Monitor user", async () => {
     // alice (Monitor), 1002 item 3: pancakes with maple syrup, likely to contain added sugars.
     const was = itemOf(sandbox.intake(1002), 3);
     expect([was.recipe.salt, was.recipe.sugar, was.recipe.oil]).toEqual(["low", "low", "low"]);
@@ -39,7 +39,7 @@ describe("intake set-modifiers against the sandbox", () => {
     expect(result.stdout).toMatch(/^total\tsodium\t[\d.]+\t[\d.]+\tmg$/m);
   });
 
-  it("sugar on a dish not likely to contain added sugars stores the level and keeps nutrition (rule 4)", async () => {
+  it("sugar on a dish not likely to contain added sugars stores the level and keeps nutrition (update rule 4)", async () => {
     // 1002 item 1: scrambled eggs on toast.
     const before = sandbox.intake(1002);
     const was = itemOf(before, 1);
@@ -71,7 +71,7 @@ describe("intake set-modifiers against the sandbox", () => {
     expect(result.stdout).toMatch(/^item\t-\tTeriyaki chicken with rice\t380\tlow → high\t/m);
   });
 
-  describe("below Monitor (bob, Analyse) item-level modifiers are ignored (rule 2)", () => {
+  describe("below Monitor (bob, Analyse) item-level modifiers are ignored (update rule 2)", () => {
     it("warns naming the positions and the plan, and exits 0", async () => {
       const before = sandbox.intake(2002);
       const count = sandbox.countRequests();

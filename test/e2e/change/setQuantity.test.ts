@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe("intake set-quantity against the sandbox", () => {
-  it("changes only the supplied positions (rule 1), with one read before, the update, one read after", async () => {
+  it("changes only the supplied positions (update rule 1), with one read before, the update, one read after", async () => {
     const before = sandbox.intake(1002);
     const count = sandbox.countRequests();
     const result = await sandbox.cli(["intake", "set-quantity", "1002", "2=100"]);

@@ -63,7 +63,7 @@ describe("completion", () => {
     expect(complete("foodctl", "intake", "s")).toEqual(["set-modifiers", "set-quantity", "show"]);
     expect(complete("foodctl", "--json", "intake", "list", "--f")).toEqual(["--from"]);
     expect(complete("foodctl", "config", "list", "--f")).toEqual([""]);
-    expect(complete("foodctl", "auth", "login", "--w")).toEqual(["--with-token"]);
+    expect(complete("foodctl", "auth", "login", "--wit")).toEqual(["--with-token"]);
     expect(complete("foodctl", "auth", "status", "--he")).toEqual(["--help"]);
   });
 

@@ -1,0 +1,77 @@
+/**
+ * `foodctl sandbox stop`: stops a sandbox started with `--detach`, found by its pid file
+ * (`--pid-file`, `--port`, the one FOODCTL_API_URL points to, or the only one recorded). A record whose process is gone is
+ * stale: it is removed and the stop succeeds (docs/cli.md, sandbox).
+ */
+import { notFoundError, unavailableError, usageError } from "../../errors.js";
+import type { SandboxStopOptions } from "./index.js";
+import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
+import type { SandboxDeps } from "./start.js";
+
+const STOP_WAIT_MS = 5_000;
+const POLL_MS = 50;
+
+/** The port of a loopback URL (what `eval "$(foodctl sandbox --detach)"` exported), if it is one. */
+function portOf(url: string | undefined): number | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname) && parsed.port ? Number(parsed.port) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid file to act on: `--pid-file`, `--port`, the sandbox FOODCTL_API_URL points to, or the only one running. */
+function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): string {
+  if (options.pidFile !== undefined) return options.pidFile;
+  if (options.port !== undefined) return pidFileFor(env, options.port);
+  const pointedAt = portOf(env.FOODCTL_API_URL);
+  if (pointedAt !== undefined && readRecord(pidFileFor(env, pointedAt))) return pidFileFor(env, pointedAt);
+  const files = listPidFiles(env);
+  const live = files.filter((file) => {
+    const record = readRecord(file);
+    return record !== undefined && isSandboxRunning(record.pid);
+  });
+  if (live.length > 1) {
+    const ports = live.map((file) => readRecord(file)?.port).join(", ");
+    throw usageError(`${live.length} detached sandboxes are running (ports ${ports}): choose one with --port`);
+  }
+  const chosen = live[0] ?? files[0];
+  if (chosen === undefined) {
+    throw notFoundError(`no detached sandbox is recorded in ${runtimeDir(env)}`, { hint: "a sandbox in the foreground stops with Ctrl-C" });
+  }
+  return chosen;
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += POLL_MS) {
+    if (!isSandboxRunning(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return !isSandboxRunning(pid);
+}
+
+function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
+  if (deps.json) deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
+  else if (stale) deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running; removed its stale record\n`);
+  else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
+  return 0;
+}
+
+export async function stopSandbox(deps: SandboxDeps, options: SandboxStopOptions): Promise<number> {
+  const path = choosePidFile(deps.io.env, options);
+  const record = readRecord(path);
+  if (!record) throw notFoundError(`no detached sandbox is recorded in ${path}`);
+  if (!isSandboxRunning(record.pid)) {
+    removeRecord(path);
+    return report(deps, record, true);
+  }
+  process.kill(record.pid, "SIGTERM");
+  if (!(await waitForExit(record.pid, STOP_WAIT_MS))) {
+    process.kill(record.pid, "SIGKILL");
+    if (!(await waitForExit(record.pid, 1_000))) throw unavailableError(`the sandbox (PID ${record.pid}) did not stop`);
+  }
+  removeRecord(path);
+  return report(deps, record, false);
+}

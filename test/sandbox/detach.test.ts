@@ -1,0 +1,175 @@
+/**
+ * `foodctl sandbox --detach` and `sandbox stop` with the built CLI as the background process,
+ * and a foreground sandbox whose launcher dies: no sandbox is left behind either way.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SandboxCommandOptions } from "../../src/commands/sandbox/index.js";
+import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/commands/sandbox/pidFile.js";
+import { sandboxCommand } from "../../src/commands/sandbox/start.js";
+import { stopSandbox } from "../../src/commands/sandbox/stop.js";
+import { bufferIO } from "../helpers/bufferIO.js";
+import { baseEnv, cliBin } from "../helpers/cli.js";
+
+const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", detach: true };
+
+let dir = "";
+let env: NodeJS.ProcessEnv = {};
+const started: number[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "foodctl-detach-"));
+  env = baseEnv({ XDG_RUNTIME_DIR: join(dir, "run") });
+});
+afterEach(() => {
+  for (const pid of started.splice(0)) if (isSandboxRunning(pid)) process.kill(pid, "SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function deps(json = false) {
+  const buffers = bufferIO({ env });
+  return { ...buffers, deps: { io: buffers.io, json, signal: new AbortController().signal, launcher: [process.execPath, cliBin()] } };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("--detach", () => {
+  it("returns once listening, prints the export lines and a comment with its PID and how to stop it; `stop` ends it and removes the record", async () => {
+    const run = deps();
+    expect(await sandboxCommand(run.deps, { ...options, as: "dave" })).toBe(0);
+    const lines = run.stdout().trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^export FOODCTL_API_URL=http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[1]).toMatch(/^export FOODCTL_TOKEN=\S+$/);
+    expect(lines[2]).toBe("export FOODCTL_USER=101");
+    const comment = /^# foodctl sandbox: PID (\d+) on (\S+), log (\S+); stop it with: foodctl sandbox stop --port (\d+)$/.exec(lines[3]!);
+    expect(comment).not.toBeNull();
+    const [, pid, url, log, port] = comment!;
+    started.push(Number(pid));
+    expect(url).toBe(lines[0]!.split("=")[1]);
+    expect(run.stderr()).toContain("FOODCTL_USER=101 acts for alice");
+
+    const token = lines[1]!.split("=")[1]!;
+    expect((await fetch(`${url}/v2/intake/1001?user_id=101`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await until(() => readFileSync(log!, "utf8").includes("/v2/intake/1001"));
+    expect(listPidFiles(env)).toEqual([join(dir, "run", "foodctl", `sandbox-${port}.json`)]);
+
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, {})).toBe(0);
+    expect(stop.stderr()).toBe(`stopped the sandbox on ${url} (PID ${pid})\n`);
+    expect(isSandboxRunning(Number(pid))).toBe(false);
+    expect(listPidFiles(env)).toEqual([]);
+    await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
+  });
+
+  it("--json prints one object with the PID, port, log and pid file; --pid-file records it where asked", async () => {
+    const run = deps(true);
+    const pidFile = join(dir, "sb.pid");
+    expect(await sandboxCommand(run.deps, { ...options, pidFile })).toBe(0);
+    const start = JSON.parse(run.stdout());
+    started.push(start.pid);
+    expect(start).toMatchObject({ url: expect.stringMatching(/^http:/), pid: expect.any(Number), port: expect.any(Number), pid_file: pidFile });
+    expect(start.users).toHaveLength(6);
+    expect(JSON.parse(readFileSync(pidFile, "utf8"))).toMatchObject({ pid: start.pid, url: start.url });
+
+    const stop = deps(true);
+    expect(await stopSandbox(stop.deps, { pidFile })).toBe(0);
+    expect(JSON.parse(stop.stdout())).toEqual({ stopped: true, stale: false, pid: start.pid, port: start.port, url: start.url });
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("a sandbox that cannot start: the launcher fails at once with its error and exit code, and leaves no record", async () => {
+    const corrupt = join(dir, "state.json");
+    writeFileSync(corrupt, "{oops");
+    await expect(sandboxCommand(deps().deps, { ...options, state: corrupt })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^cannot use state file .*state\.json: it is not valid JSON$/),
+    });
+    expect(readdirSync(join(dir, "run", "foodctl"))).toEqual([]);
+    const busy = deps();
+    const first = deps(true);
+    expect(await sandboxCommand(first.deps, options)).toBe(0);
+    const { pid, port } = JSON.parse(first.stdout());
+    started.push(pid);
+    await expect(sandboxCommand(busy.deps, { ...options, port })).rejects.toMatchObject({
+      exitCode: 8,
+      message: `port ${port} on 127.0.0.1 is already in use by a detached sandbox (PID ${pid}): stop it with \`foodctl sandbox stop\`, \
+or start with --port 0 for a free port`,
+    });
+    expect(listPidFiles(env)).toHaveLength(1);
+    expect(await stopSandbox(deps().deps, { port })).toBe(0);
+  });
+});
+
+describe("sandbox stop", () => {
+  it("without --port, stops the sandbox FOODCTL_API_URL points to when several run; without it, asks which (exit 2)", async () => {
+    const first = deps(true);
+    const second = deps(true);
+    expect(await sandboxCommand(first.deps, options)).toBe(0);
+    expect(await sandboxCommand(second.deps, options)).toBe(0);
+    const [a, b] = [JSON.parse(first.stdout()), JSON.parse(second.stdout())];
+    started.push(a.pid, b.pid);
+    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^2 detached sandboxes are running \(ports \d+, \d+\): choose one with --port$/),
+    });
+    env = { ...env, FOODCTL_API_URL: b.url };
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, {})).toBe(0);
+    expect(stop.stderr()).toBe(`stopped the sandbox on ${b.url} (PID ${b.pid})\n`);
+    expect(isSandboxRunning(a.pid)).toBe(true);
+    expect(await stopSandbox(deps().deps, { port: a.port })).toBe(0);
+  });
+
+
+  it("with nothing recorded: exit 6 and says where it looked", async () => {
+    const message = `no detached sandbox is recorded in ${join(dir, "run", "foodctl")}`;
+    await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message });
+  });
+
+  it("a stale record (its process is gone) is removed and the stop succeeds", async () => {
+    const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const path = join(dir, "run", "foodctl", "sandbox-4321.json");
+    writeRecord(path, { pid: gone, url: "http://127.0.0.1:4321", port: 4321, log: "", started_at: "" });
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, { port: 4321 })).toBe(0);
+    expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4321 (PID ${gone}) was not running; removed its stale record\n`);
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe("a foreground sandbox whose launcher dies", () => {
+  it("stops by itself (`bash script.sh` with `foodctl sandbox &` in a wrapper, then `kill %1`)", async () => {
+    const script = `"${process.execPath}" "${cliBin()}" sandbox --port 0 --json & echo $!; wait`;
+    const launcher = spawn("bash", ["-c", script], { env, stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    launcher.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    await until(() => out.split("\n").length >= 3, 10_000);
+    const pid = Number(out.split("\n")[0]);
+    started.push(pid);
+    const { url } = JSON.parse(out.split("\n")[1]!);
+    expect((await fetch(`${url}/sandbox/stats`)).status).toBe(200);
+    launcher.kill("SIGKILL");
+    await until(() => !isSandboxRunning(pid));
+    await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
+  });
+});
+
+describe("a launcher that cannot run", () => {
+  it("fails with exit 1 and one line, and leaves no record or log", async () => {
+    const run = deps();
+    const missing = { ...run.deps, launcher: [join(dir, "no-such-node")] };
+    await expect(sandboxCommand(missing, options)).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/^cannot start the sandbox in the background: .*ENOENT/),
+    });
+    expect(readdirSync(join(dir, "run", "foodctl"))).toEqual([]);
+  });
+});
