@@ -5,6 +5,7 @@ import { config } from "./config/index.js";
 import { displayImage } from "./display-image/index.js";
 import { intake } from "./intake/index.js";
 import { sandbox } from "./sandbox/index.js";
+import { smoke } from "./smoke/index.js";
 import type { Noun } from "./spec.js";
 
-export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, sandbox, completion, completionValues];
+export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, sandbox, smoke, completion, completionValues];

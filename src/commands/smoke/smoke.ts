@@ -1,0 +1,125 @@
+/**
+ * `foodctl smoke <image_id>`: checks the intake API end to end on one intake and leaves it as it
+ * was found. Steps run in order; after a failure the rest are skipped, except the restore,
+ * which runs whenever a change may have reached the server. Exit code: the first failed step's,
+ * or the restore's when the restore failed.
+ */
+import type { Context } from "../../context.js";
+import { CliError, failure, toCliError } from "../../errors.js";
+import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
+import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
+import { redactSecrets } from "../../secrets.js";
+import type { SmokeInput } from "./index.js";
+import { checkReportPath, writeReportFile } from "./reportFile.js";
+import * as steps from "./steps.js";
+import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
+
+interface StepRun {
+  report: SmokeStepReport;
+  error: CliError | null;
+}
+
+export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<number> {
+  const { imageId, junit } = input;
+  const smokeOptions: SmokeOptions = { readOnly: input.readOnly, displayImage: input.displayImage, force: input.force };
+  if (junit !== undefined) await checkReportPath(junit);
+  ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
+
+  const startedAt = new Date().toISOString();
+  const state: SmokeState = { ctx, imageId, options: smokeOptions, client: null, original: null, change: null, changeSent: false, changeVerified: false };
+  const runs = await runSteps(state);
+  const restore = runs.find((run) => run.report.step === "restore");
+  const failed = restore?.error ?? runs.find((run) => run.error !== null)?.error ?? null;
+  const report: SmokeReport = {
+    imageId,
+    passed: failed === null,
+    exitCode: failed?.exitCode ?? 0,
+    steps: runs.map((run) => run.report),
+    restoreFailed: restore?.error && state.original ? describeRestore(ctx, state) : null,
+    startedAt,
+  };
+  const output = await import("../../output/smoke.js");
+  ctx.io.stdout.write(ctx.json ? output.renderSmokeJson(report) : output.renderSmokeSteps(report, ctx.io.stdout, ctx.io.color.stdout));
+  if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
+  if (junit !== undefined) await writeReport(ctx, junit, output.renderJunit(report), failed !== null);
+  if (failed === null) return 0;
+  const step = runs.find((run) => run.error === failed)!.report.step;
+  throw new CliError(failed.code, failed.exitCode, `smoke check of intake ${imageId} failed at step "${step}": ${failed.message}`, {
+    status: failed.status,
+    hint: finalHint(runs, failed),
+  });
+}
+
+async function runSteps(state: SmokeState): Promise<StepRun[]> {
+  const runs: StepRun[] = [];
+  const anyFailed = () => runs.some((run) => run.error !== null);
+  const next = async (name: StepName, body: (state: SmokeState) => Promise<StepOutcome>) => {
+    runs.push(anyFailed() ? skipped(name, "an earlier step failed") : await timed(state, name, () => body(state)));
+  };
+  await next("auth", steps.authStep);
+  await next("read", steps.readStep);
+  await next("history", steps.historyStep);
+  if (state.options.readOnly) {
+    for (const name of ["change", "restore", "display image"] as const) runs.push(skipped(name, "--read-only"));
+    return runs;
+  }
+  await next("change", steps.changeStep);
+  // The restore runs whenever the change may have been applied, failure or not.
+  runs.push(state.changeSent ? await timed(state, "restore", () => steps.restoreStep(state)) : skipped("restore", "no change was sent"));
+  await next("display image", steps.displayImageStep);
+  return runs;
+}
+
+function skipped(step: StepName, detail: string): StepRun {
+  return { report: { step, result: "skipped", ms: 0, detail, error: null }, error: null };
+}
+
+async function timed(state: SmokeState, step: StepName, body: () => Promise<StepOutcome>): Promise<StepRun> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  const mask = (text: string) => redactSecrets(text, [state.ctx.io.env.FOODCTL_TOKEN]);
+  try {
+    const outcome = await body();
+    if (typeof outcome !== "string") return { report: { step, result: "skipped", ms: ms(), detail: mask(outcome.skip), error: null }, error: null };
+    return { report: { step, result: "passed", ms: ms(), detail: mask(outcome), error: null }, error: null };
+  } catch (thrown) {
+    const error = toCliError(thrown);
+    const message = mask(error.message);
+    const summary = { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message, hint: error.hint ? mask(error.hint) : null };
+    return { report: { step, result: "failed", ms: ms(), detail: summary.message, error: summary }, error };
+  }
+}
+
+/** The hint under the final error: the restore's news matters most when a change failed. */
+function finalHint(runs: StepRun[], failed: CliError): string | undefined {
+  const restore = runs.find((run) => run.report.step === "restore")?.report;
+  if (failed.code !== "usage" && restore?.result === "passed" && restore.detail.startsWith("not needed")) return `restore ${restore.detail}`;
+  return failed.hint;
+}
+
+/** The original values and one command that sends them back (an `intake apply` line, so levels per item fit in one). */
+function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
+  const original = state.original!;
+  const fields = buildRestoreFields(original);
+  const line = JSON.stringify({ image_id: state.imageId, ...fields });
+  const globals = [
+    ctx.globals.profile ? `--profile ${shellQuote(ctx.globals.profile)}` : "",
+    ctx.settings().user !== undefined ? `--user ${ctx.settings().user}` : "",
+  ].filter(Boolean);
+  const command = `echo ${shellQuote(line)} | foodctl ${[...globals, "intake apply - --format jsonl"].join(" ")}`;
+  return { original: describeState(editableState(original)), fields, command };
+}
+
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+async function writeReport(ctx: Context, path: string, xml: string, alreadyFailed: boolean): Promise<void> {
+  try {
+    await writeReportFile(path, xml);
+  } catch (error) {
+    const message = `could not write the JUnit report ${path}: ${(error as Error).message}`;
+    if (alreadyFailed) ctx.warn(message);
+    else throw failure(message);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `--junit <file>`: parsed with a real XML parser and checked against the JUnit structure CI tools
+ * read (testsuites > testsuite > testcase, with failure/skipped children and times in seconds),
+ * for a passing run, a failing run, and server text that XML must escape.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, describe, expect, it } from "vitest";
+import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
+import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { withSandbox } from "../helpers/sandbox.js";
+import { reportFolder, runFoodctl } from "./helpers.js";
+
+const sb = withSandbox();
+const folder = reportFolder();
+const servers: FaultServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+type Attributes = Record<string, string>;
+type TestCase = Attributes & { failure?: unknown; skipped?: unknown };
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const INTEGER = /^\d+$/;
+/** Children a testcase may have in the JUnit schema (Jenkins' junit-10.xsd, which GitLab and GitHub reporters also read). */
+const TESTCASE_CHILDREN = new Set(["skipped", "error", "failure", "system-out", "system-err"]);
+
+/** Parses the report and checks what a CI tool relies on; returns the one suite's test cases. */
+function readJunit(path: string): { suite: Attributes; cases: TestCase[] } {
+  const xml = readFileSync(path, "utf8");
+  expect(XMLValidator.validate(xml)).toBe(true);
+  expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+  const lists = ["testsuite", "testcase", "failure", "skipped"];
+  const isArray = (name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute && lists.includes(name);
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", textNodeName: "text", isArray });
+  const document = parser.parse(xml) as { testsuites: Attributes & { testsuite: Array<Attributes & { testcase: TestCase[] }> } };
+  const suites = document.testsuites.testsuite;
+  expect(suites).toHaveLength(1);
+  const suite = suites[0]!;
+  expect(suite.name).toBe("foodctl smoke");
+  for (const name of ["tests", "failures", "errors", "skipped"]) expect(suite[name], name).toMatch(INTEGER);
+  expect(suite.time).toMatch(DECIMAL);
+  expect(suite.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  const cases = suite.testcase;
+  expect(Number(suite.tests)).toBe(cases.length);
+  expect(Number(suite.failures)).toBe(cases.filter((entry) => entry.failure).length);
+  expect(Number(suite.skipped)).toBe(cases.filter((entry) => entry.skipped).length);
+  for (const entry of cases) {
+    expect(entry.name).toBeTruthy();
+    expect(entry.classname).toBe("foodctl smoke.intake 1002");
+    expect(entry.time).toMatch(DECIMAL);
+    for (const key of Object.keys(entry)) if (!["name", "classname", "time"].includes(key)) expect(TESTCASE_CHILDREN.has(key), key).toBe(true);
+  }
+  expect(document.testsuites.tests).toBe(suite.tests);
+  return { suite, cases };
+}
+
+describe("foodctl smoke --junit", () => {
+  it("a passing run: one testsuite named foodctl smoke, one testcase per step, skipped steps as <skipped/>, no temp file left", async () => {
+    const dir = folder();
+    const path = join(dir, "smoke.xml");
+    const result = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", path]);
+    expect(result.code, result.stderr).toBe(0);
+    const { suite, cases } = readJunit(path);
+    expect(cases.map((entry) => entry.name)).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
+    expect(suite).toMatchObject({ tests: "6", failures: "0", errors: "0", skipped: "1" });
+    expect(cases.at(-1)!.skipped).toEqual([{ message: "not a manual intake" }]);
+    expect(readdirSync(dir)).toEqual(["smoke.xml"]);
+  });
+
+  it("a failing run: the failed step has a <failure> with its message and type, the later steps are skipped", async () => {
+    const server = await startFaultServer();
+    servers.push(server);
+    const intake = segmentationIntake(1002, [200, 120]);
+    server.route("GET /v2/intake/1002", faults.intake(intake));
+    server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [intake] }));
+    server.route("POST /v2/nutrition/confirm/quantity", faults.unavailable());
+    const path = join(folder(), "smoke.xml");
+    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
+    expect(result.code).toBe(8);
+    const { suite, cases } = readJunit(path);
+    expect(suite).toMatchObject({ tests: "6", failures: "1", skipped: "1" });
+    const change = cases.find((entry) => entry.name === "change")!;
+    const message = `${server.host} answered 503: service unavailable (injected)`;
+    expect(change.failure).toEqual([{ message, type: "unavailable", text: expect.stringContaining("exit code 8") }]);
+    expect(cases.find((entry) => entry.name === "display image")!.skipped).toEqual([{ message: "an earlier step failed" }]);
+  });
+
+  it("server text with XML's special characters and control characters is escaped and reads back as sent", async () => {
+    const server = await startFaultServer();
+    servers.push(server);
+    server.route("GET /v2/intake/1002", faults.error(401, `<b>"bad" & 'worse'</b>\u0001\u001b[31m ]]>`));
+    const path = join(folder(), "smoke.xml");
+    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
+    expect(result.code).toBe(4);
+    const { cases } = readJunit(path);
+    const [failure] = cases[0]!.failure as Array<{ message: string }>;
+    expect(failure!.message).toBe(`${server.host} answered 401: <b>"bad" & 'worse'</b>\ufffd\ufffd[31m ]]>`);
+  });
+});
