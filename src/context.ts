@@ -10,6 +10,7 @@ import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from ".
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
 import { authError, usageError } from "./errors.js";
 import type { IO } from "./io.js";
+import { cleanForTerminal } from "./output/sanitize.js";
 import { styler, type Styler } from "./output/style.js";
 import { VERSION } from "./version.js";
 
@@ -66,11 +67,11 @@ export class Context {
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.err.yellow("warning:")} ${message}\n`);
+    this.io.stderr.write(`${this.err.yellow("warning:")} ${cleanForTerminal(message)}\n`);
   }
 
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${cleanForTerminal(message)}\n`);
   }
 
   trace(line: string): void {

@@ -6,6 +6,7 @@ import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
+import { cleanForTerminal, escapeJsonControls } from "./output/sanitize.js";
 import { styler } from "./output/style.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
@@ -93,10 +94,10 @@ export function report(io: IO, error: CliError, json: boolean, verbose: boolean)
   const clean = (text: string) => redactSecrets(text, [io.env.FOODCTL_TOKEN]);
   if (json) {
     const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ? clean(error.hint) : null } };
-    io.stderr.write(`${JSON.stringify(body)}\n`);
+    io.stderr.write(`${escapeJsonControls(JSON.stringify(body))}\n`);
   } else {
-    io.stderr.write(`${styler(io.color.stderr).red("error:")} ${clean(error.message)}\n`);
-    if (error.hint) io.stderr.write(`hint: ${clean(error.hint)}\n`);
+    io.stderr.write(`${styler(io.color.stderr).red("error:")} ${cleanForTerminal(clean(error.message))}\n`);
+    if (error.hint) io.stderr.write(`hint: ${cleanForTerminal(clean(error.hint))}\n`);
   }
   if (verbose && error.exitCode === EXIT.failure) {
     const cause = (error as { cause?: unknown }).cause;

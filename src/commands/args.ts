@@ -8,7 +8,5 @@ export function parseImageIdArg(text: string): number {
   return id;
 }
 
-/** Writes one JSON document on stdout. */
-export function jsonLine(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
+/** One JSON document for stdout, controls escaped (src/output/sanitize.ts). */
+export { jsonDocument as jsonLine } from "../output/sanitize.js";

@@ -2,10 +2,11 @@
 import type { BatchProblem } from "../batch/problems.js";
 import type { BatchResult, ResultChange } from "../batch/results.js";
 import { formatAmount } from "../intake/items.js";
+import { cleanForTerminal, escapeJsonControls } from "./sanitize.js";
 import { styler } from "./style.js";
 
 export function renderResult(result: BatchResult): string {
-  return `${JSON.stringify(result)}\n`;
+  return `${escapeJsonControls(JSON.stringify(result))}\n`;
 }
 
 function describeField(change: ResultChange): string {
@@ -43,21 +44,18 @@ export function renderResultLine(result: BatchResult, color: boolean): string {
   }
 }
 
-/** Characters that would drive a terminal or reorder text, in anything printed from the input. */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const safe = (text: string) => text.replace(UNSAFE, "\ufffd");
-/** JSON text with the controls JSON.stringify leaves raw (DEL, C1, bidirectional) escaped: the same value. */
-const safeJson = (json: string) => json.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
 /** Input problems, one line each: `<source>:<line>: <field>: <reason>` (JSON Lines under --json), then `and N more`. */
 export function renderProblems(problems: readonly BatchProblem[], total: number, source: string, json: boolean): string {
   const more = total - problems.length;
   if (json) {
-    const lines = problems.map((problem) => safeJson(JSON.stringify({ problem: { source, ...problem } })));
+    const lines = problems.map((problem) => escapeJsonControls(JSON.stringify({ problem: { source, ...problem } })));
     if (more > 0) lines.push(JSON.stringify({ problems_not_shown: more }));
     return `${lines.join("\n")}\n`;
   }
-  const lines = problems.map((problem) => safe(`${source}:${problem.line}: ${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`));
+  const lines = problems.map((problem) => {
+    const field = problem.field !== null ? `${problem.field}: ` : "";
+    return cleanForTerminal(`${source}:${problem.line}: ${field}${problem.message}`);
+  });
   if (more > 0) lines.push(`and ${thousands(more)} more ${more === 1 ? "problem" : "problems"}`);
   return `${lines.join("\n")}\n`;
 }

@@ -2,6 +2,7 @@
 import type { OutputStream } from "../io.js";
 import type { IntakeDiff, Pair } from "../intake/diff.js";
 import { formatAmount } from "../intake/items.js";
+import { jsonDocument } from "./sanitize.js";
 import { styler } from "./style.js";
 import { renderTable, renderTsv, type Cell } from "./table.js";
 
@@ -13,7 +14,7 @@ export interface DryRunRequest {
 }
 
 export function renderDryRun(request: DryRunRequest, json: boolean): string {
-  if (json) return `${JSON.stringify({ dry_run: true, request }, null, 2)}\n`;
+  if (json) return jsonDocument({ dry_run: true, request });
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
   const head = `${request.method} ${request.url}\n${headers.join("\n")}\n`;
   if (request.body === null || request.body === undefined) return head; // a DELETE has no body

@@ -6,6 +6,7 @@
  * same rows tab-separated with no header, rule or colour.
  */
 import type { OutputStream } from "../io.js";
+import { cleanForTerminal } from "./sanitize.js";
 
 export type Cell = string | number | null | undefined;
 
@@ -27,10 +28,12 @@ const FLEXIBLE_FLOOR = 12;
 const COLUMN_FLOOR = 6;
 
 const cellText = (cell: Cell) => (cell === null || cell === undefined ? "" : String(cell));
+/** What a cell prints: tables carry outside text (names, claims, paths), so every cell passes the one sanitizer. */
+const printedCell = (cell: Cell) => cleanForTerminal(cellText(cell));
 
 /** Tab-separated values stay one field each: tabs and newlines inside a cell become spaces. */
 export function renderTsv(rows: Cell[][]): string {
-  return rows.map((row) => row.map((cell) => cellText(cell).replace(/[\t\r\n]+/g, " ")).join("\t")).join("\n") + (rows.length ? "\n" : "");
+  return rows.map((row) => row.map((cell) => printedCell(cellText(cell).replace(/[\t\r\n]+/g, " "))).join("\t")).join("\n") + (rows.length ? "\n" : "");
 }
 
 const textWidth = (text: string) => [...text].length;
@@ -102,7 +105,7 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   if (!stream.isTTY) return renderTsv(options.rows);
   // Required, not imported: the bundle then runs cli-table3 (milliseconds to load) on first use only; pipes never need it.
   const Table = require("cli-table3") as typeof import("cli-table3");
-  const rows = options.rows.map((row) => row.map((cell) => oneLine(cellText(cell))));
+  const rows = options.rows.map((row) => row.map((cell) => printedCell(oneLine(cellText(cell)))));
   const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible);
   const table = new Table({
     head: options.head,

@@ -6,6 +6,7 @@ import type { ChangeFlags } from "../spec.js";
 import { finishChange } from "../intake/change.js";
 import { reportChange } from "../intake/report.js";
 import { checkDisplayImageEditable } from "./attach.js";
+import { jsonBody } from "../../output/sanitize.js";
 
 async function confirmRemoval(ctx: Context, imageId: number, url: string | null | undefined): Promise<boolean> {
   const { default: confirm } = await import("@inquirer/confirm");
@@ -45,7 +46,7 @@ export async function removeCommand(ctx: Context, options: RemoveOptions): Promi
   }
   if (before.has_display_image === false) {
     ctx.info(`intake ${imageId} has no display image: nothing to remove`);
-    if (ctx.json) ctx.io.stdout.write(read.raw.endsWith("\n") ? read.raw : `${read.raw}\n`);
+    if (ctx.json) ctx.io.stdout.write(jsonBody(read.raw));
     return 0;
   }
   if (!options.yes && !(await confirmRemoval(ctx, imageId, before.image_url))) {

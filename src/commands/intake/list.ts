@@ -1,6 +1,7 @@
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parseApiDateTime, toApiDateTime } from "../../intake/dates.js";
+import { jsonBody } from "../../output/sanitize.js";
 
 function convert(flag: string, text: string | undefined, edge: "start" | "end"): string | undefined {
   if (text === undefined) return undefined;
@@ -16,7 +17,7 @@ export async function listCommand(ctx: Context, options: { from?: string | undef
   const client = await ctx.client();
   const result = await client.listIntakes({ from, to });
   if (ctx.json) {
-    ctx.io.stdout.write(result.raw.endsWith("\n") ? result.raw : `${result.raw}\n`);
+    ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
   }
   const intakes = result.data.intakes_list;

@@ -1,6 +1,7 @@
 /** How a single changing command reports: dry run, --json intake, or the before → after. */
 import type { Context } from "../../context.js";
 import { EXIT, rejectedError } from "../../errors.js";
+import { jsonBody } from "../../output/sanitize.js";
 import { jsonLine } from "../args.js";
 import { describeIgnored, type UpdateOutcome } from "./change.js";
 
@@ -13,7 +14,7 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   }
   if (outcome.ignored.length) ctx.warn(describeIgnored(outcome.imageId, outcome.ignored));
   if (ctx.json) {
-    if (outcome.afterRaw !== null) ctx.io.stdout.write(outcome.afterRaw.endsWith("\n") ? outcome.afterRaw : `${outcome.afterRaw}\n`);
+    if (outcome.afterRaw !== null) ctx.io.stdout.write(jsonBody(outcome.afterRaw));
     else ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
   } else if (outcome.diff) {
     ctx.io.stdout.write(renderDiff(outcome.diff, ctx.io.stdout, ctx.io.color.stdout));

@@ -1,12 +1,13 @@
 import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
+import { jsonBody } from "../../output/sanitize.js";
 
 export async function showCommand(ctx: Context, imageIdText: string): Promise<number> {
   const imageId = parseImageIdArg(imageIdText);
   const client = await ctx.client();
   const result = await client.getIntake(imageId);
   if (ctx.json) {
-    ctx.io.stdout.write(result.raw.endsWith("\n") ? result.raw : `${result.raw}\n`);
+    ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
   }
   const { renderIntake } = await import("../../output/intake.js");
