@@ -4,6 +4,7 @@ import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { authError, cancelledError, usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
+import { cleanForTerminal } from "../../output/sanitize.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
@@ -50,7 +51,8 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
     ctx.io.stdout.write(jsonLine({ profile, ...described, stored_in: ctx.configPath }));
   } else {
     const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
-    ctx.io.stdout.write(`Logged in to profile "${profile}" as ${described.subject ?? "(no subject)"} (${described.role ?? "no role"})${expiry}\n`);
+    const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;
+    ctx.io.stdout.write(cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`));
   }
   return 0;
 }

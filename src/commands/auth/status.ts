@@ -1,6 +1,7 @@
 import { readTokenClaims } from "../../config/jwt.js";
 import type { Context } from "../../context.js";
 import { authError, EXIT } from "../../errors.js";
+import { cleanForTerminal } from "../../output/sanitize.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
@@ -35,7 +36,7 @@ export async function statusCommand(ctx: Context): Promise<number> {
       ["expires", status.expires_at ? `${status.expires_at}${described?.expired ? " (expired)" : ""}` : "-"],
     ];
     const width = Math.max(...rows.map(([key]) => key.length));
-    ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${value}`).join("\n") + "\n");
+    ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n");
   }
   // After the status itself, so a script sees both; main prints it (as JSON under --json).
   if (problem) throw authError(problem, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
