@@ -38,9 +38,8 @@ export interface SmokeReport {
 }
 
 export function renderSmokeSteps(report: SmokeReport, stream: OutputStream, color: boolean): string {
-  const s = styler(color);
-  const paint = (result: StepResultName) => (result === "passed" ? s.green(result) : result === "failed" ? s.red(result) : s.yellow(result));
-  const rows = report.steps.map((step) => [step.step, stream.isTTY ? paint(step.result) : step.result, step.ms, cleanForTerminal(step.detail)]);
+  // Plain result words: the table's column widths count characters, and colour codes would count too.
+  const rows = report.steps.map((step) => [step.step, step.result, step.ms, cleanForTerminal(step.detail)]);
   return renderTable(stream, { head: ["step", "result", "ms", "detail"], rows, alignRight: [2], color });
 }
 
