@@ -117,6 +117,18 @@ describe("foodctl smoke with faults", () => {
     expect(forced.count(UPDATE)).toBe(2);
   });
 
+  it("a recognition-only total that is not whole grams is not changed (exit 7): the restore could not send it back", async () => {
+    const intake = { ...segmentationIntake(1001), image_id: 1001, serving_size: 320.4, recipe_per_item: undefined, nutritional_info_per_item: undefined };
+    const server = await startFaultServer();
+    servers.push(server);
+    server.route("GET /v2/intake/1001", faults.intake(intake)).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
+    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1001"]);
+    expect(result.code).toBe(7);
+    expect(stepRows(result.stdout).get("change")?.detail).toBe("intake 1001: its total of 320.4 g is not whole grams, so it could not be restored");
+    expect(stepRows(result.stdout).get("restore")).toEqual({ result: "skipped", detail: "no change was sent" });
+    expect(server.count(UPDATE)).toBe(0);
+  });
+
   it("a 401: exit 4 at step 1, every other step skipped, one request sent", async () => {
     const server = await startFaultServer();
     servers.push(server);

@@ -86,6 +86,10 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   const original = need(state.original, "the intake");
   const change = buildSmokeChange(original);
   if (!change) throw rejectedError(`intake ${state.imageId} has no quantity to change`, { hint: "nothing was sent" });
+  if (change.position === null && !Number.isInteger(change.grams.before)) {
+    // The restore could not send it back: a recognition-only total is whole grams (docs/api.md, update operation).
+    throw rejectedError(`intake ${state.imageId}: its total of ${change.grams.before} g is not whole grams, so it could not be restored`, { hint: "nothing was sent" });
+  }
   precheckUpdate(original, change.fields);
   state.change = change;
   state.changeSent = true;
