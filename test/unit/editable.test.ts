@@ -4,7 +4,14 @@ import { buildRestoreFields, buildSmokeChange, describeState, editableState, sta
 import { xmlEscape } from "../../src/output/smoke.js";
 import { manualIntake, segmentationIntake } from "../faults/fixtures.js";
 
-const recognition = (grams: number): Intake => ({ image_id: 1001, serving_size: grams, salt: "low", sugar: "none", foodName: ["pizza"], nutritional_info: { calories: 700 } });
+const recognition = (grams: number): Intake => ({
+  image_id: 1001,
+  serving_size: grams,
+  salt: "low",
+  sugar: "none",
+  foodName: ["pizza"],
+  nutritional_info: { calories: 700 },
+});
 
 describe("the editable state of an intake", () => {
   it("the smoke change puts one gram on the first item of an itemized intake", () => {

@@ -88,7 +88,8 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   if (!change) throw rejectedError(`intake ${state.imageId} has no quantity to change`, { hint: "nothing was sent" });
   if (change.position === null && !Number.isInteger(change.grams.before)) {
     // The restore could not send it back: a recognition-only total is whole grams (docs/api.md, update operation).
-    throw rejectedError(`intake ${state.imageId}: its total of ${change.grams.before} g is not whole grams, so it could not be restored`, { hint: "nothing was sent" });
+    const problem = `its total of ${change.grams.before} g is not whole grams, so it could not be restored`;
+    throw rejectedError(`intake ${state.imageId}: ${problem}`, { hint: "nothing was sent" });
   }
   precheckUpdate(original, change.fields);
   state.change = change;
