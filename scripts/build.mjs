@@ -5,7 +5,7 @@
 //                         compiles with a V8 code cache. Modules only some commands need are
 //                         evaluated on first use (esbuild's lazy module initialisers).
 //   dist/cold/<name>.cjs  what few runs need, each its own file loaded on first use: the sandbox,
-//                         `intake apply`, display images, prompts, completion, the proxy transport,
+//                         `intake apply`, display images, `smoke`, prompts, completion, the proxy transport,
 //                         conf, chalk. A cold file takes the hot file's modules from it (never a
 //                         second copy: `instanceof CliError` holds across files).
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
@@ -32,6 +32,7 @@ const COLD_SOURCES = {
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",
   "src/commands/auth/login.ts": "login",
+  "src/commands/smoke/smoke.ts": "smoke",
   "src/commands/completion/scripts.ts": "completion",
   "src/commands/completion/values.ts": "completion-values",
   "src/api/undiciTransport.ts": "undici-transport",

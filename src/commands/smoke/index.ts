@@ -1,9 +1,8 @@
 /** `foodctl smoke`: a CI smoke check of the intake API on one intake, which it leaves as it found it. */
-import { parseImageIdArg } from "../args.js";
 import { verb, type Noun } from "../spec.js";
 
 export interface SmokeInput {
-  imageId: number;
+  imageId: string;
   readOnly: boolean;
   displayImage: boolean;
   force: boolean;
@@ -22,7 +21,7 @@ const check = verb<SmokeInput>({
   ],
   examples: ["foodctl smoke 1002", "foodctl smoke 1003 --junit smoke.xml", "foodctl smoke 1001 --read-only --json"],
   parse: (input) => ({
-    imageId: parseImageIdArg(input.arg(0)),
+    imageId: input.arg(0),
     readOnly: input.flag("readOnly"),
     displayImage: input.on("displayImage"),
     force: input.flag("force"),

@@ -9,6 +9,7 @@ import { CliError, failure, toCliError } from "../../errors.js";
 import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
+import { parseImageIdArg } from "../args.js";
 import type { SmokeInput } from "./index.js";
 import { checkReportPath, writeReportFile } from "./reportFile.js";
 import * as steps from "./steps.js";
@@ -20,7 +21,8 @@ interface StepRun {
 }
 
 export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<number> {
-  const { imageId, junit } = input;
+  const imageId = parseImageIdArg(input.imageId);
+  const junit = input.junit;
   const smokeOptions: SmokeOptions = { readOnly: input.readOnly, displayImage: input.displayImage, force: input.force };
   if (junit !== undefined) await checkReportPath(junit);
   ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
