@@ -79,7 +79,7 @@ describe("foodctl smoke with faults", () => {
       `{"image_id":1002,"quantity":{"1":200,"2":120},"salt":{"1":"medium","2":"medium"},"sugar":{"1":"none","2":"none"},`,
       `"oil":{"1":"low","2":"low"},"measures":{"1":"metric","2":"metric"}}`,
     ].join("");
-    expect(result.stderr).toContain(`  echo '${line}' | foodctl intake apply - --format jsonl`);
+    expect(result.stderr).toContain(`  echo '${line}' | foodctl --api-url ${server.url} intake apply - --format jsonl`);
     expect(result.stderr).toMatch(/^error: smoke check of intake 1002 failed at step "restore": .*restore forbidden/m);
   });
 
@@ -92,7 +92,7 @@ describe("foodctl smoke with faults", () => {
     const document = JSON.parse(result.stdout) as Document;
     expect(document.passed).toBe(false);
     expect(document.restore_failed.fields).toMatchObject({ quantity: { "1": 200, "2": 120 } });
-    expect(document.restore_failed.command).toMatch(/\| foodctl intake apply - --format jsonl$/);
+    expect(document.restore_failed.command).toMatch(/\| foodctl --api-url http:\/\/127\.0\.0\.1:\d+ intake apply - --format jsonl$/);
     expect(JSON.parse(result.stderr.trim().split("\n").at(-1)!)).toMatchObject({ error: { code: "unavailable", exit_code: 8 } });
   });
 

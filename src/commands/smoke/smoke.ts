@@ -104,9 +104,12 @@ function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
   const original = state.original!;
   const fields = buildRestoreFields(original);
   const line = JSON.stringify({ image_id: state.imageId, ...fields });
+  const settings = ctx.settings();
+  // What the run was given on its command line; the environment and the profile are there for the next command too.
   const globals = [
     ctx.globals.profile ? `--profile ${shellQuote(ctx.globals.profile)}` : "",
-    ctx.settings().user !== undefined ? `--user ${ctx.settings().user}` : "",
+    settings.apiUrl?.source === "flag" ? `--api-url ${shellQuote(settings.apiUrl.value)}` : "",
+    settings.user !== undefined ? `--user ${settings.user}` : "",
   ].filter(Boolean);
   const command = `echo ${shellQuote(line)} | foodctl ${[...globals, "intake apply - --format jsonl"].join(" ")}`;
   return { original: describeState(editableState(original)), fields, command };
