@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
-import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
+import { manualIntake, segmentationIntake, signTestToken } from "../faults/fixtures.js";
 import { runFoodctl, stepRows } from "./helpers.js";
 
 const UPDATE = "POST /v2/nutrition/confirm/quantity";
@@ -127,6 +127,23 @@ describe("foodctl smoke with faults", () => {
     expect(stepRows(result.stdout).get("change")?.detail).toBe("intake 1001: its total of 320.4 g is not whole grams, so it could not be restored");
     expect(stepRows(result.stdout).get("restore")).toEqual({ result: "skipped", detail: "no change was sent" });
     expect(server.count(UPDATE)).toBe(0);
+  });
+
+  it("a refused display image upload fails the step (exit 7), and the removal is still sent in case it was stored", async () => {
+    const intake = manualIntake(1003);
+    const changedManual = structuredClone(intake);
+    changedManual.recipe_per_item[0]!.serving_size = 251;
+    changedManual.nutritional_info_per_item[0]!.nutritional_info.calories = 291.2;
+    const server = await startFaultServer();
+    servers.push(server);
+    const reads = [intake, intake, changedManual, changedManual, intake].map((record) => faults.intake(record));
+    server.route("GET /v2/intake/1003", ...reads).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
+    server.route(UPDATE, faults.updated(1003)).route("DELETE /v2/intake/1003/display_image", faults.intake(intake));
+    server.route("POST /v2/intake/1003/display_image", faults.error(415, "not a readable image (injected)"));
+    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1003"]);
+    expect(result.code).toBe(7);
+    expect(stepRows(result.stdout).get("display image")?.detail).toMatch(/answered 415: not a readable image/);
+    expect(server.count("DELETE /v2/intake/1003/display_image")).toBe(1);
   });
 
   it("a 401: exit 4 at step 1, every other step skipped, one request sent", async () => {
