@@ -167,7 +167,8 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
     const removed = (await cleanup.getIntake(state.imageId)).data.intake_info;
     if (removed.has_display_image !== false) throw failure(`intake ${state.imageId}: after the removal the intake still shows a display image`);
     if (removed.image_url !== intake.image_url) {
-      throw failure(`intake ${state.imageId}: after the removal the image is ${removed.image_url ?? "none"}, not the normal image ${intake.image_url ?? "none"}`);
+      const shown = removed.image_url ?? "none";
+      throw failure(`intake ${state.imageId}: after the removal the image is ${shown}, not the normal image ${intake.image_url ?? "none"}`);
     }
   } catch (error) {
     const hint = `remove it with \`foodctl display-image remove ${state.imageId} --yes\``;
