@@ -75,7 +75,7 @@ export class Context {
   }
 
   trace(line: string): void {
-    if (this.verbose) this.io.stderr.write(`${this.err.dim(line)}\n`);
+    if (this.verbose) this.io.stderr.write(`${this.err.dim(cleanForTerminal(line))}\n`);
   }
 
   /** The API base URL, checked (http only to loopback) before anything is sent. */
