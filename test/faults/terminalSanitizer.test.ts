@@ -3,10 +3,8 @@
  * controls, C1 controls under --json, and a deeply nested answer with a control character in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/main.js";
 import { cleanParsedValue } from "../../src/output/sanitize.js";
-import { bufferIO } from "../helpers/bufferIO.js";
-import { tempConfigHome } from "../helpers/cli.js";
+import { runFoodctl } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
 
@@ -25,11 +23,7 @@ const C1 = Array.from({ length: 0x20 }, (_, index) => String.fromCharCode(0x80 +
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
 
-async function foodctl(args: string[], tty = false) {
-  const buffers = bufferIO({ env: { FOODCTL_TOKEN: token, XDG_CONFIG_HOME: tempConfigHome() }, tty });
-  const code = await run(["--api-url", server.url, "--retries", "0", ...args], { io: buffers.io, signal: new AbortController().signal });
-  return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
-}
+const foodctl = (args: string[], tty = false) => runFoodctl(["--api-url", server.url, "--retries", "0", ...args], { env: { FOODCTL_TOKEN: token }, tty });
 
 function intakeNamed(imageId: number, names: [string, string]) {
   const intake = segmentationIntake(imageId);

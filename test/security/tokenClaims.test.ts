@@ -1,9 +1,7 @@
 /** Issue 15: a token's claims are outside text; printing them must not drive the terminal. */
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/main.js";
-import { bufferIO } from "../helpers/bufferIO.js";
-import { tempConfigHome } from "../helpers/cli.js";
+import { runFoodctl } from "../helpers/cli.js";
 
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
@@ -19,11 +17,9 @@ function hostileToken(expiresIn: string): Promise<string> {
     .sign(new TextEncoder().encode("claims-test-secret-not-used-elsewhere"));
 }
 
-async function foodctl(args: string[], options: { token?: string; stdin?: string; tty?: boolean }) {
-  const env: NodeJS.ProcessEnv = { XDG_CONFIG_HOME: tempConfigHome(), ...(options.token ? { FOODCTL_TOKEN: options.token } : {}) };
-  const buffers = bufferIO({ env, tty: options.tty ?? false, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
-  const code = await run(args, { io: buffers.io, signal: new AbortController().signal });
-  return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
+function foodctl(args: string[], options: { token?: string; stdin?: string; tty?: boolean }) {
+  const env = options.token ? { FOODCTL_TOKEN: options.token } : {};
+  return runFoodctl(args, { env, tty: options.tty ?? false, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
 }
 
 describe("token claims", () => {

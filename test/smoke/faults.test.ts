@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken } from "../faults/fixtures.js";
-import { runFoodctl, stepRows } from "./helpers.js";
+import { runAgainstApi, stepRows } from "./helpers.js";
 
 const UPDATE = "POST /v2/nutrition/confirm/quantity";
 const READ = "GET /v2/intake/1002";
@@ -33,7 +33,7 @@ describe("foodctl smoke with faults", () => {
   it("a 503 on the update: exit 8, and the restore is not needed since nothing was applied (the intake read again is unchanged)", async () => {
     const server = await serverFor(faults.intake(original));
     server.route(UPDATE, faults.unavailable());
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code, result.stderr).toBe(8);
     const rows = stepRows(result.stdout);
     expect(rows.get("change")?.result).toBe("failed");
@@ -48,7 +48,7 @@ describe("foodctl smoke with faults", () => {
   it("a failure after the change was applied: the restore runs and puts the original values back", async () => {
     const server = await serverFor(faults.intake(original), faults.intake(original), faults.internalError(), faults.intake(changed), faults.intake(original));
     server.route(UPDATE, faults.updated(1002));
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code, result.stderr).toBe(8);
     const rows = stepRows(result.stdout);
     expect(rows.get("change")?.detail).toMatch(/the change was applied, but reading it back failed/);
@@ -69,7 +69,7 @@ describe("foodctl smoke with faults", () => {
   it("a failing restore is loud: the original values and the command that restores them are printed, and its class is the exit code", async () => {
     const server = await serverFor(faults.intake(original), faults.intake(original), faults.internalError(), faults.intake(changed));
     server.route(UPDATE, faults.updated(1002), faults.error(403, "restore forbidden (injected)"));
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code, result.stderr).toBe(5);
     expect(stepRows(result.stdout).get("restore")?.result).toBe("failed");
     expect(result.stderr).toContain("RESTORE FAILED: intake 1002 may be left changed by the smoke check.");
@@ -86,7 +86,7 @@ describe("foodctl smoke with faults", () => {
   it("the failed restore's original values and command are in the --json document too", async () => {
     const server = await serverFor(faults.intake(original), faults.intake(original), faults.intake(changed), faults.intake(changed));
     server.route(UPDATE, faults.updated(1002), faults.unavailable());
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002", "--json"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002", "--json"]);
     expect(result.code).toBe(8);
     type Document = { passed: boolean; restore_failed: { command: string; fields: unknown; original: string[] } };
     const document = JSON.parse(result.stdout) as Document;
@@ -100,7 +100,7 @@ describe("foodctl smoke with faults", () => {
     const someoneElse = segmentationIntake(1002, [201, 95]);
     const refused = await serverFor(faults.intake(original), faults.intake(original), faults.intake(changed), faults.intake(someoneElse));
     refused.route(UPDATE, faults.updated(1002));
-    const result = await runFoodctl(refused.url, await signTestToken(), ["smoke", "1002"]);
+    const result = await runAgainstApi(refused.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code, result.stderr).toBe(7);
     const detail = stepRows(result.stdout).get("restore")?.detail;
     expect(detail).toMatch(/changed by someone else during the smoke check \(position 2: 95 g instead of 120 g\): not restored/);
@@ -111,7 +111,7 @@ describe("foodctl smoke with faults", () => {
     const reads = [original, original, changed, someoneElse, original].map((intake) => faults.intake(intake));
     const forced = await serverFor(...reads);
     forced.route(UPDATE, faults.updated(1002));
-    const again = await runFoodctl(forced.url, await signTestToken(), ["smoke", "1002", "--force"]);
+    const again = await runAgainstApi(forced.url, await signTestToken(), ["smoke", "1002", "--force"]);
     expect(again.code, again.stderr).toBe(0);
     expect(stepRows(again.stdout).get("restore")?.detail).toMatch(/^original values back \(--force: it had been changed underneath/);
     expect(forced.count(UPDATE)).toBe(2);
@@ -122,7 +122,7 @@ describe("foodctl smoke with faults", () => {
     const server = await startFaultServer();
     servers.push(server);
     server.route("GET /v2/intake/1001", faults.intake(intake)).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1001"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1001"]);
     expect(result.code).toBe(7);
     expect(stepRows(result.stdout).get("change")?.detail).toBe("intake 1001: its total of 320.4 g is not whole grams, so it could not be restored");
     expect(stepRows(result.stdout).get("restore")).toEqual({ result: "skipped", detail: "no change was sent" });
@@ -140,7 +140,7 @@ describe("foodctl smoke with faults", () => {
     server.route("GET /v2/intake/1003", ...reads).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
     server.route(UPDATE, faults.updated(1003)).route("DELETE /v2/intake/1003/display_image", faults.intake(intake));
     server.route("POST /v2/intake/1003/display_image", faults.error(415, "not a readable image (injected)"));
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1003"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1003"]);
     expect(result.code).toBe(7);
     expect(stepRows(result.stdout).get("display image")?.detail).toMatch(/answered 415: not a readable image/);
     expect(server.count("DELETE /v2/intake/1003/display_image")).toBe(1);
@@ -150,7 +150,7 @@ describe("foodctl smoke with faults", () => {
     const server = await startFaultServer();
     servers.push(server);
     server.route(READ, faults.error(401, "token rejected (injected)"));
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002"]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code).toBe(4);
     const rows = stepRows(result.stdout);
     expect(rows.get("auth")?.result).toBe("failed");
@@ -165,7 +165,7 @@ describe("foodctl smoke with faults", () => {
     const server = await startFaultServer();
     servers.push(server);
     server.route(READ, faults.error(401, `bad token ${token}`));
-    const result = await runFoodctl(server.url, token, ["smoke", "1002"]);
+    const result = await runAgainstApi(server.url, token, ["smoke", "1002"]);
     expect(result.stdout + result.stderr).not.toContain(token);
     expect(result.stdout).toContain("bad token ****");
   });

@@ -10,10 +10,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
-import { reportFolder, runFoodctl } from "./helpers.js";
+import { runTempDir } from "../helpers/cli.js";
+import { runAgainstApi } from "./helpers.js";
 
 const sb = withSandbox();
-const folder = reportFolder();
+const folder = () => runTempDir("foodctl-smoke-");
 const servers: FaultServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
@@ -61,7 +62,7 @@ describe("foodctl smoke --junit", () => {
   it("a passing run: one testsuite named foodctl smoke, one testcase per step, skipped steps as <skipped/>, no temp file left", async () => {
     const dir = folder();
     const path = join(dir, "smoke.xml");
-    const result = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", path]);
+    const result = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", path]);
     expect(result.code, result.stderr).toBe(0);
     const { suite, cases } = readJunit(path);
     expect(cases.map((entry) => entry.name)).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
@@ -78,7 +79,7 @@ describe("foodctl smoke --junit", () => {
     server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [intake] }));
     server.route("POST /v2/nutrition/confirm/quantity", faults.unavailable());
     const path = join(folder(), "smoke.xml");
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
     expect(result.code).toBe(8);
     const { suite, cases } = readJunit(path);
     expect(suite).toMatchObject({ tests: "6", failures: "1", skipped: "1" });
@@ -93,7 +94,7 @@ describe("foodctl smoke --junit", () => {
     servers.push(server);
     server.route("GET /v2/intake/1002", faults.error(401, `<b>"bad" & 'worse'</b>\u0001\u001b[31m ]]>`));
     const path = join(folder(), "smoke.xml");
-    const result = await runFoodctl(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
+    const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
     expect(result.code).toBe(4);
     const { cases } = readJunit(path);
     const [failure] = cases[0]!.failure as Array<{ message: string }>;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../helpers/sandbox.js";
-import { runFoodctl, stepRows } from "./helpers.js";
+import { runAgainstApi, stepRows } from "./helpers.js";
 
 const sb = withSandbox();
 
@@ -21,10 +21,10 @@ const KINDS = [
 describe("foodctl smoke against the sandbox", () => {
   it.each(KINDS)("passes on intake $imageId ($kind) and leaves `intake show --json` byte for byte the same", async ({ imageId, user, displayImage }) => {
     const token = sb.handle.tokenFor(user);
-    const before = await runFoodctl(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
+    const before = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
     expect(before.code, before.stderr).toBe(0);
 
-    const smoke = await runFoodctl(sb.handle.url, token, ["smoke", String(imageId)]);
+    const smoke = await runAgainstApi(sb.handle.url, token, ["smoke", String(imageId)]);
     expect(smoke.code, smoke.stderr + smoke.stdout).toBe(0);
     const rows = stepRows(smoke.stdout);
     expect([...rows.keys()]).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
@@ -32,13 +32,13 @@ describe("foodctl smoke against the sandbox", () => {
     expect(rows.get("display image")?.result).toBe(displayImage);
     expect(rows.get("restore")?.detail).toBe("original quantities and levels back");
 
-    const after = await runFoodctl(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
+    const after = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
     expect(after.stdout).toBe(before.stdout);
   });
 
   it("--read-only sends nothing but GET requests and reports the changing steps as skipped", async () => {
     const before = sb.handle.stats().requests;
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1003", "--read-only"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1003", "--read-only"]);
     expect(smoke.code, smoke.stderr).toBe(0);
     const after = sb.handle.stats().requests;
     const sent = Object.entries(after).filter(([route, count]) => count !== (before[route] ?? 0));
@@ -49,13 +49,13 @@ describe("foodctl smoke against the sandbox", () => {
   });
 
   it("--no-display-image skips the display image step on a manual intake", async () => {
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1003", "--no-display-image"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1003", "--no-display-image"]);
     expect(smoke.code, smoke.stderr).toBe(0);
     expect(stepRows(smoke.stdout).get("display image")).toEqual({ result: "skipped", detail: "--no-display-image" });
   });
 
   it("--json prints one document with every step", async () => {
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--json"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--json"]);
     expect(smoke.code, smoke.stderr).toBe(0);
     type Document = { image_id: number; passed: boolean; exit_code: number; steps: Array<{ step: string; result: string; ms: number }> };
     const document = JSON.parse(smoke.stdout) as Document;
@@ -66,7 +66,7 @@ describe("foodctl smoke against the sandbox", () => {
 
   it("an intake of another user fails at the read step with exit 5, and nothing is changed", async () => {
     const before = sb.handle.stats().requests;
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "2002"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "2002"]);
     expect(smoke.code).toBe(5);
     const rows = stepRows(smoke.stdout);
     expect(rows.get("auth")?.result).toBe("passed");
@@ -78,7 +78,7 @@ describe("foodctl smoke against the sandbox", () => {
 
   it("a malformed image id is a usage error (exit 2) and nothing is sent", async () => {
     const before = sb.handle.stats().total_requests;
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "12x"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "12x"]);
     expect(smoke.code).toBe(2);
     expect(smoke.stderr).toMatch(/^error: image_id must be a positive integer/);
     expect(sb.handle.stats().total_requests).toBe(before);
@@ -86,7 +86,7 @@ describe("foodctl smoke against the sandbox", () => {
 
   it("a --junit file in a folder that does not exist is a usage error (exit 2) and nothing is sent", async () => {
     const before = sb.handle.stats().total_requests;
-    const smoke = await runFoodctl(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", "/nonexistent-folder-of-foodctl/report.xml"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", "/nonexistent-folder-of-foodctl/report.xml"]);
     expect(smoke.code).toBe(2);
     expect(smoke.stderr).toMatch(/^error: --junit .*no such folder/);
     expect(sb.handle.stats().total_requests).toBe(before);
