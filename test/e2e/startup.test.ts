@@ -50,8 +50,8 @@ function evaluatedWith(...modules: string[]): string[] {
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
 const COLD_PACKAGES = /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
-const COLD_SOURCES =
-  /src\/sandbox\/|src\/api\/undiciTransport\.ts|src\/commands\/(sandbox\/(?!index)\w+|intake\/apply|display-image\/(attach|remove)|auth\/login|smoke\/smoke|completion\/(scripts|values))\.ts/;
+const COLD_COMMANDS = "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/login|smoke\\/smoke|completion\\/(scripts|values)";
+const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/undiciTransport\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
 
 describe("start-up: what each path loads", () => {
   it("answers --version from the bin and dist/version.txt alone", () => {
