@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/api/schemas.js";
 import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
-import { buildModifierFields } from "../../src/commands/intake/setModifiers.js";
+import { intakePositions } from "../../src/intake/items.js";
+import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";
 
 function refusal(run: () => unknown): CliError {
@@ -107,7 +108,7 @@ describe("checkPositionArgs", () => {
   });
 });
 
-describe("buildModifierFields", () => {
+describe("buildModifierFields (domain: problems, not errors)", () => {
   const recognition: Intake = { image_id: 1001, foodName: ["Margherita pizza"], serving_size: 320, salt: "medium", sugar: "none" };
   const segmentation: Intake = {
     image_id: 1002,
@@ -117,34 +118,50 @@ describe("buildModifierFields", () => {
     ],
   };
   const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({ salt: undefined, sugar: undefined, oil: undefined, measures: undefined, ...values });
+  const build = (intake: Intake, values: Parameters<typeof levels>[0], positions: string[], allItems: boolean) =>
+    buildModifierFields(intake, intakePositions(intake), levels(values), positions, allItems);
 
   it("sends plain levels for a recognition-only intake", () => {
-    expect(buildModifierFields(recognition, levels({ salt: "low", sugar: "none" }), [], false)).toEqual({ salt: "low", sugar: "none" });
+    expect(build(recognition, { salt: "low", sugar: "none" }, [], false).fields).toEqual({ salt: "low", sugar: "none" });
   });
 
-  it("refuses --oil and --measures for a recognition-only intake (exit 7)", () => {
+  it("refuses --oil and --measures for a recognition-only intake", () => {
     for (const name of ["oil", "measures"] as const) {
-      const error = refusal(() => buildModifierFields(recognition, levels({ [name]: name === "oil" ? "low" : "metric" }), [], false));
-      expect(error.exitCode).toBe(EXIT.rejected);
-      expect(error.message).toContain(`--${name} applies only to itemized intakes`);
+      const built = build(recognition, { [name]: name === "oil" ? "low" : "metric" }, [], true);
+      expect(built.fields).toBeNull();
+      expect(built.problem?.message).toContain(`--${name} applies only to itemized intakes`);
     }
   });
 
-  it("refuses positions for a recognition-only intake (exit 7)", () => {
-    expect(refusal(() => buildModifierFields(recognition, levels({ salt: "low" }), ["1"], false)).exitCode).toBe(EXIT.rejected);
+  it("refuses positions for a recognition-only intake", () => {
+    expect(build(recognition, { salt: "low" }, ["1"], false).problem?.message).toContain("recognition-only: it has no item positions");
   });
 
   it("keys each level by the positions named", () => {
-    expect(buildModifierFields(segmentation, levels({ salt: "none", oil: "high" }), ["2"], false)).toEqual({ salt: { "2": "none" }, oil: { "2": "high" } });
+    expect(build(segmentation, { salt: "none", oil: "high" }, ["2"], false).fields).toEqual({ salt: { "2": "none" }, oil: { "2": "high" } });
   });
 
   it("targets every item with --all-items", () => {
-    expect(buildModifierFields(segmentation, levels({ measures: "imperial" }), [], true)).toEqual({ measures: { "1": "imperial", "2": "imperial" } });
+    expect(build(segmentation, { measures: "imperial" }, [], true).fields).toEqual({ measures: { "1": "imperial", "2": "imperial" } });
   });
 
-  it("asks for positions or --all-items on an itemized intake (exit 2, naming the positions)", () => {
-    const error = refusal(() => buildModifierFields(segmentation, levels({ salt: "low" }), [], false));
-    expect(error.exitCode).toBe(EXIT.usage);
-    expect(error.message).toContain("(1, 2) or use --all-items");
+  it("asks for positions or --all-items on an itemized intake, naming the positions", () => {
+    expect(build(segmentation, { salt: "low" }, [], false).problem?.message).toContain("(1, 2) or use --all-items");
+  });
+});
+
+describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
+  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({ salt: undefined, sugar: undefined, oil: undefined, measures: undefined, ...values });
+
+  it.each([
+    [{ oil: "low" }, [], false, /--oil applies to items/],
+    [{ measures: "metric", salt: "low" }, [], false, /--measures applies to items/],
+    [{ salt: "low" }, ["1"], true, /positions or --all-items, not both/],
+  ] as const)("%j with positions %j and --all-items %s is refused", (values, positions, allItems, message) => {
+    expect(modifierArgumentProblem(levels(values), positions, allItems)?.message).toMatch(message);
+  });
+
+  it("leaves --salt without positions to the intake (it may be recognition-only)", () => {
+    expect(modifierArgumentProblem(levels({ salt: "low" }), [], false)).toBeNull();
   });
 });

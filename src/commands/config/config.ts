@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { renderTable } from "../../output/table.js";
-import { jsonLine } from "../args.js";
+import { formatJson } from "../../output/json.js";
 
 function checkKey(key: string): ConfigKey {
   if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
@@ -27,7 +27,7 @@ export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
   if (ctx.json) {
-    ctx.io.stdout.write(jsonLine({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
+    ctx.io.stdout.write(formatJson({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
     return 0;
   }
   ctx.io.stdout.write(
@@ -44,7 +44,7 @@ export async function configList(ctx: Context): Promise<number> {
 export async function configGet(ctx: Context, keyText: string): Promise<number> {
   const key = checkKey(keyText);
   const { value } = effective(ctx.settings(), key);
-  if (ctx.json) ctx.io.stdout.write(jsonLine({ key, value }));
+  if (ctx.json) ctx.io.stdout.write(formatJson({ key, value }));
   else if (value !== null) ctx.io.stdout.write(`${value}\n`);
   return 0;
 }
@@ -71,7 +71,7 @@ export async function configSet(ctx: Context, keyText: string, valueText: string
   const value = checkValue(key, valueText);
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
-  if (ctx.json) ctx.io.stdout.write(jsonLine({ profile, key, value }));
+  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value }));
   else ctx.info(`Set ${key} = ${value} in profile "${profile}"`);
   return 0;
 }
@@ -86,13 +86,13 @@ export async function configUnset(ctx: Context, keyText: string): Promise<number
       return next;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(jsonLine({ profile, key, value: null }));
+  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value: null }));
   else ctx.info(`Unset ${key} in profile "${profile}"`);
   return 0;
 }
 
 export async function configPathCommand(ctx: Context): Promise<number> {
-  if (ctx.json) ctx.io.stdout.write(jsonLine({ path: ctx.configPath }));
+  if (ctx.json) ctx.io.stdout.write(formatJson({ path: ctx.configPath }));
   else ctx.io.stdout.write(`${ctx.configPath}\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
 /** Command-line forms of an update, checked before anything is read or sent (exit 2). */
 import { usageError } from "../../errors.js";
 import { isLevel, LEVELS } from "../../intake/levels.js";
+import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { readGramsText } from "../../intake/quantity.js";
 
@@ -51,8 +52,6 @@ export interface ModifierFlags {
   oil?: string | undefined;
   measures?: string | undefined;
 }
-
-export type ModifierLevels = Record<keyof ModifierFlags, string | undefined>;
 
 export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
   for (const name of ["salt", "sugar", "oil"] as const) {

@@ -1,15 +1,12 @@
-import type { Intake } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
-import { isItemized, readIntakeKind } from "../../intake/kinds.js";
+import { buildModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
 import { parseImageIdArg } from "../args.js";
-import { runIntakeUpdate } from "./change.js";
 import type { ChangeFlags } from "../spec.js";
-import { checkModifierFlags, checkPositionArgs, type ModifierFlags, type ModifierLevels } from "./changeArgs.js";
+import { runIntakeUpdate } from "./change.js";
+import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
 import { reportChange } from "./report.js";
-
-const FIELDS = ["salt", "sugar", "oil", "measures"] as const;
 
 export interface SetModifiersOptions extends ChangeFlags {
   imageId: string;
@@ -23,36 +20,15 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   const levels = checkModifierFlags(options.levels);
   const positions = checkPositionArgs(options.positions);
   const allItems = options.allItems;
-  if (allItems && positions.length) throw usageError("give positions or --all-items, not both");
+  // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
+  const argumentProblem = modifierArgumentProblem(levels, positions, allItems);
+  if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();
   const before = (await client.getIntake(imageId)).data.intake_info;
-  const fields = buildModifierFields(before, levels, positions, allItems);
-  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, before });
+  // What only the intake shows (its kind, its positions) is a refusal: it was read, no change was sent.
+  const built = buildModifierFields(before, intakePositions(before), levels, positions, allItems);
+  if (built.problem) throw rejectedError(built.problem.message, { hint: built.problem.hint });
+  const outcome = await runIntakeUpdate(client, imageId, built.fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, before });
   return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change" });
-}
-
-/** The update body for these levels on this intake; refuses what its kind cannot take. */
-export function buildModifierFields(intake: Intake, levels: ModifierLevels, positions: string[], allItems: boolean): Record<string, unknown> {
-  const kind = readIntakeKind(intake);
-  if (!isItemized(kind)) {
-    if (positions.length) throw rejectedError(`intake ${intake.image_id} is recognition-only: it has no item positions`, { hint: "drop the positions; salt and sugar apply to the whole intake" });
-    for (const name of ["oil", "measures"] as const) {
-      if (levels[name] !== undefined) throw rejectedError(`intake ${intake.image_id} is recognition-only: --${name} applies only to itemized intakes`, { hint: "nothing was sent" });
-    }
-    const fields: Record<string, unknown> = {};
-    if (levels.salt !== undefined) fields.salt = levels.salt;
-    if (levels.sugar !== undefined) fields.sugar = levels.sugar;
-    return fields;
-  }
-  if (!positions.length && !allItems) {
-    throw usageError(`intake ${intake.image_id} is itemized: name the positions (${intakePositions(intake).join(", ")}) or use --all-items`);
-  }
-  const targets = allItems ? intakePositions(intake) : positions;
-  const fields: Record<string, unknown> = {};
-  for (const name of FIELDS) {
-    const level = levels[name];
-    if (level !== undefined) fields[name] = Object.fromEntries(targets.map((position) => [position, level]));
-  }
-  return fields;
 }

@@ -113,11 +113,11 @@ describe("intake set-modifiers against the sandbox", () => {
 
   describe("refuses, after reading the intake, what its kind cannot take; nothing else is sent", () => {
     it.each([
-      ["--oil on a recognition-only intake", ["1001", "--oil", "low"], 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes"],
-      ["--measures on a recognition-only intake", ["1001", "--measures", "metric"], 7, "error: intake 1001 is recognition-only: --measures applies only to itemized intakes"],
+      ["--oil with --all-items on a recognition-only intake", ["1001", "--all-items", "--oil", "low"], 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes"],
       ["positions on a recognition-only intake", ["1001", "1", "--salt", "low"], 7, "error: intake 1001 is recognition-only: it has no item positions"],
       ["an unknown position", ["1002", "4", "--salt", "low"], 7, "error: intake 1002: unknown position 4 (this intake has 1, 2, 3)"],
-      ["an itemized intake without positions or --all-items", ["1002", "--salt", "low"], 2, "error: intake 1002 is itemized: name the positions (1, 2, 3) or use --all-items"],
+      // Not a syntax error: only the intake shows it needs positions, so exit 7 (docs/cli.md, exit codes).
+      ["an itemized intake without positions or --all-items", ["1002", "--salt", "low"], 7, "error: intake 1002 is itemized: name the positions (1, 2, 3) or use --all-items"],
     ])("%s", async (_name, args, code, message) => {
       const before = sandbox.intake(Number(args[0]));
       const count = sandbox.countRequests();
@@ -126,6 +126,19 @@ describe("intake set-modifiers against the sandbox", () => {
       expect(result.stderr).toContain(message);
       expect(count()).toEqual({ [GET_INTAKE]: 1 });
       expect(sandbox.intake(Number(args[0]))).toEqual(before);
+    });
+  });
+
+  describe("refuses before any request what the arguments alone rule out (exit 2, nothing sent)", () => {
+    it.each([
+      ["--oil without positions", ["1001", "--oil", "low"], "error: --oil applies to items of an itemized intake: name the positions or use --all-items"],
+      ["--measures without positions", ["1002", "--salt", "low", "--measures", "metric"], "error: --measures applies to items of an itemized intake"],
+    ])("%s", async (_name, args, message) => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", ...args]);
+      expectExit(result, 2);
+      expect(result.stderr).toContain(message);
+      expect(count()).toEqual({});
     });
   });
 });

@@ -1,0 +1,66 @@
+/** The update body for salt, sugar, oil and measures on one intake: pure, returns problems. */
+import { isItemized, readIntakeKind, type KindEvidence } from "./kinds.js";
+import type { UpdateProblem } from "./update.js";
+
+export interface ModifierLevels {
+  salt: string | undefined;
+  sugar: string | undefined;
+  oil: string | undefined;
+  measures: string | undefined;
+}
+
+const ITEM_FIELDS = ["salt", "sugar", "oil", "measures"] as const;
+
+export type ModifierFields = { fields: Record<string, unknown>; problem: null } | { fields: null; problem: UpdateProblem & { hint: string } };
+
+const refuse = (field: string, message: string, hint: string): ModifierFields => ({ fields: null, problem: { field, message, hint } });
+
+/**
+ * What the arguments alone rule out, before the intake is read: --oil and --measures exist only
+ * on itemized intakes, which need positions or --all-items.
+ */
+export function modifierArgumentProblem(levels: ModifierLevels, positions: readonly string[], allItems: boolean): (UpdateProblem & { hint: string }) | null {
+  if (allItems && positions.length) return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
+  if (positions.length || allItems) return null;
+  const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
+  if (!itemOnly) return null;
+  return {
+    field: itemOnly,
+    message: `--${itemOnly} applies to items of an itemized intake: name the positions or use --all-items`,
+    hint: "nothing was sent; see the positions with `foodctl intake show <image_id>`",
+  };
+}
+
+/**
+ * The body fields for these levels on this intake: a recognition-only intake takes salt and
+ * sugar for the whole intake; an itemized one takes every field per position.
+ */
+export function buildModifierFields(
+  intake: KindEvidence & { image_id: number },
+  itemPositions: readonly string[],
+  levels: ModifierLevels,
+  positions: readonly string[],
+  allItems: boolean,
+): ModifierFields {
+  if (!isItemized(readIntakeKind(intake))) {
+    const id = intake.image_id;
+    if (positions.length) return refuse("positions", `intake ${id} is recognition-only: it has no item positions`, "drop the positions; salt and sugar apply to the whole intake");
+    const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
+    if (itemOnly) return refuse(itemOnly, `intake ${id} is recognition-only: --${itemOnly} applies only to itemized intakes`, "nothing was sent");
+    const fields: Record<string, unknown> = {};
+    if (levels.salt !== undefined) fields.salt = levels.salt;
+    if (levels.sugar !== undefined) fields.sugar = levels.sugar;
+    return { fields, problem: null };
+  }
+  if (!positions.length && !allItems) {
+    const list = itemPositions.join(", ");
+    return refuse("positions", `intake ${intake.image_id} is itemized: name the positions (${list}) or use --all-items`, "nothing was sent");
+  }
+  const targets = allItems ? itemPositions : positions;
+  const fields: Record<string, unknown> = {};
+  for (const name of ITEM_FIELDS) {
+    const level = levels[name];
+    if (level !== undefined) fields[name] = Object.fromEntries(targets.map((position) => [position, level]));
+  }
+  return { fields, problem: null };
+}
