@@ -90,10 +90,3 @@ export interface TotalView {
 export function readTotals(intake: Intake): TotalView[] {
   return TOTAL_NUTRIENTS.map((nutrient) => ({ ...nutrient, value: nutrientOf(intake.nutritional_info, nutrient.code) }));
 }
-
-/** Rounds for display: whole numbers stay whole, others keep one decimal. */
-export function formatAmount(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined) return "-";
-  const rounded = Number(value.toFixed(digits));
-  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(digits);
-}

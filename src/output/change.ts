@@ -1,7 +1,7 @@
 /** Printing a change: the dry-run request, and the before → after of a verified change. */
 import type { OutputStream } from "../io.js";
-import type { IntakeDiff, Pair } from "../intake/diff.js";
-import { formatAmount } from "../intake/items.js";
+import type { IgnoredModifier, IntakeDiff, Pair } from "../intake/diff.js";
+import { formatAmount } from "./format.js";
 import { jsonDocument } from "./sanitize.js";
 import { styler } from "./style.js";
 import { renderTable, renderTsv, type Cell } from "./table.js";
@@ -59,4 +59,25 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   // Nothing changed: a terminal says so here; piped output stays empty (the caller notes it on stderr).
   if (!out.length && stream.isTTY) out.push(`intake ${diff.imageId}: no change\n`);
   return out.join("");
+}
+
+/**
+ * One line for the warning: which requested modifiers did not take effect, at which positions,
+ * and the likely cause (docs/api.md, update rule 2: item-level modifiers need the Monitor plan or higher).
+ */
+export function describeIgnored(imageId: number, ignored: IgnoredModifier[]): string {
+  const byField = new Map<string, IgnoredModifier[]>();
+  for (const entry of ignored) byField.set(entry.field, [...(byField.get(entry.field) ?? []), entry]);
+  const parts = [...byField].map(([field, entries]) => {
+    const requested = [...new Set(entries.map((entry) => entry.requested))].join("/");
+    const positioned = entries.filter((entry) => entry.position !== null);
+    const where = positioned.length ? ` at position${positioned.length > 1 ? "s" : ""} ${positioned.map((entry) => entry.position).join(", ")}` : "";
+    const actual = [...new Set(entries.map((entry) => entry.actual ?? "unset"))].join("/");
+    return `${field} ${requested}${where} (still ${actual})`;
+  });
+  const itemLevel = ignored.some((entry) => entry.position !== null);
+  const cause = itemLevel
+    ? "the user's plan is probably below Monitor, which item-level salt, sugar, oil and measures need"
+    : "the server did not apply them";
+  return `intake ${imageId}: ${parts.join("; ")} did not take effect: ${cause}`;
 }

@@ -2,7 +2,8 @@
 import type { Intake } from "../api/schemas.js";
 import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";
-import { formatAmount, intakeKind, readItems, readTotals } from "../intake/items.js";
+import { intakeKind, readItems, readTotals } from "../intake/items.js";
+import { formatAmount } from "./format.js";
 import { styler } from "./style.js";
 import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatTime, formatUtcMinute } from "./time.js";

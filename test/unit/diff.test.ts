@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/api/schemas.js";
-import { describeIgnored } from "../../src/commands/intake/change.js";
+import { describeIgnored } from "../../src/output/change.js";
 import { diffIntakes, findIgnoredModifiers } from "../../src/intake/diff.js";
 import { renderDiff } from "../../src/output/change.js";
 

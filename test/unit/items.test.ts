@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IntakeSchema, type Intake } from "../../src/api/schemas.js";
-import { formatAmount, kcalOf, readItems, readTotals } from "../../src/intake/items.js";
+import { kcalOf, readItems, readTotals } from "../../src/intake/items.js";
+import { formatAmount } from "../../src/output/format.js";
 
 const nutrition = (kcal: number, extra: Record<string, number> = {}) => ({
   calories: kcal,

@@ -11,7 +11,8 @@ import { resultKey, type BatchResult, type ResultChange } from "../../batch/resu
 import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
-import { describeIgnored, runIntakeUpdate, type UpdateOutcome } from "./change.js";
+import { describeIgnored } from "../../output/change.js";
+import { runIntakeUpdate, type UpdateOutcome } from "./change.js";
 
 export interface RunOptions {
   batchId: string;

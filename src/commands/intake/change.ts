@@ -126,24 +126,3 @@ function readBackFailed(error: unknown, imageId: number): unknown {
     cause: error,
   });
 }
-
-/**
- * One line for the warning of cli.md: which requested modifiers did not take effect, at which
- * positions, and the likely cause (rule 2: item-level modifiers need the Monitor plan or higher).
- */
-export function describeIgnored(imageId: number, ignored: IgnoredModifier[]): string {
-  const byField = new Map<string, IgnoredModifier[]>();
-  for (const entry of ignored) byField.set(entry.field, [...(byField.get(entry.field) ?? []), entry]);
-  const parts = [...byField].map(([field, entries]) => {
-    const requested = [...new Set(entries.map((entry) => entry.requested))].join("/");
-    const positioned = entries.filter((entry) => entry.position !== null);
-    const where = positioned.length ? ` at position${positioned.length > 1 ? "s" : ""} ${positioned.map((entry) => entry.position).join(", ")}` : "";
-    const actual = [...new Set(entries.map((entry) => entry.actual ?? "unset"))].join("/");
-    return `${field} ${requested}${where} (still ${actual})`;
-  });
-  const itemLevel = ignored.some((entry) => entry.position !== null);
-  const cause = itemLevel
-    ? "the user's plan is probably below Monitor, which item-level salt, sugar, oil and measures need"
-    : "the server did not apply them";
-  return `intake ${imageId}: ${parts.join("; ")} did not take effect: ${cause}`;
-}

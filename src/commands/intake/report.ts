@@ -3,10 +3,10 @@ import type { Context } from "../../context.js";
 import { EXIT, rejectedError } from "../../errors.js";
 import { jsonBody } from "../../output/sanitize.js";
 import { jsonLine } from "../args.js";
-import { describeIgnored, type UpdateOutcome } from "./change.js";
+import type { UpdateOutcome } from "./change.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
-  const { renderDryRun, renderDiff } = await import("../../output/change.js");
+  const { describeIgnored, renderDryRun, renderDiff } = await import("../../output/change.js");
   if (outcome.dryRun) {
     ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));
     if (!ctx.json) ctx.info("dry run: nothing was sent");

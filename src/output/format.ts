@@ -1,0 +1,8 @@
+/** Numbers as the printers show them. */
+
+/** Rounds for display: whole numbers stay whole, others keep one decimal. */
+export function formatAmount(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined) return "-";
+  const rounded = Number(value.toFixed(digits));
+  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(digits);
+}
