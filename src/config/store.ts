@@ -3,11 +3,12 @@
  * JSON read (fast, every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { usageError } from "../errors.js";
+import { withFileLock } from "../lock.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
@@ -16,6 +17,8 @@ const ProfileSchema = z.object({
   user: z.optional(z.number().check(z.int(), z.positive())),
   timeout: z.optional(z.number().check(z.positive())),
   token: z.optional(z.string()),
+  journal: z.optional(z.boolean()),
+  "journal-days": z.optional(z.number().check(z.int(), z.positive())),
 });
 const ConfigSchema = z.object({ profiles: z.optional(z.record(z.string(), ProfileSchema)) });
 
@@ -60,59 +63,20 @@ export function readConfig(path: string): ConfigData {
   return { profiles: parsed.data.profiles ?? {} };
 }
 
-/** How long a writer waits for another one to finish before giving up. */
-const LOCK_WAIT_MS = 10_000;
-
-function lockHolderIsGone(lock: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(lock, "utf8").trim());
-  } catch {
-    return false; // gone already, or being written: try again
-  }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
-
 /**
- * Runs a read-change-write of the config file holding an exclusive lock file beside it, so two
- * `foodctl config set` at once both land instead of one silently undoing the other. A lock left
- * by a process that died is taken over.
+ * Runs a read-change-write of the config file holding a lock file beside it, so two
+ * `foodctl config set` at once both land instead of one silently undoing the other.
  */
-async function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): Promise<T> {
+function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx", 0o600);
-      try {
-        writeSync(fd, String(process.pid));
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw usageError(`cannot write in ${dir}: ${(error as Error).message}`);
-      if (lockHolderIsGone(lock)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw usageError(`config file ${path} is being changed by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return withFileLock(
+    lock,
+    {
+      cannotCreate: (error) => usageError(`cannot write in ${dir}: ${error.message}`),
+      busy: () => usageError(`config file ${path} is being changed by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` }),
+    },
+    work,
+  );
 }
 
 /**
