@@ -6,6 +6,7 @@
 import { systemClock, type Clock } from "../clock.js";
 import { errorForStatus, failure, interruptedError, unavailableError, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../output/sanitize.js";
+import { describeUpload, encodeDisplayImage, type ImageUpload } from "./displayImage.js";
 import { paths } from "./paths.js";
 // Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
 import {
@@ -60,6 +61,8 @@ export interface RequestDescription {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** What would be sent: JSON, a summary of a multipart upload, or null (a DELETE). */
+  body: unknown;
 }
 
 interface Schema<T> {
@@ -120,8 +123,21 @@ export class ApiClient {
   }
 
   /** What a request would look like, token masked (for --dry-run). */
-  describe(method: string, url: URL, extraHeaders: Record<string, string> = {}): RequestDescription {
-    return { method, url: url.href, headers: { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders } };
+  private describe(method: string, path: string, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
+    const headers = { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders };
+    return { method, url: this.url(path).href, headers, body };
+  }
+
+  describeUpdate(body: Record<string, unknown>): RequestDescription {
+    return this.describe("POST", paths.confirmQuantity(), body, { "content-type": "application/json" });
+  }
+
+  describeAttach(imageId: number, image: ImageUpload): RequestDescription {
+    return this.describe("POST", paths.displayImage(imageId), describeUpload(image), { "content-type": "multipart/form-data" });
+  }
+
+  describeRemoval(imageId: number): RequestDescription {
+    return this.describe("DELETE", paths.displayImage(imageId), null);
   }
 
   async getIntake(imageId: number): Promise<ApiResult<IntakeResponse>> {
@@ -138,12 +154,30 @@ export class ApiClient {
     return this.send("POST", this.url(paths.confirmQuantity()), Buffer.from(JSON.stringify(body)), { "content-type": "application/json" }, null);
   }
 
-  async attachDisplayImage(imageId: number, body: Buffer, contentType: string): Promise<ApiResult<unknown>> {
+  async attachDisplayImage(imageId: number, image: ImageUpload): Promise<ApiResult<unknown>> {
+    const { body, contentType } = await encodeDisplayImage(image);
     return this.send("POST", this.url(paths.displayImage(imageId)), body, { "content-type": contentType }, null);
   }
 
   async removeDisplayImage(imageId: number): Promise<ApiResult<unknown>> {
     return this.send("DELETE", this.url(paths.displayImage(imageId)), undefined, {}, null);
+  }
+
+  /**
+   * Fetches an image by its URL (a display image, to keep a copy) without the token: the URL may
+   * name another host. Null when it is larger than `maxBytes`.
+   */
+  async downloadImage(url: URL, maxBytes: number): Promise<Buffer | null> {
+    const headers = { "user-agent": this.options.userAgent };
+    const request = { method: "GET", url, headers, timeoutMs: this.options.timeoutMs, maxResponseBytes: maxBytes, signal: this.options.signal };
+    try {
+      const response = await this.options.transport(request);
+      if (response.status !== 200) throw failure(`${url.host} answered ${response.status} for the image`);
+      return response.body;
+    } catch (error) {
+      if (error instanceof TransportError && error.kind === "too_large") return null;
+      throw error;
+    }
   }
 
   private async send<T>(
