@@ -54,6 +54,7 @@ function readGlobals(command: Command): GlobalOptions {
     json: input.flag("json"),
     verbose: input.flag("verbose"),
     color: input.on("color"),
+    journal: input.on("journal"),
   };
 }
 

@@ -144,6 +144,7 @@ export const OUTPUT_OPTIONS: OptionSpec[] = [
   { flags: "--wide", description: "tables show every cell whole instead of fitting the terminal" },
   { flags: "--verbose", description: "HTTP trace on stderr, Authorization masked (env FOODCTL_DEBUG=1)" },
   { flags: "--no-color", description: "no colour (also NO_COLOR; FORCE_COLOR forces it)" },
+  { flags: "--no-journal", description: "do not record changes in the journal (config key journal)" },
 ];
 
 /** In the order `foodctl --help` lists them. */

@@ -12,6 +12,8 @@ export interface GlobalFlags {
   user?: string | undefined;
   timeout?: string | undefined;
   retries?: string | undefined;
+  /** false with --no-journal. */
+  journal?: boolean | undefined;
 }
 
 export type Source = "flag" | "env" | "profile" | "default";
@@ -31,10 +33,13 @@ export interface Settings {
   timeoutSource: Source;
   retries: number;
   token: TokenSetting | null;
+  /** Whether changes are journaled (--no-journal, then the profile's journal key), and for how many days. */
+  journal: { enabled: boolean; source: Source; days: number; daysSource: Source };
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_RETRIES = 2;
+export const DEFAULT_JOURNAL_DAYS = 90;
 
 function firstDefined(...values: Array<string | undefined>): string | undefined {
   return values.find((value) => value !== undefined && value !== "");
@@ -110,7 +115,13 @@ export function resolveSettings(
   if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") token = { value: env.FOODCTL_TOKEN.trim(), source: "env" };
   else if (profile.token) token = { value: profile.token, source: "profile" };
 
-  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token };
+  const journal = {
+    enabled: flags.journal === false ? false : profile.journal ?? true,
+    source: (flags.journal === false ? "flag" : profile.journal === undefined ? "default" : "profile") as Source,
+    days: profile["journal-days"] ?? DEFAULT_JOURNAL_DAYS,
+    daysSource: (profile["journal-days"] === undefined ? "default" : "profile") as Source,
+  };
+  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token, journal };
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);

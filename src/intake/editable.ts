@@ -3,7 +3,8 @@
  * before and after a change, and sent back to restore it. Pure, no I/O.
  */
 import type { Intake } from "../api/schemas.js";
-import { formatAmount, kcalOf, readItems, type ItemView } from "./items.js";
+import { formatAmount } from "../output/format.js";
+import { kcalOf, readItems, type ItemView } from "./items.js";
 import { isItemized, readIntakeKind } from "./kinds.js";
 
 export type EditableItem = Pick<ItemView, "position" | "food" | "grams" | "salt" | "sugar" | "oil" | "measures">;

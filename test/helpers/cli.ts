@@ -68,12 +68,12 @@ export function tempConfigHome(): string {
   return runTempDir("foodctl-home-");
 }
 
-/** The environment a CLI test starts from: nothing of the developer's FOODCTL_* or proxies. */
+/** The environment a CLI test starts from: nothing of the developer's FOODCTL_*, proxies or journal. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(FOODCTL_|XDG_CACHE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name)) continue;
+    if (/^(FOODCTL_|XDG_CACHE_HOME$|XDG_STATE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name)) continue;
     env[name] = value;
   }
   env.XDG_CONFIG_HOME ??= tempConfigHome();
@@ -84,6 +84,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  // The journal lives beside the test's config (shared config, shared journal), never in ~/.local/state.
+  if (!("XDG_STATE_HOME" in extra) && env.XDG_CONFIG_HOME) env.XDG_STATE_HOME = env.XDG_CONFIG_HOME;
   return env;
 }
 

@@ -20,6 +20,10 @@ function effective(settings: Settings, key: ConfigKey): { value: string | number
       return { value: settings.user ?? null, source: settings.userSource };
     case "timeout":
       return { value: settings.timeoutSeconds, source: settings.timeoutSource };
+    case "journal":
+      return { value: settings.journal.enabled ? "on" : "off", source: settings.journal.source };
+    case "journal-days":
+      return { value: settings.journal.days, source: settings.journal.daysSource };
   }
 }
 
@@ -63,6 +67,14 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !(seconds > 0) || seconds > 3600) throw usageError(`timeout must be a number of seconds between 0 and 3600, got "${text}"`);
       return seconds;
     }
+    case "journal":
+      if (!["on", "off"].includes(text)) throw usageError(`journal must be on or off, got "${text}"`);
+      return text === "on";
+    case "journal-days": {
+      const days = parsePositiveId(text);
+      if (days === null || days > 36_500) throw usageError(`journal-days must be a whole number of days from 1 to 36500, got "${text}"`);
+      return days;
+    }
   }
 }
 
@@ -71,8 +83,9 @@ export async function configSet(ctx: Context, keyText: string, valueText: string
   const value = checkValue(key, valueText);
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
-  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value }));
-  else ctx.info(`Set ${key} = ${value} in profile "${profile}"`);
+  const shown = typeof value === "boolean" ? (value ? "on" : "off") : value;
+  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value: shown }));
+  else ctx.info(`Set ${key} = ${shown} in profile "${profile}"`);
   return 0;
 }
 

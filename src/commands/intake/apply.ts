@@ -10,6 +10,8 @@ import { newBatchId } from "../../batch/results.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { renderSummary, thousands } from "../../output/batch.js";
+import type { JournalRecorder } from "../../journal/recorder.js";
+import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
 import { createBatchOutput, openResultsFile } from "./applyOutput.js";
@@ -33,6 +35,8 @@ export interface ApplyOptions {
   strict: boolean;
   dryRun: boolean;
   verify: boolean;
+  /** Each applied line is journaled; absent with --no-journal. */
+  journal?: JournalRecorder | undefined;
 }
 
 /** `intake apply` as the command line gave it. */
@@ -91,6 +95,7 @@ export function holdOnRateLimit(client: () => ApiClient | undefined, inFlight: (
 export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<number> {
   const file = flags.file;
   const options = readApplyOptions(file, flags);
+  options.journal = await openJournal(ctx, "intake apply");
   // The API URL and token are checked before the (possibly long) read of the input.
   const client = await ctx.client();
   const done = options.skipApplied === undefined ? null : await readEarlierResults(ctx, options.skipApplied);

@@ -11,6 +11,7 @@ import { resultKey, type BatchResult, type ResultChange } from "../../batch/resu
 import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
+import type { JournalRecorder } from "../../journal/recorder.js";
 import { describeIgnored } from "../../output/change.js";
 import { runIntakeUpdate, type UpdateOutcome } from "./change.js";
 
@@ -23,6 +24,8 @@ export interface RunOptions {
   verify: boolean;
   /** Keys (line and image_id) an earlier run applied: --skip-applied. */
   done: Set<string> | null;
+  /** Each change is journaled through the pipeline; absent with --no-journal. */
+  journal?: JournalRecorder | undefined;
 }
 
 export interface BatchRun extends BatchSummary {
@@ -115,7 +118,7 @@ async function applyChange(
   let outcome: UpdateOutcome;
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
-    const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: options.verify && !options.dryRun, before, batchId: options.batchId };
+    const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: options.verify && !options.dryRun, before, batchId: options.batchId, journal: options.journal };
     outcome = await update(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();

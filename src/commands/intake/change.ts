@@ -1,16 +1,17 @@
 /**
- * The one path every intake update takes, single command or batch line: read the intake,
- * refuse what cannot apply before anything is sent, send (or describe, for --dry-run),
- * read again and work out what changed and which modifiers were ignored.
+ * The one path every intake change takes, single command, batch line or undo: read the intake,
+ * refuse what cannot apply before anything is sent, journal it, send (or describe, for
+ * --dry-run), read again and work out what changed and which modifiers were ignored.
  */
-import type { ApiClient, RequestDescription } from "../../api/client.js";
-import { paths } from "../../api/paths.js";
+import type { ApiClient, ApiResult, RequestDescription } from "../../api/client.js";
 import type { Intake } from "../../api/schemas.js";
 import { CliError, rejectedError, usageError } from "../../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
 import { intakePositions } from "../../intake/items.js";
 import { readIntakeKind } from "../../intake/kinds.js";
 import { checkUpdateAgainstIntake, readUpdateShape } from "../../intake/update.js";
+import type { ImageCopy } from "../../journal/entry.js";
+import { outcomeOfError, type JournalRecorder } from "../../journal/recorder.js";
 
 export interface ChangeOptions {
   dryRun: boolean;
@@ -20,8 +21,12 @@ export interface ChangeOptions {
   precheck: boolean;
   /** The intake as already read by the caller, so it is not read twice. */
   before?: Intake | undefined;
-  /** The `intake apply` run this change belongs to (docs/cli.md, intake apply: batch id). */
+  /** Where the change is recorded before it is sent; absent with --no-journal. */
+  journal?: JournalRecorder | undefined;
+  /** One id per `intake apply` run, written in its journal entries. */
   batchId?: string | undefined;
+  /** The journal entry this change undoes. */
+  undoOf?: string | undefined;
 }
 
 export interface UpdateOutcome {
@@ -33,11 +38,16 @@ export interface UpdateOutcome {
   diff: IntakeDiff | null;
   ignored: IgnoredModifier[];
   /** Set instead of the rest for --dry-run. */
-  dryRun: (RequestDescription & { body: unknown }) | null;
+  dryRun: RequestDescription | null;
   /** The update's own answer when there was no read after it. */
   response: unknown;
-  /** The journal entry that records the change, when one was written. */
+  /** The journal entry of this change, when one was written. */
   journalId?: string | undefined;
+}
+
+/** The outcome of a --dry-run: the request that would have been sent, nothing else. */
+export function dryRunOutcome(imageId: number, before: Intake | null, request: RequestDescription): UpdateOutcome {
+  return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: request };
 }
 
 /** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */
@@ -54,22 +64,66 @@ export async function runIntakeUpdate(
   imageId: number,
   fields: Record<string, unknown>,
   options: ChangeOptions,
-  /** Extra checks on the intake before sending, e.g. which flags fit its kind. */
-  check?: (intake: Intake) => void,
+  /** Runs once the intake is read, before anything is sent (a batch stops here when it was stopped). */
+  beforeSending?: (intake: Intake) => void,
 ): Promise<UpdateOutcome> {
   let before: Intake | null = options.before ?? null;
   if (options.precheck) {
     before ??= (await client.getIntake(imageId)).data.intake_info;
-    check?.(before);
+    beforeSending?.(before);
     precheckUpdate(before, fields);
   }
   const body = { imageId, ...fields };
-  if (options.dryRun) {
-    const url = client.url(paths.confirmQuantity());
-    return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: { ...client.describe("POST", url, { "content-type": "application/json" }), body } };
+  const request = client.describeUpdate(body);
+  if (options.dryRun) return dryRunOutcome(imageId, before, request);
+  return sendChange(client, { imageId, before, request, fields, options, send: () => client.confirmQuantity(body) });
+}
+
+export interface Change {
+  imageId: number;
+  before: Intake | null;
+  /** As journaled: what is sent, token masked. */
+  request: RequestDescription;
+  /** The update fields, to find modifiers the server ignored; {} for a display image. */
+  fields: Record<string, unknown>;
+  options: ChangeOptions;
+  send: () => Promise<ApiResult<unknown>>;
+  /** Journal entry id chosen beforehand (a display image copy is named after it). */
+  journalId?: string | undefined;
+  imageCopy?: ImageCopy | null | undefined;
+  notes?: string[];
+}
+
+/** Journals the change, sends it, reads it back and completes the journal entry. */
+export async function sendChange(client: ApiClient, change: Change): Promise<UpdateOutcome> {
+  const { journal, batchId, undoOf } = change.options;
+  const journalId = await journal?.begin({
+    id: change.journalId,
+    imageId: change.imageId,
+    request: change.request,
+    before: change.before,
+    batchId,
+    undoOf,
+    imageCopy: change.imageCopy,
+    notes: change.notes,
+  });
+  let response: ApiResult<unknown>;
+  try {
+    response = await change.send();
+  } catch (error) {
+    const outcome = outcomeOfError(error);
+    if (journalId && outcome) await journal?.complete(journalId, { outcome, after: null, error });
+    throw error;
   }
-  const response = await client.confirmQuantity(body);
-  return finishChange(client, imageId, before, response.data, options.verify, fields);
+  let outcome: UpdateOutcome;
+  try {
+    outcome = await finishChange(client, change.imageId, change.before, response, change.options.verify, change.fields);
+  } catch (error) {
+    if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: ["reading the intake back failed"], error });
+    throw error;
+  }
+  if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });
+  return { ...outcome, journalId };
 }
 
 /** True for an answer shaped like GET intake's: `{"intake_info": {"image_id": N, ...}}`. */
@@ -80,19 +134,18 @@ function holdsIntake(response: unknown): boolean {
 }
 
 /** After a change was sent: read the intake again (unless --no-verify) and compare. */
-export async function finishChange(
+async function finishChange(
   client: ApiClient,
   imageId: number,
   before: Intake | null,
-  response: unknown,
+  response: ApiResult<unknown>,
   verify: boolean,
-  fields: Record<string, unknown> = {},
-  /** The change's answer as received: printed under --json --no-verify when it carries the intake. */
-  responseRaw: string | null = null,
+  fields: Record<string, unknown>,
 ): Promise<UpdateOutcome> {
   if (!verify) {
-    const afterRaw = responseRaw !== null && holdsIntake(response) ? responseRaw : null;
-    return { imageId, before, after: null, afterRaw, diff: null, ignored: [], response, dryRun: null };
+    // The change's answer as received is printed under --json --no-verify when it carries the intake.
+    const afterRaw = holdsIntake(response.data) ? response.raw : null;
+    return { imageId, before, after: null, afterRaw, diff: null, ignored: [], response: response.data, dryRun: null };
   }
   let read;
   try {
@@ -108,7 +161,7 @@ export async function finishChange(
     afterRaw: read.raw,
     diff: before ? diffIntakes(before, after) : null,
     ignored: findIgnoredModifiers(fields, after),
-    response,
+    response: response.data,
     dryRun: null,
   };
 }

@@ -3,6 +3,7 @@ import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
 import { parseImageIdArg } from "../args.js";
+import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { runIntakeUpdate } from "./change.js";
 import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
@@ -29,6 +30,8 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   // What only the intake shows (its kind, its positions) is a refusal: it was read, no change was sent.
   const built = buildModifierFields(before, intakePositions(before), levels, positions, allItems);
   if (built.problem) throw rejectedError(built.problem.message, { hint: built.problem.hint });
-  const outcome = await runIntakeUpdate(client, imageId, built.fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, before });
+  const journal = await openJournal(ctx, "intake set-modifiers");
+  const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
+  const outcome = await runIntakeUpdate(client, imageId, built.fields, changeOptions);
   return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change" });
 }

@@ -1,6 +1,7 @@
 import type { Context } from "../../context.js";
-import type { ChangeFlags } from "../spec.js";
 import { parseImageIdArg } from "../args.js";
+import { openJournal } from "../journaled.js";
+import type { ChangeFlags } from "../spec.js";
 import { runIntakeUpdate } from "./change.js";
 import { parseQuantityArgs } from "./changeArgs.js";
 import { reportChange } from "./report.js";
@@ -15,6 +16,7 @@ export async function setQuantityCommand(ctx: Context, options: SetQuantityOptio
   const parsed = parseQuantityArgs(options.values);
   const fields = parsed.form === "total" ? { quantity: parsed.grams } : { quantity: parsed.quantities };
   const client = await ctx.client();
-  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun, verify: options.verify, precheck: true });
+  const journal = await openJournal(ctx, "intake set-quantity");
+  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, journal });
   return reportChange(ctx, outcome, { strict: false, action: "quantity change" });
 }

@@ -8,7 +8,7 @@ import type { Context } from "../../context.js";
 import { CliError, failure, rejectedError } from "../../errors.js";
 import { toApiDateTime } from "../../intake/dates.js";
 import { buildRestoreFields, buildSmokeChange, editableState, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
-import { formatAmount } from "../../intake/items.js";
+import { formatAmount } from "../../output/format.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
 import { precheckUpdate, runIntakeUpdate } from "../intake/change.js";
 
@@ -151,10 +151,9 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
   if (readIntakeKind(intake) !== "manual" || intake.can_edit_display_image === false) return { skip: "not a manual intake" };
   if (intake.has_display_image === true) return { skip: "a display image is attached: left alone" };
   const client = need(state.client, "client");
-  const { sendDisplayImage } = await import("../display-image/attach.js");
   let problem: unknown = null;
   try {
-    await sendDisplayImage(client, state.imageId, { bytes: await smokePng(), filename: "foodctl-smoke.png", contentType: "image/png" });
+    await client.attachDisplayImage(state.imageId, { bytes: await smokePng(), filename: "foodctl-smoke.png", contentType: "image/png" });
     const attached = (await client.getIntake(state.imageId)).data.intake_info;
     if (attached.has_display_image !== true) problem = failure(`intake ${state.imageId}: after the upload the intake shows no display image`);
   } catch (error) {

@@ -1,0 +1,26 @@
+/** The journal of the changes this run sends, set up from the settings (docs/cli.md, journal). */
+import type { Context } from "../context.js";
+import { JournalRecorder } from "../journal/recorder.js";
+import { JournalStore, journalDir } from "../journal/store.js";
+
+/** The journal's folder and retention as configured. */
+export function journalStore(ctx: Context): JournalStore {
+  return new JournalStore(journalDir(ctx.io.env));
+}
+
+/** A recorder for this command's changes, or undefined when journaling is off (--no-journal, `journal off`). */
+export async function openJournal(ctx: Context, command: string): Promise<JournalRecorder | undefined> {
+  const settings = ctx.settings();
+  if (!settings.journal.enabled) return undefined;
+  const token = ctx.token();
+  const subject = token.claims.sub !== undefined && /^[1-9][0-9]*$/.test(token.claims.sub) ? Number(token.claims.sub) : null;
+  return new JournalRecorder({
+    store: journalStore(ctx),
+    days: settings.journal.days,
+    profile: settings.profile,
+    apiUrl: ctx.apiUrl().href.replace(/\/$/, ""),
+    userId: settings.user ?? subject,
+    command,
+    secrets: [token.value],
+  });
+}

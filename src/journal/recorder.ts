@@ -1,0 +1,124 @@
+/**
+ * What a changing command writes to the journal: a begin record before the request is sent, a
+ * complete record after. Server and user text passes through redactSecrets on its way in.
+ */
+import { randomBytes } from "node:crypto";
+import type { RequestDescription } from "../api/client.js";
+import type { Intake } from "../api/schemas.js";
+import { CliError } from "../errors.js";
+import { redactSecrets } from "../secrets.js";
+import type { BeginRecord, CompleteRecord, ImageCopy, Outcome } from "./entry.js";
+import { intakeState } from "./state.js";
+import type { JournalStore } from "./store.js";
+
+export interface RecorderOptions {
+  store: JournalStore;
+  /** Entries older than this many days are dropped on write; null keeps everything. */
+  days: number | null;
+  profile: string;
+  apiUrl: string;
+  userId: number | null;
+  command: string;
+  /** Masked wherever they appear in what is written. */
+  secrets: readonly string[];
+  now?: () => number;
+}
+
+let lastTime = 0;
+let sequence = 0;
+
+/** Short, unique and sortable: milliseconds in base 36, a sequence within the millisecond, random digits. */
+export function newEntryId(now: number): string {
+  sequence = now === lastTime ? sequence + 1 : 0;
+  lastTime = now;
+  const random = randomBytes(4).readUInt32BE(0).toString(36).padStart(7, "0").slice(-3);
+  return `${now.toString(36).padStart(8, "0")}${Math.min(sequence, 35).toString(36)}${random}`;
+}
+
+/** The user_id a request names (a batch line may act for another user than the command's). */
+function actedFor(url: string): number | null {
+  const text = new URL(url).searchParams.get("user_id");
+  return text !== null && /^[1-9][0-9]*$/.test(text) ? Number(text) : null;
+}
+
+export interface BeginInput {
+  id?: string;
+  imageId: number;
+  request: RequestDescription;
+  before: Intake | null;
+  batchId?: string | undefined;
+  undoOf?: string | undefined;
+  imageCopy?: ImageCopy | null;
+  notes?: string[];
+}
+
+export interface CompleteInput {
+  outcome: Exclude<Outcome, "unknown">;
+  after: Intake | null;
+  notes?: string[];
+  error?: unknown;
+}
+
+export class JournalRecorder {
+  private readonly now: () => number;
+
+  constructor(private readonly options: RecorderOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get store(): JournalStore {
+    return this.options.store;
+  }
+
+  newId(): string {
+    return newEntryId(this.now());
+  }
+
+  private clean<T>(value: T): T {
+    return JSON.parse(redactSecrets(JSON.stringify(value), this.options.secrets)) as T;
+  }
+
+  /** Written before the request is sent: a crash from here on leaves an "unknown" entry. */
+  async begin(input: BeginInput): Promise<string> {
+    const id = input.id ?? this.newId();
+    const { method, url, body } = input.request;
+    const record: BeginRecord = {
+      record: "begin",
+      id,
+      time: new Date(this.now()).toISOString(),
+      profile: this.options.profile,
+      api_url: this.options.apiUrl,
+      user_id: actedFor(input.request.url) ?? this.options.userId,
+      image_id: input.imageId,
+      command: this.options.command,
+      ...(input.batchId === undefined ? {} : { batch_id: input.batchId }),
+      ...(input.undoOf === undefined ? {} : { undo_of: input.undoOf }),
+      request: { method, url, body },
+      before: input.before ? intakeState(input.before) : null,
+      ...(input.imageCopy === undefined ? {} : { image_copy: input.imageCopy }),
+      notes: [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])],
+    };
+    await this.options.store.append([this.clean(record)], this.options.days, this.now());
+    return id;
+  }
+
+  async complete(id: string, input: CompleteInput): Promise<void> {
+    const notes = [...(input.outcome === "applied" && !input.after ? ["after state unknown: the intake was not read after the change"] : []), ...(input.notes ?? [])];
+    const error = input.error === undefined ? undefined : input.error instanceof Error ? input.error.message : String(input.error);
+    const record: CompleteRecord = {
+      record: "complete",
+      id,
+      time: new Date(this.now()).toISOString(),
+      outcome: input.outcome,
+      after: input.after ? intakeState(input.after) : null,
+      ...(notes.length ? { notes } : {}),
+      ...(error === undefined ? {} : { error }),
+    };
+    await this.options.store.append([this.clean(record)], null, this.now());
+  }
+}
+
+/** A send that failed: "failed" when the server answered with an error, "unknown" when it may have been applied. */
+export function outcomeOfError(error: unknown): "failed" | null {
+  return error instanceof CliError && error.status !== undefined ? "failed" : null;
+}
