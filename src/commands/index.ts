@@ -4,8 +4,10 @@ import { completion, completionValues } from "./completion/index.js";
 import { config } from "./config/index.js";
 import { displayImage } from "./display-image/index.js";
 import { intake } from "./intake/index.js";
+import { journal } from "./journal/index.js";
 import { sandbox } from "./sandbox/index.js";
 import { smoke } from "./smoke/index.js";
 import type { Noun } from "./spec.js";
+import { undoNoun } from "./undo/index.js";
 
-export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, sandbox, smoke, completion, completionValues];
+export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, journal, undoNoun, sandbox, smoke, completion, completionValues];

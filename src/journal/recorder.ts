@@ -96,8 +96,9 @@ export class JournalRecorder {
       request: { method, url, body },
       before: input.before ? intakeState(input.before) : null,
       ...(input.imageCopy === undefined ? {} : { image_copy: input.imageCopy }),
-      notes: [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])],
     };
+    const notes = [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])];
+    if (notes.length) record.notes = notes;
     await this.options.store.append([this.clean(record)], this.options.days, this.now());
     return id;
   }

@@ -1,0 +1,65 @@
+/** `foodctl journal` and `foodctl journal show <id>`: what foodctl changed, newest first. */
+import type { Context } from "../../context.js";
+import { notFoundError, usageError } from "../../errors.js";
+import { parsePositiveId } from "../../intake/ids.js";
+import { parseApiDateTime, toApiDateTime } from "../../intake/dates.js";
+import type { JournalEntry } from "../../journal/entry.js";
+import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
+import { formatJson } from "../../output/json.js";
+import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
+import { journalStore } from "../journaled.js";
+
+export interface JournalOptions {
+  intake: string | undefined;
+  since: string | undefined;
+  limit: string | undefined;
+}
+
+function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
+  const id = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const parsed = parsePositiveId(value);
+    if (parsed === null) throw usageError(`--${name} must be a positive integer, got "${value}"`);
+    return parsed;
+  };
+  const sinceText = options.since;
+  let since: number | undefined;
+  if (sinceText !== undefined) {
+    const api = toApiDateTime(sinceText, "start");
+    const date = api === null ? null : parseApiDateTime(api);
+    if (!date) throw usageError(`--since must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${sinceText}"`);
+    since = date.getTime();
+  }
+  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, limit: id("limit", options.limit) };
+}
+
+export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
+  // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
+  const filter = readFilter({ ...options, user: ctx.globals.user });
+  const entries = selectEntries(journalStore(ctx).entries(), filter);
+  if (ctx.json) {
+    ctx.io.stdout.write(formatJson(entries));
+    return 0;
+  }
+  if (!entries.length) {
+    ctx.info(`no journal entries${Object.values(filter).some((value) => value !== undefined) ? " match" : " yet"} (${journalStore(ctx).path})`);
+    return 0;
+  }
+  ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
+  return 0;
+}
+
+/** The entry named on the command line: an id or a unique start of one. */
+export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
+  const found = findEntry(entries, id);
+  if (found === null) throw notFoundError(`no journal entry ${id}`, { hint: "list them with `foodctl journal`" });
+  if ("ambiguous" in found) throw usageError(`journal id ${id} is ambiguous: ${found.ambiguous.map((entry) => entry.id).join(", ")}`);
+  return found;
+}
+
+export async function journalShowCommand(ctx: Context, id: string): Promise<number> {
+  const entry = lookupEntry(journalStore(ctx).entries(), id);
+  if (ctx.json) ctx.io.stdout.write(formatJson(entry));
+  else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout));
+  return 0;
+}

@@ -1,0 +1,37 @@
+/** Picking journal entries: filters, lookup by id, an `intake apply` run's entries. Pure. */
+import type { JournalEntry } from "./entry.js";
+
+export interface JournalFilter {
+  imageId?: number | undefined;
+  userId?: number | undefined;
+  /** Entries at or after this time (ms). */
+  since?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** Newest first, filtered and cut to the limit. */
+export function selectEntries(entries: readonly JournalEntry[], filter: JournalFilter): JournalEntry[] {
+  const picked = entries.filter(
+    (entry) =>
+      (filter.imageId === undefined || entry.image_id === filter.imageId) &&
+      (filter.userId === undefined || entry.user_id === filter.userId) &&
+      (filter.since === undefined || Date.parse(entry.time) >= filter.since),
+  );
+  const newestFirst = [...picked].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return filter.limit === undefined ? newestFirst : newestFirst.slice(0, filter.limit);
+}
+
+/** The entry with this id, or the only one whose id starts with it. */
+export function findEntry(entries: readonly JournalEntry[], id: string): JournalEntry | { ambiguous: JournalEntry[] } | null {
+  const exact = entries.find((entry) => entry.id === id);
+  if (exact) return exact;
+  const matches = entries.filter((entry) => entry.id.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  return matches.length ? { ambiguous: matches } : null;
+}
+
+/** What a request changes: the update fields of its body, or the display image. */
+export function requestKind(entry: Pick<JournalEntry, "request">): "update" | "attach" | "remove" {
+  if (entry.request.method === "DELETE") return "remove";
+  return /\/display_image(\?|$)/.test(entry.request.url) ? "attach" : "update";
+}

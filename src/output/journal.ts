@@ -1,0 +1,94 @@
+/** Printing the journal: one row per entry, and one entry with its before → after. */
+import type { OutputStream } from "../io.js";
+import type { JournalEntry } from "../journal/entry.js";
+import { requestKind } from "../journal/query.js";
+import { stateDifferences, type StateDifference } from "../journal/state.js";
+import { isPlainRecord } from "../intake/records.js";
+import { renderTable, renderTsv, type Cell } from "./table.js";
+
+const FIELD_NAMES: Record<string, string> = { quantity: "g", salt: "salt", sugar: "sugar", oil: "oil", measures: "measures" };
+
+function describeDifference(difference: StateDifference): string {
+  if (difference.field === "display image") {
+    const short = (text: string) => text.replace(/^attached .*/, "attached");
+    return short(difference.was) === short(difference.now) ? "display image replaced" : `display image ${short(difference.was)}→${short(difference.now)}`;
+  }
+  const where = difference.position === null ? "" : `${difference.position} `;
+  return `${where}${difference.field === "grams" ? "g" : difference.field} ${difference.was}→${difference.now}`;
+}
+
+/** "1 g 180→150; display image none→attached": a difference list on one line. */
+export function describeDifferences(differences: readonly StateDifference[]): string {
+  return differences.map(describeDifference).join("; ");
+}
+
+/** What the request asked for, when the before and after are not both known. */
+function describeRequest(entry: JournalEntry): string {
+  const kind = requestKind(entry);
+  if (kind === "attach") return "attach display image";
+  if (kind === "remove") return "remove display image";
+  const body = isPlainRecord(entry.request.body) ? entry.request.body : {};
+  const parts = Object.entries(FIELD_NAMES).flatMap(([field, name]) => {
+    const value = body[field];
+    if (value === undefined) return [];
+    if (!isPlainRecord(value)) return [`${name} ${String(value)}`];
+    return Object.entries(value).map(([position, level]) => `${position} ${name} ${String(level)}`);
+  });
+  return parts.join(", ") || "-";
+}
+
+/** "1 g 180→150, 2 salt low→high"; the request when the after state is unknown. */
+export function describeEntryChange(entry: JournalEntry): string {
+  const prefix = entry.undo_of ? `undo ${entry.undo_of}: ` : "";
+  if (!entry.before || !entry.after) return `${prefix}${describeRequest(entry)}`;
+  const differences = stateDifferences(entry.before, entry.after);
+  return `${prefix}${differences.length ? differences.map(describeDifference).join(", ") : "no change"}`;
+}
+
+const shortTime = (iso: string) => iso.slice(0, 16).replace("T", " ");
+
+export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean): string {
+  const rows: Cell[][] = entries.map((entry) => [
+    entry.id,
+    stream.isTTY ? shortTime(entry.time) : entry.time,
+    entry.image_id,
+    entry.user_id ?? "-",
+    entry.command.replace(/^(intake|display-image) /, ""),
+    describeEntryChange(entry),
+    entry.outcome,
+  ]);
+  return renderTable(stream, { head: ["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome"], rows, alignRight: [2, 3], color });
+}
+
+export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, color: boolean): string {
+  const facts: Array<[string, string]> = [
+    ["id", entry.id],
+    ["time", entry.time],
+    ["command", entry.command],
+    ["intake", String(entry.image_id)],
+    ["user", entry.user_id === null ? "-" : String(entry.user_id)],
+    ["profile", entry.profile],
+    ["api", entry.api_url],
+    ["outcome", entry.outcome],
+  ];
+  if (entry.batch_id) facts.push(["batch", entry.batch_id]);
+  if (entry.undo_of) facts.push(["undoes", entry.undo_of]);
+  facts.push(["request", `${entry.request.method} ${entry.request.url}`]);
+  if (entry.request.body !== null && entry.request.body !== undefined) facts.push(["body", JSON.stringify(entry.request.body)]);
+  if (entry.image_copy) facts.push(["image copy", `${entry.image_copy.file} (${entry.image_copy.bytes} bytes)`]);
+  if (entry.error) facts.push(["error", entry.error]);
+  for (const note of entry.notes) facts.push(["note", note]);
+  const head = facts.map(([name, value]) => `${`${name}:`.padEnd(12)}${value}`).join("\n");
+  return `${head}\n\n${renderEntryDiff(entry, stream, color)}`;
+}
+
+/** Before → after, field by field; what is unknown is said. */
+function renderEntryDiff(entry: JournalEntry, stream: OutputStream, color: boolean): string {
+  if (!entry.before) return "before → after: unknown (the intake was not read before the change)\n";
+  if (!entry.after) return "before → after: after state unknown (not read after the change); undo needs --force\n";
+  const differences = stateDifferences(entry.before, entry.after);
+  if (!differences.length) return "before → after: no change\n";
+  const rows: Cell[][] = differences.map((difference) => [difference.position ?? "-", difference.field, difference.was, difference.now]);
+  if (!stream.isTTY) return renderTsv(rows.map((row) => ["change", ...row]));
+  return renderTable(stream, { head: ["position", "field", "before", "after"], rows, color });
+}
