@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { foldRecords, parseRecord } from "../../src/journal/entry.js";
+import { JournalRecorder, newEntryId } from "../../src/journal/recorder.js";
+import { JournalStore } from "../../src/journal/store.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "foodctl-recorder-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const OPAQUE = "0123456789abcdef0123456789abcdef01234567";
+const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+
+describe("journal recorder", () => {
+  it.each([
+    ["an opaque token", OPAQUE],
+    ["a JWT", JWT],
+  ])("masks %s wherever it appears in what is written (body, error text), and its signature", async (_name, token) => {
+    const store = new JournalStore(dir);
+    const recorder = new JournalRecorder({ store, days: 90, profile: "default", apiUrl: "https://api.example.com", userId: 101, command: "intake set-quantity", secrets: [token] });
+    const url = "https://api.example.com/v2/nutrition/confirm/quantity?user_id=202";
+    const id = await recorder.begin({ imageId: 1002, request: { method: "POST", url, headers: {}, body: { imageId: 1002, comment: `Bearer ${token}`, echo: token } }, before: null });
+    await recorder.complete(id, { outcome: "failed", after: null, error: new Error(`server said: your token ${token} is bad`) });
+    const text = readFileSync(store.path, "utf8");
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(token.split(".").at(-1)!);
+    const [entry] = store.entries();
+    expect(entry).toMatchObject({ id, outcome: "failed", user_id: 202, image_id: 1002 });
+    expect(entry!.error).toBe("server said: your token **** is bad");
+  });
+
+  it("a begin record without its complete record folds to outcome unknown; stray lines are skipped", () => {
+    const begin = { record: "begin", id: "a", time: "2026-11-23T00:00:00Z", request: { method: "POST", url: "x", body: {} }, before: null };
+    const records = ['{"record":"begin"', JSON.stringify(begin), "not json"].map(parseRecord).filter((record) => record !== null);
+    expect(foldRecords(records)).toMatchObject([{ id: "a", outcome: "unknown", after: null }]);
+  });
+
+  it("ids are short, unique and sort by time", () => {
+    const ids = [newEntryId(1_700_000_000_000), newEntryId(1_700_000_000_000), newEntryId(1_700_000_000_001)];
+    expect(ids.every((id) => /^[0-9a-z]{12}$/.test(id))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(3);
+  });
+});
