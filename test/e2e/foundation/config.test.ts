@@ -43,7 +43,7 @@ describe("config", () => {
 
     const list = await cli(home, ["config", "list"]);
     expectExit(list, 0);
-    expect(list.stdout).toBe("api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\n");
+    expect(list.stdout).toBe("api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\n");
 
     expectExit(await cli(home, ["config", "unset", "user"]), 0);
     const unset = await cli(home, ["config", "get", "user"]);
@@ -126,11 +126,15 @@ describe("precedence: flag > env > profile > default", () => {
       "api-url": { value: null, source: null },
       user: { value: 11, source: "profile" },
       timeout: { value: 30, source: "profile" },
+      journal: { value: "on", source: "default" },
+      "journal-days": { value: 90, source: "default" },
     });
     expect(await settings([], { FOODCTL_USER: "21", FOODCTL_TIMEOUT: "22", FOODCTL_API_URL: "https://env.example.com" })).toEqual({
       "api-url": { value: "https://env.example.com", source: "env" },
       user: { value: 21, source: "env" },
       timeout: { value: 22, source: "env" },
+      journal: { value: "on", source: "default" },
+      "journal-days": { value: 90, source: "default" },
     });
     expect(
       await settings(["--user", "31", "--timeout", "32", "--api-url", "https://flag.example.com"], { FOODCTL_USER: "21", FOODCTL_TIMEOUT: "22", FOODCTL_API_URL: "https://env.example.com" }),
@@ -138,7 +142,15 @@ describe("precedence: flag > env > profile > default", () => {
       "api-url": { value: "https://flag.example.com", source: "flag" },
       user: { value: 31, source: "flag" },
       timeout: { value: 32, source: "flag" },
+      journal: { value: "on", source: "default" },
+      "journal-days": { value: 90, source: "default" },
     });
+    expect((await settings(["--no-journal"])).journal).toEqual({ value: "off", source: "flag" });
+    expectExit(await cli(home, ["config", "set", "journal", "off"]), 0);
+    expectExit(await cli(home, ["config", "set", "journal-days", "7"]), 0);
+    expect(await settings([])).toMatchObject({ journal: { value: "off", source: "profile" }, "journal-days": { value: 7, source: "profile" } });
+    expect((await cli(home, ["config", "set", "journal", "maybe"])).code).toBe(2);
+    expect((await cli(home, ["config", "set", "journal-days", "0"])).code).toBe(2);
     expectExit(await cli(home, ["config", "unset", "timeout"]), 0);
     expect((await settings([])).timeout).toEqual({ value: 30, source: "default" });
   });
