@@ -134,7 +134,7 @@ describe("completion", () => {
     const fish = (await runFoodctl(["completion", "fish"])).stdout.split("\n");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l salt -x -a 'none low medium high'");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'");
-    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout'");
+    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout journal journal-days'");
     expect(fish).toContain("complete -c foodctl -n 'true' -l profile -x -a '(foodctl __complete profiles 2>/dev/null)'");
     expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from sandbox' -l as -x -a '(foodctl __complete sandbox-users 2>/dev/null)'");
   });
