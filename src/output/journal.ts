@@ -10,8 +10,10 @@ const FIELD_NAMES: Record<string, string> = { quantity: "g", salt: "salt", sugar
 
 function describeDifference(difference: StateDifference): string {
   if (difference.field === "display image") {
+    // Short words, so the journal's table fits 80 columns.
     const short = (text: string) => text.replace(/^attached .*/, "attached");
-    return short(difference.was) === short(difference.now) ? "display image replaced" : `display image ${short(difference.was)}→${short(difference.now)}`;
+    if (short(difference.was) === short(difference.now)) return "image replaced";
+    return difference.now === "none" ? "image removed" : "image attached";
   }
   const where = difference.position === null ? "" : `${difference.position} `;
   return `${where}${difference.field === "grams" ? "g" : difference.field} ${difference.was}→${difference.now}`;
@@ -25,8 +27,8 @@ export function describeDifferences(differences: readonly StateDifference[]): st
 /** What the request asked for, when the before and after are not both known. */
 function describeRequest(entry: JournalEntry): string {
   const kind = requestKind(entry);
-  if (kind === "attach") return "attach display image";
-  if (kind === "remove") return "remove display image";
+  if (kind === "attach") return "attach image";
+  if (kind === "remove") return "remove image";
   const body = isPlainRecord(entry.request.body) ? entry.request.body : {};
   const parts = Object.entries(FIELD_NAMES).flatMap(([field, name]) => {
     const value = body[field];
@@ -39,13 +41,16 @@ function describeRequest(entry: JournalEntry): string {
 
 /** "1 g 180→150, 2 salt low→high"; the request when the after state is unknown. */
 export function describeEntryChange(entry: JournalEntry): string {
-  const prefix = entry.undo_of ? `undo ${entry.undo_of}: ` : "";
-  if (!entry.before || !entry.after) return `${prefix}${describeRequest(entry)}`;
+  if (!entry.before || !entry.after) return describeRequest(entry);
   const differences = stateDifferences(entry.before, entry.after);
-  return `${prefix}${differences.length ? differences.map(describeDifference).join(", ") : "no change"}`;
+  return differences.length ? differences.map(describeDifference).join(", ") : "no change";
 }
 
-const shortTime = (iso: string) => iso.slice(0, 16).replace("T", " ");
+/** "11-23 16:54": the year only when it is not this one. */
+function shortTime(iso: string, now: Date = new Date()): string {
+  const sameYear = iso.slice(0, 4) === String(now.getUTCFullYear());
+  return iso.slice(sameYear ? 5 : 0, 16).replace("T", " ");
+}
 
 export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean): string {
   const rows: Cell[][] = entries.map((entry) => [
@@ -53,7 +58,8 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     stream.isTTY ? shortTime(entry.time) : entry.time,
     entry.image_id,
     entry.user_id ?? "-",
-    entry.command.replace(/^(intake|display-image) /, ""),
+    // An undo names the entry it undid (a word of its own, so the column stays narrow).
+    entry.undo_of ? `undo ${entry.undo_of}` : entry.command.replace(/^(intake|display-image) /, ""),
     describeEntryChange(entry),
     entry.outcome,
   ]);
