@@ -4,6 +4,7 @@
  * answer; no nutrition is calculated and nothing but the display image changes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DISPLAY_IMAGE_FIELD } from "../../api/displayImage.js";
 import { routes } from "../../api/paths.js";
 import { KIND_LABELS, MAX_DISPLAY_IMAGE_BYTES } from "../../intake/index.js";
 import { lookupIntake } from "../access.js";
@@ -12,8 +13,6 @@ import { badRequest, conflict, tooLarge, unsupportedMedia } from "../errors.js";
 import { newImageName, readImage } from "../images.js";
 import { readImageIdParam, readQuery } from "../request.js";
 import type { StoredIntake } from "../state.js";
-
-export const DISPLAY_IMAGE_FIELD = "image";
 
 interface Upload {
   bytes: Buffer | null;
