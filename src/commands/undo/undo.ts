@@ -66,7 +66,8 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
   if (plan.problem !== null) throw rejectedError(plan.problem, { hint: "nothing was sent" });
   const reason = forceReason(entry);
   if (reason && !run.force) throw rejectedError(`${reason}: undo cannot tell whether the intake is as the change left it`, { hint: "nothing was sent; check with `foodctl intake show`, then pass --force" });
-  const client = entry.user_id === null || !/[?&]user_id=/.test(entry.request.url) ? run.client : run.client.derive({ userId: entry.user_id });
+  // Acting for the user the change was sent for (user_id in its URL), whatever this run's --user says.
+  const client = run.client.derive({ userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined });
   const current = (await client.getIntake(entry.image_id)).data.intake_info;
   const changedSince = entry.after ? stateDifferences(entry.after, intakeState(current)) : [];
   if (changedSince.length) {
