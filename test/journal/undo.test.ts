@@ -80,6 +80,18 @@ describe("undo puts the intake back exactly", () => {
   });
 });
 
+describe("undo acts for the user the change was made for", () => {
+  it("a manager's change for bob is undone for bob, whatever --user the undo is given", async () => {
+    const before = await sandbox.show(2001, "bob");
+    expect((await sandbox.cli(["intake", "set-quantity", "2001", "250", "--user", "102"], { as: "dave" })).code).toBe(0);
+    const [entry] = await journalEntries(sandbox);
+    expect(entry.user_id).toBe(102);
+    const undo = await sandbox.cli(["undo", entry.id, "--yes", "--user", "101"], { as: "dave" });
+    expect(undo.code).toBe(0);
+    expect(await sandbox.show(2001, "bob")).toEqual(before);
+  });
+});
+
 describe("undo refuses what it cannot do safely", () => {
   it("the intake changed since the entry: exit 7 naming the difference, nothing sent; --force applies", async () => {
     await expectOk(["intake", "set-quantity", "1002", "1=150"]);
