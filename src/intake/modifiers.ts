@@ -1,6 +1,5 @@
 /** The update body for salt, sugar, oil and measures on one intake: pure, returns problems. */
 import { isItemized, readIntakeKind, type KindEvidence } from "./kinds.js";
-import type { UpdateProblem } from "./update.js";
 
 export interface ModifierLevels {
   salt: string | undefined;
@@ -9,9 +8,16 @@ export interface ModifierLevels {
   measures: string | undefined;
 }
 
+/** What keeps the levels from being sent, and what to do about it. */
+export interface ModifierProblem {
+  field: string;
+  message: string;
+  hint: string;
+}
+
 const ITEM_FIELDS = ["salt", "sugar", "oil", "measures"] as const;
 
-export type ModifierFields = { fields: Record<string, unknown>; problem: null } | { fields: null; problem: UpdateProblem & { hint: string } };
+export type ModifierFields = { fields: Record<string, unknown>; problem: null } | { fields: null; problem: ModifierProblem };
 
 const refuse = (field: string, message: string, hint: string): ModifierFields => ({ fields: null, problem: { field, message, hint } });
 
@@ -19,7 +25,7 @@ const refuse = (field: string, message: string, hint: string): ModifierFields =>
  * What the arguments alone rule out, before the intake is read: --oil and --measures exist only
  * on itemized intakes, which need positions or --all-items.
  */
-export function modifierArgumentProblem(levels: ModifierLevels, positions: readonly string[], allItems: boolean): (UpdateProblem & { hint: string }) | null {
+export function modifierArgumentProblem(levels: ModifierLevels, positions: readonly string[], allItems: boolean): ModifierProblem | null {
   if (allItems && positions.length) return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
   if (positions.length || allItems) return null;
   const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
