@@ -71,6 +71,17 @@ describe("undo puts the intake back exactly", () => {
     expect(undos).toHaveLength(3);
   });
 
+  it("a whole batch, from its batch id", async () => {
+    const before = [await sandbox.show(1001), await sandbox.show(1002)];
+    const changes = sandbox.file("fixes.jsonl", '{"image_id":1002,"quantity":{"1":160}}\n{"image_id":1001,"salt":"high"}\n');
+    const applied = await sandbox.cli(["intake", "apply", changes]);
+    expect(applied.code).toBe(0);
+    const batchId = JSON.parse(applied.stdout.split("\n")[0]!).batch_id as string;
+    expect((await journalEntries(sandbox)).map((entry) => entry.batch_id)).toEqual([batchId, batchId]);
+    await expectOk(["undo", "--batch", batchId, "--yes"]);
+    expect([await sandbox.show(1001), await sandbox.show(1002)]).toEqual(before);
+  });
+
   it("an undo can be undone", async () => {
     await expectOk(["intake", "set-quantity", "1002", "1=150"]);
     const changed = await sandbox.show(1002);

@@ -63,12 +63,13 @@ export function fullResults(stdout: string): Array<ResultLine & { batch_id: stri
 export const BATCH_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
 /**
- * The result lines without the batch_id (its form checked here) and without the before/after
- * of `changed`, for tests about status and errors.
+ * The result lines without the batch_id and journal_id (their forms checked here) and without
+ * the before/after of `changed`, for tests about status and errors.
  */
 export function results(stdout: string): ResultLine[] {
-  return fullResults(stdout).map(({ batch_id, changed: _changed, ...rest }) => {
+  return fullResults(stdout).map(({ batch_id, journal_id, changed: _changed, ...rest }) => {
     if (batch_id !== undefined) expect(batch_id).toMatch(BATCH_ID);
+    if (journal_id !== undefined) expect([rest.status, journal_id]).toEqual(["applied", expect.stringMatching(/^[0-9a-z]{12}$/)]);
     return rest;
   });
 }
