@@ -1,7 +1,7 @@
 import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
-import { formatJson } from "../../output/json.js";
+import { jsonDocument } from "../../output/sanitize.js";
 
 export async function logoutCommand(ctx: Context): Promise<number> {
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
@@ -12,7 +12,7 @@ export async function logoutCommand(ctx: Context): Promise<number> {
       return rest;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, removed: hadToken }));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, removed: hadToken }));
   else ctx.info(hadToken ? `Removed the token of profile "${profile}"` : `Profile "${profile}" has no stored token`);
   if (ctx.io.env.FOODCTL_TOKEN) ctx.warn("FOODCTL_TOKEN is still set in this environment");
   return 0;

@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { renderTable } from "../../output/table.js";
-import { formatJson } from "../../output/json.js";
+import { jsonDocument } from "../../output/sanitize.js";
 
 function checkKey(key: string): ConfigKey {
   if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
@@ -31,7 +31,7 @@ export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
   if (ctx.json) {
-    ctx.io.stdout.write(formatJson({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
+    ctx.io.stdout.write(jsonDocument({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
     return 0;
   }
   ctx.io.stdout.write(
@@ -48,7 +48,7 @@ export async function configList(ctx: Context): Promise<number> {
 export async function configGet(ctx: Context, keyText: string): Promise<number> {
   const key = checkKey(keyText);
   const { value } = effective(ctx.settings(), key);
-  if (ctx.json) ctx.io.stdout.write(formatJson({ key, value }));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ key, value }));
   else if (value !== null) ctx.io.stdout.write(`${value}\n`);
   return 0;
 }
@@ -84,7 +84,7 @@ export async function configSet(ctx: Context, keyText: string, valueText: string
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
   const shown = typeof value === "boolean" ? (value ? "on" : "off") : value;
-  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value: shown }));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: shown }));
   else ctx.info(`Set ${key} = ${shown} in profile "${profile}"`);
   return 0;
 }
@@ -99,13 +99,13 @@ export async function configUnset(ctx: Context, keyText: string): Promise<number
       return next;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(formatJson({ profile, key, value: null }));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: null }));
   else ctx.info(`Unset ${key} in profile "${profile}"`);
   return 0;
 }
 
 export async function configPathCommand(ctx: Context): Promise<number> {
-  if (ctx.json) ctx.io.stdout.write(formatJson({ path: ctx.configPath }));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ path: ctx.configPath }));
   else ctx.io.stdout.write(`${ctx.configPath}\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 import type { Context } from "../../context.js";
 import { cancelledError } from "../../errors.js";
-import { rawJsonText } from "../../output/json.js";
+import { jsonBody } from "../../output/sanitize.js";
 import { parseImageIdArg } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { reportChange } from "../intake/report.js";
@@ -23,7 +23,7 @@ export async function removeCommand(ctx: Context, options: RemoveOptions): Promi
   refuseUneditable(before);
   if (!dryRun && before.has_display_image === false) {
     ctx.info(`intake ${imageId} has no display image: nothing to remove`);
-    if (ctx.json) ctx.io.stdout.write(rawJsonText(read.raw));
+    if (ctx.json) ctx.io.stdout.write(jsonBody(read.raw));
     return 0;
   }
   const question = `Remove the display image of intake ${imageId}${before.image_url ? ` (${before.image_url})` : ""}?`;

@@ -5,7 +5,7 @@ import { parsePositiveId } from "../../intake/ids.js";
 import { parseApiDateTime, toApiDateTime } from "../../intake/dates.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
-import { formatJson } from "../../output/json.js";
+import { jsonDocument } from "../../output/sanitize.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { journalStore } from "../journaled.js";
 
@@ -38,7 +38,7 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
   const filter = readFilter({ ...options, user: ctx.globals.user });
   const entries = selectEntries(journalStore(ctx).entries(), filter);
   if (ctx.json) {
-    ctx.io.stdout.write(formatJson(entries));
+    ctx.io.stdout.write(jsonDocument(entries));
     return 0;
   }
   if (!entries.length) {
@@ -59,7 +59,7 @@ export function lookupEntry(entries: readonly JournalEntry[], id: string): Journ
 
 export async function journalShowCommand(ctx: Context, id: string): Promise<number> {
   const entry = lookupEntry(journalStore(ctx).entries(), id);
-  if (ctx.json) ctx.io.stdout.write(formatJson(entry));
+  if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));
   else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout));
   return 0;
 }
