@@ -54,6 +54,15 @@ export interface ApiResult<T> {
   raw: string;
   data: T;
   status: number;
+  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
+  rateLimit: RateLimitInfo | null;
+}
+
+export interface RateLimitInfo {
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** RateLimit-Reset in milliseconds from when the answer came. */
+  resetMs: number | undefined;
 }
 
 export interface RequestDescription {
@@ -208,7 +217,8 @@ export class ApiClient {
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
 
       if (RETRYABLE_STATUSES.has(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now());
+        // docs/api.md, rate limit: RateLimit-Reset counts when there is no Retry-After.
+        const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
         const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
         const budgetLeft = ownBudget ? rateLimited < (this.options.rateLimitRetries ?? 0) : attempt < retries;
         if (budgetLeft && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS)) {
@@ -239,7 +249,7 @@ export class ApiClient {
           data = null;
         }
       }
-      return { raw, data: data as T, status: response.status };
+      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(response.headers) };
     }
     let json: unknown;
     try {
@@ -253,7 +263,7 @@ export class ApiClient {
       const where = issue?.path.length ? issue.path.join(".") : "body";
       throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${where}: ${issue?.message ?? "invalid"}`, { status: response.status });
     }
-    return { raw, data: parsed.data, status: response.status };
+    return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
   }
 
   private httpError(response: TransportResponse, url: URL): CliError {
@@ -271,14 +281,14 @@ export class ApiClient {
         hint: "point --api-url at the address the API itself answers on",
       });
     }
-    const reason = errorMessage(response.body);
+    const { message: reason, code } = readErrorBody(response.body);
     const text = statusText(response.status);
-    const message = `${url.host} answered ${response.status}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
-    const error = errorForStatus(response.status, message);
-    if (response.status === 400 && this.options.userId === undefined && /user_id/i.test(reason ?? "")) {
-      return errorForStatus(400, message, { hint: "this token acts for other users: name one with --user <id>" });
-    }
-    return error;
+    // The service's own number (docs/api.md, error codes), shown only where it says more than the status.
+    const codeText = code !== null && String(code) !== String(response.status) ? ` (code ${code})` : "";
+    const message = `${url.host} answered ${response.status}${codeText}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
+    const userIdHint = response.status === 400 && this.options.userId === undefined && /user_id/i.test(reason ?? "");
+    const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
+    return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
   }
 
   private backoffMs(attempt: number): number {
@@ -308,14 +318,35 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
 
 /** The readable sentence of an error body, one line; null for a non-JSON body (an HTML 502). */
 export function errorMessage(body: Buffer): string | null {
-  const text = body.toString("utf8");
+  return readErrorBody(body).message;
+}
+
+/** An error body's sentence (one line) and the service's code; nulls for a non-JSON body. */
+export function readErrorBody(body: Buffer): { message: string | null; code: number | string | null } {
   try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success && parsed.data.message) return oneLine(parsed.data.message);
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(body.toString("utf8")));
+    if (parsed.success) {
+      const code = parsed.data.code;
+      const cleanCode = typeof code === "number" && Number.isFinite(code) ? code : typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code) ? code : null;
+      return { message: parsed.data.message ? oneLine(parsed.data.message) : null, code: cleanCode };
+    }
   } catch {
     // not JSON: the status says it all
   }
-  return null;
+  return { message: null, code: null };
+}
+
+/** A header counting seconds (RateLimit-Reset, -Remaining): whole or fractional; undefined when absent or unreadable. */
+function parseSeconds(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Math.round(Number(value) * 1000);
+}
+
+/** The RateLimit-* headers of an answer, or null when it has none. */
+export function readRateLimit(headers: Record<string, string | undefined>): RateLimitInfo | null {
+  const whole = (value: string | undefined) => (value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
+  const info = { limit: whole(headers["ratelimit-limit"]), remaining: whole(headers["ratelimit-remaining"]), resetMs: parseSeconds(headers["ratelimit-reset"]) };
+  return info.limit === undefined && info.remaining === undefined && info.resetMs === undefined ? null : info;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Intake } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
-import { isItemized, readIntakeKind } from "../../intake/kinds.js";
+import { readIntakeKind } from "../../intake/kinds.js";
 import { parseImageIdArg } from "../args.js";
 import { runIntakeUpdate } from "./change.js";
 import type { ChangeFlags } from "../spec.js";
@@ -35,7 +35,14 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
 /** The update body for these levels on this intake; refuses what its kind cannot take. */
 export function buildModifierFields(intake: Intake, levels: ModifierLevels, positions: string[], allItems: boolean): Record<string, unknown> {
   const kind = readIntakeKind(intake);
-  if (!isItemized(kind)) {
+  const known = intakePositions(intake);
+  if (kind === "unknown" && (allItems || !positions.length)) {
+    throw rejectedError(`intake ${intake.image_id} does not tell its kind yet (no recipe, no per-item nutrition): whole-intake levels are not guessed`, {
+      hint: "name the positions to change (e.g. `1 --salt low`); nothing was sent",
+    });
+  }
+  if (allItems && known.length === 0) throw rejectedError(`intake ${intake.image_id} lists no items for --all-items`, { hint: "name the positions; nothing was sent" });
+  if (kind === "recognition") {
     if (positions.length) throw rejectedError(`intake ${intake.image_id} is recognition-only: it has no item positions`, { hint: "drop the positions; salt and sugar apply to the whole intake" });
     for (const name of ["oil", "measures"] as const) {
       if (levels[name] !== undefined) throw rejectedError(`intake ${intake.image_id} is recognition-only: --${name} applies only to itemized intakes`, { hint: "nothing was sent" });
@@ -46,9 +53,9 @@ export function buildModifierFields(intake: Intake, levels: ModifierLevels, posi
     return fields;
   }
   if (!positions.length && !allItems) {
-    throw usageError(`intake ${intake.image_id} is itemized: name the positions (${intakePositions(intake).join(", ")}) or use --all-items`);
+    throw usageError(`intake ${intake.image_id} is itemized: name the positions (${known.join(", ")}) or use --all-items`);
   }
-  const targets = allItems ? intakePositions(intake) : positions;
+  const targets = allItems ? known : positions;
   const fields: Record<string, unknown> = {};
   for (const name of FIELDS) {
     const level = levels[name];
