@@ -21,7 +21,7 @@ async function promptToken(ctx: Context): Promise<string> {
   try {
     return await password(
       { message: "Paste your API token (input hidden):", mask: false },
-      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream },
+      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream, signal: ctx.signal },
     );
   } catch (error) {
     // Ctrl-C at the prompt is an interruption (130), not an answer (3 is for answering no).

@@ -1,6 +1,6 @@
 import { paths } from "../../api/paths.js";
 import type { Context } from "../../context.js";
-import { cancelledError, usageError } from "../../errors.js";
+import { cancelledError, interruptedError, usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
 import type { ChangeFlags } from "../spec.js";
 import { finishChange } from "../intake/change.js";
@@ -17,7 +17,8 @@ async function confirmRemoval(ctx: Context, imageId: number, url: string | null 
     );
   } catch (error) {
     const name = (error as Error).name;
-    if (name === "ExitPromptError" || name === "AbortPromptError") throw cancelledError("cancelled: nothing was sent");
+    // Ctrl-C at the prompt is an interruption (130); answering no is a cancel (3).
+    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError("interrupted at the prompt: nothing was sent");
     throw error;
   }
 }
