@@ -1,5 +1,5 @@
 /**
- * Settings resolved with cli.md's precedence: flag > environment > profile > default.
+ * Settings resolved with docs/cli.md's precedence: flag > environment > profile > default.
  * The token has no flag: FOODCTL_TOKEN > the profile's stored token.
  */
 import { isLoopbackHost } from "../api/transport.js";

@@ -147,7 +147,7 @@ export function checkUpdateAgainstIntake(
     }];
   }
   const problems: UpdateProblem[] = [];
-  // A record that lists no items cannot judge positions: the server does (rule 1).
+  // A record that lists no items cannot judge positions: the server does (docs/api.md, update rule 1).
   if (shape === "itemized" && positions.length > 0) {
     const known = new Set(positions);
     for (const name of UPDATE_FIELDS) {
