@@ -101,7 +101,9 @@ export class Context {
     this.noteEnvOverrides();
     const fromEnv = token.source === "env";
     const where = fromEnv ? "FOODCTL_TOKEN" : `the token of profile "${this.settings().profile}"`;
-    const expiredHint = fromEnv ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)" : undefined;
+    const expiredHint = fromEnv
+      ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
+      : undefined;
     return checkToken(token.value, where, { expiredHint });
   }
 

@@ -35,7 +35,8 @@ export function readErrorBody(body: Buffer): { message: string | null; code: num
     const parsed = ErrorBodySchema.safeParse(JSON.parse(body.toString("utf8")));
     if (parsed.success) {
       const code = parsed.data.code;
-      const cleanCode = typeof code === "number" && Number.isFinite(code) ? code : typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code) ? code : null;
+      const numeric = typeof code === "number" && Number.isFinite(code);
+      const cleanCode = numeric || (typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code)) ? (code ?? null) : null;
       return { message: parsed.data.message ? oneLine(parsed.data.message) : null, code: cleanCode };
     }
   } catch {
@@ -53,7 +54,11 @@ export function parseSeconds(value: string | undefined): number | undefined {
 /** The RateLimit-* headers of an answer, or null when it has none. */
 export function readRateLimit(headers: Record<string, string | undefined>): RateLimitInfo | null {
   const whole = (value: string | undefined) => (value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
-  const info = { limit: whole(headers["ratelimit-limit"]), remaining: whole(headers["ratelimit-remaining"]), resetMs: parseSeconds(headers["ratelimit-reset"]) };
+  const info = {
+    limit: whole(headers["ratelimit-limit"]),
+    remaining: whole(headers["ratelimit-remaining"]),
+    resetMs: parseSeconds(headers["ratelimit-reset"]),
+  };
   return info.limit === undefined && info.remaining === undefined && info.resetMs === undefined ? null : info;
 }
 

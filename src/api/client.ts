@@ -209,7 +209,8 @@ export class ApiClient {
     if (error.kind === "aborted") throw interruptedDuring(method, url.host, tries.reached);
     if (error.kind === "too_large") {
       const status = error.status === undefined ? "" : `${error.status} answer's `;
-      throw failure(`unreadable response from ${url.host}: ${status}${error.message.replace(/^response /, "")}; nothing of it was used`, { status: error.status });
+      const what = error.message.replace(/^response /, "");
+      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
     }
     if (tries.attempt < this.options.retries) {
       tries.attempt++;
@@ -265,7 +266,8 @@ export class ApiClient {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join(".") : "body";
-      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${where}: ${issue?.message ?? "invalid"}`, { status: response.status });
+      const problem = `${where}: ${issue?.message ?? "invalid"}`;
+      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, { status: response.status });
     }
     return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
   }

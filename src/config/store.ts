@@ -40,10 +40,15 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Refuses (exit 2, naming it) a config file or folder that is a link, not ours, or not the right kind of file. */
 export function checkOwnEntry(stats: Stats, path: string, what: "file" | "folder", uid: number | undefined = process.getuid?.()): void {
-  if (stats.isSymbolicLink()) throw usageError(`config ${what} ${path} is a symbolic link: refusing to read or write through it`, { hint: `replace it with a real ${what}` });
-  if (what === "folder" ? !stats.isDirectory() : !stats.isFile()) throw usageError(`config ${what} ${path} is not a regular ${what}`, { hint: `remove it or point XDG_CONFIG_HOME elsewhere` });
+  if (stats.isSymbolicLink()) {
+    throw usageError(`config ${what} ${path} is a symbolic link: refusing to read or write through it`, { hint: `replace it with a real ${what}` });
+  }
+  if (what === "folder" ? !stats.isDirectory() : !stats.isFile()) {
+    throw usageError(`config ${what} ${path} is not a regular ${what}`, { hint: "remove it or point XDG_CONFIG_HOME elsewhere" });
+  }
   if (uid !== undefined && stats.uid !== uid) {
-    throw usageError(`config ${what} ${path} belongs to another user (uid ${stats.uid})`, { hint: "it may hold someone else's token: use your own XDG_CONFIG_HOME" });
+    const hint = "it may hold someone else's token: use your own XDG_CONFIG_HOME";
+    throw usageError(`config ${what} ${path} belongs to another user (uid ${stats.uid})`, { hint });
   }
 }
 

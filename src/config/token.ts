@@ -18,7 +18,9 @@ export interface CheckedToken {
 export function tokenTextProblem(text: string): { message: string; hint?: string } | null {
   if (text === "") return { message: "is empty" };
   if (/^bearer(\s|$)/i.test(text)) return { message: 'starts with "Bearer "', hint: 'drop the "Bearer " prefix: give the token alone' };
-  if (/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/.test(text)) return { message: "holds control characters", hint: "copy the token again from where it was issued" };
+  if (/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/.test(text)) {
+    return { message: "holds control characters", hint: "copy the token again from where it was issued" };
+  }
   if (/\s/.test(text)) return { message: "holds whitespace", hint: "a token is one word: copy it again without spaces or line breaks" };
   if (/[^\u0021-\u007e]/.test(text)) return { message: "holds characters outside printable ASCII" };
   return null;

@@ -66,7 +66,10 @@ export interface HistoryWindow {
  * the `days` (7) before it; `from` alone runs `days` after it, or up to now without `days`.
  * Returns a problem instead when the ends cross or the window is over a year without both ends given.
  */
-export function resolveHistoryWindow(input: { from?: Date | undefined; to?: Date | undefined; days?: number | undefined }, now: Date): HistoryWindow | { problem: string } {
+export function resolveHistoryWindow(
+  input: { from?: Date | undefined; to?: Date | undefined; days?: number | undefined },
+  now: Date,
+): HistoryWindow | { problem: string } {
   const { from, to, days } = input;
   if (from && to && days !== undefined) return { problem: "--days goes with --from or --to, not both" };
   const span = (days ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
@@ -78,7 +81,9 @@ export function resolveHistoryWindow(input: { from?: Date | undefined; to?: Date
     const end = to ?? wholeNow;
     window = { from: new Date(end.getTime() - span), to: end };
   }
-  if (window.from.getTime() > window.to.getTime()) return { problem: `the window starts (${formatApiDateTime(window.from)}) after it ends (${formatApiDateTime(window.to)})` };
+  if (window.from.getTime() > window.to.getTime()) {
+    return { problem: `the window starts (${formatApiDateTime(window.from)}) after it ends (${formatApiDateTime(window.to)})` };
+  }
   const lengthDays = (window.to.getTime() - window.from.getTime()) / DAY_MS;
   if (!(from && to) && lengthDays > MAX_WINDOW_DAYS) {
     return { problem: `a window of ${Math.ceil(lengthDays)} days is over a year (${MAX_WINDOW_DAYS} days); give both --from and --to to ask for it` };

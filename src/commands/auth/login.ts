@@ -25,7 +25,8 @@ async function promptToken(ctx: Context): Promise<string> {
     );
   } catch (error) {
     // Ctrl-C at the prompt is an interruption (130), not an answer (3 is for answering no).
-    if ((error as Error).name === "ExitPromptError" || (error as Error).name === "AbortPromptError") throw interruptedError("login interrupted: nothing was stored");
+    const name = (error as Error).name;
+    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError("login interrupted: nothing was stored");
     throw error;
   }
 }
@@ -48,7 +49,8 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
   if (ctx.io.env.FOODCTL_TOKEN) ctx.warn("FOODCTL_TOKEN is set and takes precedence over the stored token");
 
   if (ctx.json) {
-    ctx.io.stdout.write(jsonLine({ profile, token_kind: checked.kind, ...(described ?? { subject: null, role: null, expires_at: null, expired: false }), stored_in: ctx.configPath }));
+    const claims = described ?? { subject: null, role: null, expires_at: null, expired: false };
+    ctx.io.stdout.write(jsonLine({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
   } else if (described) {
     const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
     ctx.io.stdout.write(`Logged in to profile "${profile}" as ${described.subject ?? "(no subject)"} (${described.role ?? "no role"})${expiry}\n`);

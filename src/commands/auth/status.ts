@@ -84,6 +84,9 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
   }
   // After the status itself, so a script sees both; main prints it (as JSON under --json).
   if (problem) throw authError(problem, { hint: textProblem?.hint ?? "run `foodctl auth login` or set FOODCTL_TOKEN" });
-  if (check && !check.accepted) throw authError(`${check.host} refused the token (answered ${check.status})`, { status: check.status, hint: "run `foodctl auth login` with a valid token" });
+  if (check && !check.accepted) {
+    const hint = "run `foodctl auth login` with a valid token";
+    throw authError(`${check.host} refused the token (answered ${check.status})`, { status: check.status, hint });
+  }
   return EXIT.ok;
 }

@@ -31,7 +31,8 @@ export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
   if (ctx.json) {
-    ctx.io.stdout.write(jsonLine({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
+    const values = Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }]));
+    ctx.io.stdout.write(jsonLine({ profile: settings.profile, path: ctx.configPath, settings: values }));
     return 0;
   }
   if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`profile ${settings.profile}${settings.profileExists ? "" : " (not stored yet)"}\n`);

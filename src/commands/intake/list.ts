@@ -18,7 +18,9 @@ function convert(flag: string, text: unknown, edge: "start" | "end"): Date | und
 
 function parseDays(text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;
-  if (!/^[1-9][0-9]{0,5}$/.test(text)) throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` });
+  if (!/^[1-9][0-9]{0,5}$/.test(text)) {
+    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` });
+  }
   return Number(text);
 }
 

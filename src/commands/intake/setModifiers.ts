@@ -41,11 +41,17 @@ export function buildModifierFields(intake: Intake, levels: ModifierLevels, posi
       hint: "name the positions to change (e.g. `1 --salt low`); nothing was sent",
     });
   }
-  if (allItems && known.length === 0) throw rejectedError(`intake ${intake.image_id} lists no items for --all-items`, { hint: "name the positions; nothing was sent" });
+  if (allItems && known.length === 0) {
+    throw rejectedError(`intake ${intake.image_id} lists no items for --all-items`, { hint: "name the positions; nothing was sent" });
+  }
   if (kind === "recognition") {
-    if (positions.length) throw rejectedError(`intake ${intake.image_id} is recognition-only: it has no item positions`, { hint: "drop the positions; salt and sugar apply to the whole intake" });
+    if (positions.length) {
+      const hint = "drop the positions; salt and sugar apply to the whole intake";
+      throw rejectedError(`intake ${intake.image_id} is recognition-only: it has no item positions`, { hint });
+    }
     for (const name of ["oil", "measures"] as const) {
-      if (levels[name] !== undefined) throw rejectedError(`intake ${intake.image_id} is recognition-only: --${name} applies only to itemized intakes`, { hint: "nothing was sent" });
+      if (levels[name] === undefined) continue;
+      throw rejectedError(`intake ${intake.image_id} is recognition-only: --${name} applies only to itemized intakes`, { hint: "nothing was sent" });
     }
     const fields: Record<string, unknown> = {};
     if (levels.salt !== undefined) fields.salt = levels.salt;
