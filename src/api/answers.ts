@@ -3,6 +3,7 @@
  * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
 import { errorForStatus, failure, type CliError } from "../errors.js";
+import { redactSecrets } from "../secrets.js";
 // A plain check pinned to the zod schema: answers are checked without loading zod at every start.
 import { ErrorBodyCheck as ErrorBodySchema } from "./checks.js";
 import type { TransportResponse } from "./transport.js";
@@ -118,7 +119,7 @@ export function statusText(status: number): string {
 }
 
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
-export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean): CliError {
+export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect to another host would carry the token there.
     const location = response.headers.location;
@@ -133,7 +134,9 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
       hint: "point --api-url at the address the API itself answers on",
     });
   }
-  const { message: reason, code } = readErrorBody(response.body);
+  const { message: said, code } = readErrorBody(response.body);
+  // A server may echo the Authorization header: an opaque token has no shape to spot, so it is masked by value.
+  const reason = said === null ? null : redactSecrets(said, [token]);
   const text = statusText(response.status);
   // The service's own number (docs/api.md, error codes), shown only where it says more than the status.
   const codeText = code !== null && String(code) !== String(response.status) ? ` (code ${code})` : "";

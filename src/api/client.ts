@@ -174,7 +174,7 @@ export class ApiClient {
       tries.reached = true;
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
-      if (!(await this.retryAnswer(response, tries))) throw httpErrorFor(response, url, this.options.userId !== undefined);
+      if (!(await this.retryAnswer(response, tries))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
 

@@ -239,6 +239,19 @@ describe("error bodies: the service's own code is shown, the exit code comes fro
     expect(JSON.parse(result.stderr).error).toMatchObject({ code: "forbidden", exit_code: 5, status: 403, service_code: 1203 });
   });
 
+  it("an error message echoing the opaque token is masked (it has no shape to recognise it by)", async () => {
+    server.route("GET /v2/intake/1002", faults.json(401, { message: `unknown token ${OPAQUE_TOKEN}`, code: 1002 }));
+    const home = newHome();
+    const login = await runIn(home, ["auth", "login", "--with-token"], {}, { stdin: OPAQUE_TOKEN });
+    expect(login.code, login.stderr).toBe(0);
+    for (const json of [[], ["--json"]]) {
+      const result = await runIn(home, ["--api-url", server.url, "intake", "show", "1002", ...json]);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain("(code 1002): unknown token ****");
+      expect(result.stderr).not.toContain(OPAQUE_TOKEN);
+    }
+  });
+
   it("a code equal to the status is not repeated in the message", async () => {
     server.route("GET /v2/intake/1002", faults.json(404, { message: "no such intake", code: 404 }));
     const result = await cli(["intake", "show", "1002"]);
