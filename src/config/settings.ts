@@ -45,7 +45,12 @@ function firstDefined(...values: Array<string | undefined>): string | undefined 
   return values.find((value) => value !== undefined && value !== "");
 }
 
-function pickText(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string): { text: string; name: string; source: "flag" | "env" } | null {
+function pickText(
+  flag: string | undefined,
+  flagName: string,
+  envValue: string | undefined,
+  envName: string,
+): { text: string; name: string; source: "flag" | "env" } | null {
   if (flag !== undefined && flag !== "") return { text: flag, name: flagName, source: "flag" };
   if (envValue !== undefined && envValue !== "") return { text: envValue, name: envName, source: "env" };
   return null;

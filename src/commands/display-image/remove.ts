@@ -43,7 +43,8 @@ export async function removeCommand(ctx: Context, options: RemoveOptions): Promi
   const url = client.url(paths.displayImage(imageId));
   if (dryRun) {
     const request = { ...client.describe("DELETE", url), body: null };
-    return reportChange(ctx, { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: request }, { strict: false, action: "display image removal" });
+    const outcome = { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: request };
+    return reportChange(ctx, outcome, { strict: false, action: "display image removal" });
   }
   if (before.has_display_image === false) {
     ctx.info(`intake ${imageId} has no display image: nothing to remove`);

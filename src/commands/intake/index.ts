@@ -38,8 +38,15 @@ const show = verb({
   name: "show",
   description: "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals",
   args: [{ name: "<image_id>", description: "the intake's id (from `intake list`)" }],
-  options: [{ flags: "--nutrients <which>", description: "all: every nutrient code of the answer, per intake and per item (default: the six)", complete: ["all"] }],
-  examples: ["foodctl intake show 1002", "foodctl intake show 1002 --nutrients all", "foodctl intake show 1002 --json | jq .intake_info.serving_size", "foodctl intake show 2001 --user 102"],
+  options: [
+    { flags: "--nutrients <which>", description: "all: every nutrient code of the answer, per intake and per item (default: the six)", complete: ["all"] },
+  ],
+  examples: [
+    "foodctl intake show 1002",
+    "foodctl intake show 1002 --nutrients all",
+    "foodctl intake show 1002 --json | jq .intake_info.serving_size",
+    "foodctl intake show 2001 --user 102",
+  ],
   parse: (input) => ({ imageId: input.arg(0), nutrients: input.text("nutrients") }),
   run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
 });
