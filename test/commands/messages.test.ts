@@ -37,7 +37,8 @@ describe("the environment overriding the chosen profile", () => {
 
   it("names both FOODCTL_API_URL and FOODCTL_TOKEN in one line when FOODCTL_PROFILE chose the profile", async () => {
     const home = await withProfile("staging");
-    const result = await runIn(home, ["--retries", "0", "--timeout", "0.5", "intake", "show", "1002"], { FOODCTL_PROFILE: "staging", FOODCTL_TOKEN: OPAQUE_TOKEN, FOODCTL_API_URL: NOWHERE });
+    const env = { FOODCTL_PROFILE: "staging", FOODCTL_TOKEN: OPAQUE_TOKEN, FOODCTL_API_URL: NOWHERE };
+    const result = await runIn(home, ["--retries", "0", "--timeout", "0.5", "intake", "show", "1002"], env);
     expect(result.stderr.match(/warning:/g)).toHaveLength(1);
     expect(result.stderr).toContain('warning: FOODCTL_API_URL and FOODCTL_TOKEN from the environment override profile "staging"');
   });
@@ -63,7 +64,11 @@ describe("config messages", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split("\n").map((line) => line.split("\t")[2])).toEqual(["default", "default", "default"]);
     const json = JSON.parse((await runIn(newHome(), ["config", "list", "--json"])).stdout);
-    expect(json.settings).toEqual({ "api-url": { value: null, source: "default" }, user: { value: null, source: "default" }, timeout: { value: 30, source: "default" } });
+    expect(json.settings).toEqual({
+      "api-url": { value: null, source: "default" },
+      user: { value: null, source: "default" },
+      timeout: { value: 30, source: "default" },
+    });
   });
 
   it.each([

@@ -37,7 +37,15 @@ function gappedIntake(grams3 = 120) {
 
 /** Not confirmed yet: no recipe, no per-item nutrition, nothing else that tells the kind. */
 function unconfirmedIntake() {
-  return { image_id: 1007, timestamp: "2026-11-20T08:00:00Z", occasion: "breakfast", can_edit_display_image: false, has_display_image: false, foodName: ["Pasta"], serving_size: 300 };
+  return {
+    image_id: 1007,
+    timestamp: "2026-11-20T08:00:00Z",
+    occasion: "breakfast",
+    can_edit_display_image: false,
+    has_display_image: false,
+    foodName: ["Pasta"],
+    serving_size: 300,
+  };
 }
 
 describe("API tokens: an opaque 40-hex token is sent as it is", () => {
@@ -268,12 +276,17 @@ describe("error bodies: the service's own code is shown, the exit code comes fro
 });
 
 describe("rate limit: RateLimit-Reset is honoured when there is no Retry-After", () => {
-  const limited = (reset: string) => faults.json(429, { message: "rate limit", code: 114 }, { "ratelimit-reset": reset, "ratelimit-remaining": "0", "ratelimit-limit": "10" });
+  const limited = (reset: string) =>
+    faults.json(429, { message: "rate limit", code: 114 }, { "ratelimit-reset": reset, "ratelimit-remaining": "0", "ratelimit-limit": "10" });
 
   it("the client waits RateLimit-Reset seconds, then retries within --retries", async () => {
     const replies: TransportResponse[] = [
       { status: 429, headers: { "ratelimit-reset": "3" }, body: Buffer.from('{"message":"rate limit","code":114}') },
-      { status: 200, headers: { "ratelimit-remaining": "9", "ratelimit-limit": "10", "ratelimit-reset": "60" }, body: Buffer.from(JSON.stringify({ intake_info: segmentationIntake() })) },
+      {
+        status: 200,
+        headers: { "ratelimit-remaining": "9", "ratelimit-limit": "10", "ratelimit-reset": "60" },
+        body: Buffer.from(JSON.stringify({ intake_info: segmentationIntake() })),
+      },
     ];
     const sleeps: number[] = [];
     const sent: TransportRequest[] = [];
@@ -349,7 +362,8 @@ describe("positions: integers with gaps (1 and 3 only)", () => {
 describe("nutrients: --nutrients all prints every code, per intake and per item", () => {
   it("every totalNutrients code with label, quantity and unit; the default stays the six", async () => {
     const record = segmentationIntake();
-    record.nutritional_info.totalNutrients = { ...record.nutritional_info.totalNutrients, FIBTG: { label: "Fiber", quantity: 4.25, unit: "g" }, "SUGAR.added": { label: "Added sugar", quantity: 1, unit: "g" } } as typeof record.nutritional_info.totalNutrients;
+    const extra = { FIBTG: { label: "Fiber", quantity: 4.25, unit: "g" }, "SUGAR.added": { label: "Added sugar", quantity: 1, unit: "g" } };
+    record.nutritional_info.totalNutrients = { ...record.nutritional_info.totalNutrients, ...extra } as typeof record.nutritional_info.totalNutrients;
     server.route("GET /v2/intake/1002", faults.intake(record));
     const all = await cli(["intake", "show", "1002", "--nutrients", "all"]);
     expect(all.code, all.stderr).toBe(0);

@@ -37,7 +37,8 @@ describe("issue 15 #2, proxy and plain HTTP", () => {
   const remoteProxy = "http://192.0.2.10:3128";
 
   it("refuses (exit 2, says why) a plain-http request that would leave the machine through a proxy; nothing is sent", async () => {
-    const result = await runIn(newHome(), ["--api-url", server.url, "intake", "show", "1002"], { FOODCTL_TOKEN: OPAQUE_TOKEN, HTTP_PROXY: remoteProxy, NO_PROXY: "" });
+    const env = { FOODCTL_TOKEN: OPAQUE_TOKEN, HTTP_PROXY: remoteProxy, NO_PROXY: "" };
+    const result = await runIn(newHome(), ["--api-url", server.url, "intake", "show", "1002"], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/refusing to send the token over plain http:\/\/ to 127\.0\.0\.1:\d+ through the proxy 192\.0\.2\.10/);
     expect(server.count()).toBe(0);

@@ -13,7 +13,8 @@ describe("resolveHistoryWindow", () => {
   it("reads --to alone as the days before it, --from alone as up to now, --from with --days as that many days after", () => {
     expect(resolveHistoryWindow({ to: at("2026-11-07T00:00:00Z") }, NOW)).toEqual({ from: at("2026-10-31T00:00:00Z"), to: at("2026-11-07T00:00:00Z") });
     expect(resolveHistoryWindow({ from: at("2026-11-20T00:00:00Z") }, NOW)).toEqual({ from: at("2026-11-20T00:00:00Z"), to: at("2026-11-23T10:00:00Z") });
-    expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), days: 2 }, NOW)).toEqual({ from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z") });
+    const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z") };
+    expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), days: 2 }, NOW)).toEqual(twoDays);
   });
 
   it("allows a year (366 days) with one end, more only with both ends", () => {
