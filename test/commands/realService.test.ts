@@ -7,6 +7,7 @@ import { ApiClient } from "../../src/api/client.js";
 import type { TransportRequest, TransportResponse } from "../../src/api/transport.js";
 import { parseApiDateTime } from "../../src/intake/dates.js";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
+import { fakeClock } from "../helpers/clock.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { configHomes, OPAQUE_TOKEN, runIn } from "./helpers.js";
 
@@ -288,7 +289,7 @@ describe("rate limit: RateLimit-Reset is honoured when there is no Retry-After",
         body: Buffer.from(JSON.stringify({ intake_info: segmentationIntake() })),
       },
     ];
-    const sleeps: number[] = [];
+    const clock = fakeClock();
     const sent: TransportRequest[] = [];
     const client = new ApiClient({
       baseUrl: new URL("https://api.test"),
@@ -300,15 +301,11 @@ describe("rate limit: RateLimit-Reset is honoured when there is no Retry-After",
         sent.push(request);
         return replies.shift()!;
       },
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
+      clock,
     });
     const result = await client.getIntake(1002);
     expect(sent).toHaveLength(2);
-    expect(sleeps).toHaveLength(1);
-    expect(sleeps[0]).toBeGreaterThan(2900);
-    expect(sleeps[0]).toBeLessThanOrEqual(3000);
+    expect(clock.sleeps).toEqual([3000]);
     // The batch paces itself from these.
     expect(result.rateLimit).toEqual({ limit: 10, remaining: 9, resetMs: 60_000 });
   });
