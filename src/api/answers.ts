@@ -3,6 +3,7 @@
  * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
 import { errorForStatus, failure, type CliError } from "../errors.js";
+import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../output/sanitize.js";
 import { redactSecrets } from "../secrets.js";
 // A plain check pinned to the zod schema: answers are checked without loading zod at every start.
 import { ErrorBodyCheck as ErrorBodySchema } from "./checks.js";
@@ -63,39 +64,26 @@ export function readRateLimit(headers: Record<string, string | undefined>): Rate
   return info.limit === undefined && info.remaining === undefined && info.resetMs === undefined ? null : info;
 }
 
-/** C0 controls but tab and newline, DEL and C1 controls: a server's text must not drive the terminal. */
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * What a terminal-unsafe character (src/output/sanitize.ts) can look like in JSON text: raw, or
+ * as an escape (\b, \f, \r, \u00XX, or \uXXXX of a bidirectional control). Text without any of
+ * these parses to clean values, so the walk is skipped for it: the common case, and the hot path
+ * of a batch.
+ */
+const MAY_HOLD_CONTROLS = new RegExp(`${TERMINAL_UNSAFE.source}|\\\\[bfr]|\\\\u(00[0-9a-f]{2}|061c|200[ef]|202[a-e]|206[6-9])`, "i");
 
 /**
- * The parsed answer with every control character in its strings (and keys) replaced by U+FFFD,
- * so a hostile or broken server cannot send escape sequences to the user's terminal through
- * names, comments or messages. `raw` (what --json prints) stays as received.
+ * The parsed answer with every terminal-unsafe character in its strings (and keys) replaced by
+ * U+FFFD, so a hostile or broken server cannot send escape sequences to the user's terminal
+ * through names, comments or messages. `raw` (what --json prints) stays as received.
  */
-/**
- * What a control character can look like in JSON text: raw (DEL and C1 are legal raw), or as
- * an escape (\b, \f, \r, \u00XX). Text without any of these parses to clean values, so the
- * walk below is skipped for it: the common case, and the hot path of a batch.
- */
-const MAY_HOLD_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\\[bfr]|\\u00[0-9a-fA-F]{2}/;
-
 export function cleanParsed(raw: string): unknown {
   const value: unknown = JSON.parse(raw);
-  return MAY_HOLD_CONTROLS.test(raw) ? withoutControls(value) : value;
-}
-
-export function withoutControls(value: unknown): unknown {
-  if (typeof value === "string") return value.replace(CONTROL_CHARACTERS, "\ufffd");
-  if (Array.isArray(value)) return value.map(withoutControls);
-  if (value !== null && typeof value === "object") {
-    const clean: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) clean[key.replace(CONTROL_CHARACTERS, "\ufffd")] = withoutControls(entry);
-    return clean;
-  }
-  return value;
+  return MAY_HOLD_CONTROLS.test(raw) ? cleanParsedValue(value) : value;
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").replace(CONTROL_CHARACTERS, "\ufffd").trim();
+  const line = cleanForTerminal(text.replace(/\s+/g, " ")).trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 

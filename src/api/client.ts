@@ -12,7 +12,7 @@ import { IntakeListResponseCheck as IntakeListResponseSchema, IntakeResponseChec
 import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
-export { errorMessage, parseRetryAfter, readRateLimit, withoutControls, type RateLimitInfo } from "./answers.js";
+export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);

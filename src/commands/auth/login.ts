@@ -53,7 +53,8 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
     ctx.io.stdout.write(jsonLine({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
   } else if (described) {
     const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
-    ctx.io.stdout.write(`Logged in to profile "${profile}" as ${described.subject ?? "(no subject)"} (${described.role ?? "no role"})${expiry}\n`);
+    const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;
+    ctx.io.stdout.write(cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`));
   } else {
     ctx.io.stdout.write(`Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`);
   }

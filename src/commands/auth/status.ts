@@ -3,6 +3,7 @@ import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
 import { authError, CliError, EXIT } from "../../errors.js";
 import { formatApiDateTime } from "../../intake/dates.js";
+import { cleanForTerminal } from "../../output/sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";

@@ -1,4 +1,5 @@
 import type { Context } from "../../context.js";
+import { jsonBody } from "../../output/sanitize.js";
 import { usageError } from "../../errors.js";
 import { formatApiDateTime, MAX_WINDOW_DAYS, parseApiDateTime, resolveHistoryWindow, toApiDateTime, type HistoryWindow } from "../../intake/dates.js";
 
