@@ -3,10 +3,10 @@
  * API never loads the client, one that never reads config never opens the file.
  */
 import type { ApiClient } from "./api/client.js";
-import { proxyApplies, type Transport } from "./api/transport.js";
+import { plainHttpProxyProblem, proxyApplies, type Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
-import { isExpired, readTokenClaims, type TokenClaims } from "./config/jwt.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
+import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
 import { authError, usageError } from "./errors.js";
 import type { IO } from "./io.js";
@@ -30,6 +30,7 @@ export class Context {
   private configCache: ConfigData | undefined;
   private settingsCache: Settings | undefined;
   private clientCache: Promise<ApiClient> | undefined;
+  private overridesNoted = false;
 
   constructor(
     readonly io: IO,
@@ -86,24 +87,39 @@ export class Context {
         hint: "pass --api-url <url>, set FOODCTL_API_URL, or run `foodctl config set api-url <url>` (try `foodctl sandbox` for a local one)",
       });
     }
+    this.noteEnvOverrides();
     const name = setting.source === "flag" ? "--api-url" : setting.source === "env" ? "FOODCTL_API_URL" : `api-url of profile "${this.settings().profile}"`;
     return checkApiUrl(setting.value, name);
   }
 
-  /** The token to send, refused early when missing, malformed or expired: nothing is sent then. */
-  token(): { value: string; claims: TokenClaims } {
+  /** The token to send, refused early when missing, malformed or an expired JWT: nothing is sent then. */
+  token(): CheckedToken {
     const token = this.settings().token;
     if (!token) {
       throw authError("not logged in: no token", { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
     }
-    const where = token.source === "env" ? "FOODCTL_TOKEN" : `the token of profile "${this.settings().profile}"`;
-    const claims = readTokenClaims(token.value);
-    if (!claims) throw authError(`${where} is not a JWT`, { hint: "run `foodctl auth login` with the token you were given" });
-    if (isExpired(claims)) {
-      const when = new Date((claims.exp ?? 0) * 1000).toISOString();
-      throw authError(`${where} expired at ${when}`, { hint: "run `foodctl auth login` with a fresh token" });
-    }
-    return { value: token.value, claims };
+    this.noteEnvOverrides();
+    const fromEnv = token.source === "env";
+    const where = fromEnv ? "FOODCTL_TOKEN" : `the token of profile "${this.settings().profile}"`;
+    const expiredHint = fromEnv
+      ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
+      : undefined;
+    return checkToken(token.value, where, { expiredHint });
+  }
+
+  /**
+   * Says once on stderr when FOODCTL_API_URL or FOODCTL_TOKEN beats the profile the user chose
+   * with --profile or FOODCTL_PROFILE: otherwise the chosen profile looks ignored.
+   */
+  noteEnvOverrides(): void {
+    if (this.overridesNoted) return;
+    this.overridesNoted = true;
+    const settings = this.settings();
+    if (!settings.profileChosen) return;
+    const names = [settings.apiUrl?.source === "env" ? "FOODCTL_API_URL" : null, settings.token?.source === "env" ? "FOODCTL_TOKEN" : null].filter(Boolean);
+    if (names.length === 0) return;
+    const verb = names.length > 1 ? "override" : "overrides";
+    this.warn(`${names.join(" and ")} from the environment ${verb} profile "${settings.profile}"`);
   }
 
   client(): Promise<ApiClient> {
@@ -131,6 +147,10 @@ export class Context {
   }
 
   private async transport(baseUrl: URL): Promise<Transport> {
+    const proxyProblem = plainHttpProxyProblem(baseUrl, this.io.env);
+    if (proxyProblem) {
+      throw usageError(proxyProblem, { hint: "use https://, a proxy on this machine, or leave the proxy for this host (NO_PROXY)" });
+    }
     if (this.services.transport) return this.services.transport;
     if (proxyApplies(baseUrl, this.io.env)) {
       const { createUndiciTransport } = await import("./api/undiciTransport.js");

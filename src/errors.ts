@@ -43,6 +43,8 @@ export type ErrorCode =
 
 export interface CliErrorOptions {
   status?: number;
+  /** The service's own error number from the answer's body (docs/api.md, error codes); never decides the exit code. */
+  serviceCode?: number | string | undefined;
   hint?: string;
   cause?: unknown;
 }
@@ -52,6 +54,7 @@ export class CliError extends Error {
   readonly exitCode: ExitCode;
   readonly code: ErrorCode;
   readonly status: number | undefined;
+  readonly serviceCode: number | string | undefined;
   readonly hint: string | undefined;
 
   constructor(code: ErrorCode, exitCode: ExitCode, message: string, options: CliErrorOptions = {}) {
@@ -60,6 +63,7 @@ export class CliError extends Error {
     this.code = code;
     this.exitCode = exitCode;
     this.status = options.status;
+    this.serviceCode = options.serviceCode;
     this.hint = options.hint;
   }
 }

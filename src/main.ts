@@ -93,8 +93,17 @@ export function report(io: IO, error: CliError, json: boolean, verbose: boolean)
   // The stored token too: a server may echo whatever it was sent, so anything shaped like a JWT is masked.
   const clean = (text: string) => redactSecrets(text, [io.env.FOODCTL_TOKEN]);
   if (json) {
-    const body = { error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: clean(error.message), hint: error.hint ? clean(error.hint) : null } };
-    io.stderr.write(`${escapeJsonControls(JSON.stringify(body))}\n`);
+    const body = {
+      error: {
+        code: error.code,
+        exit_code: error.exitCode,
+        status: error.status ?? null,
+        service_code: error.serviceCode ?? null,
+        message: clean(error.message),
+        hint: error.hint ? clean(error.hint) : null,
+      },
+    };
+    io.stderr.write(`${JSON.stringify(body)}\n`);
   } else {
     io.stderr.write(`${styler(io.color.stderr).red("error:")} ${cleanForTerminal(clean(error.message))}\n`);
     if (error.hint) io.stderr.write(`hint: ${cleanForTerminal(clean(error.hint))}\n`);

@@ -5,17 +5,19 @@
  */
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const BEARER_VALUE = /\b(Bearer\s+)[^\s"',;]+/gi;
+/** The user-info part of a URL (`https://user:pass@host`): credentials, whoever typed them there. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
 /** Shorter strings than this are not treated as secrets: masking "1" everywhere would garble text. */
 const MIN_SECRET_LENGTH = 8;
 
 export const MASK = "****";
 
-/** `text` with every given secret, every JWT-shaped string and every `Bearer <value>` masked. */
+/** `text` with every given secret, every JWT-shaped string, every `Bearer <value>` and a URL's credentials masked. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
   let masked = text;
   for (const secret of secrets) {
     const value = secret?.trim();
     if (value && value.length >= MIN_SECRET_LENGTH) masked = masked.split(value).join(MASK);
   }
-  return masked.replace(JWT_SHAPE, MASK).replace(BEARER_VALUE, `$1${MASK}`);
+  return masked.replace(JWT_SHAPE, MASK).replace(BEARER_VALUE, `$1${MASK}`).replace(URL_CREDENTIALS, `$1${MASK}@`);
 }

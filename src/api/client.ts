@@ -4,18 +4,16 @@
  * schema parse of every response.
  */
 import { systemClock, type Clock } from "../clock.js";
-import { errorForStatus, failure, interruptedError, unavailableError, type CliError } from "../errors.js";
-import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../output/sanitize.js";
+import { failure, interruptedError, unavailableError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./displayImage.js";
 import { paths } from "./paths.js";
+import { cleanParsed, httpErrorFor, parseRetryAfter, parseSeconds, readRateLimit, type RateLimitInfo } from "./answers.js";
 // Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
-import {
-  ErrorBodyCheck as ErrorBodySchema,
-  IntakeListResponseCheck as IntakeListResponseSchema,
-  IntakeResponseCheck as IntakeResponseSchema,
-} from "./checks.js";
+import { IntakeListResponseCheck as IntakeListResponseSchema, IntakeResponseCheck as IntakeResponseSchema } from "./checks.js";
 import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
+
+export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
@@ -55,7 +53,10 @@ export interface ApiResult<T> {
   raw: string;
   data: T;
   status: number;
+  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
+  rateLimit: RateLimitInfo | null;
 }
+
 
 export interface RequestDescription {
   method: string;
@@ -67,6 +68,12 @@ export interface RequestDescription {
 
 interface Schema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+interface Tries {
+  attempt: number;
+  rateLimited: number;
+  reached: boolean;
 }
 
 /** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
@@ -99,9 +106,7 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(
-    overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "rateLimitRetries" | "onResponse">>,
-  ): ApiClient {
+  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "rateLimitRetries" | "onResponse">>): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 
@@ -187,79 +192,89 @@ export class ApiClient {
     headers: Record<string, string>,
     schema: Schema<T> | null,
   ): Promise<ApiResult<T>> {
-    const { retries, trace } = this.options;
-    let attempt = 0;
-    let rateLimited = 0;
-    /** An earlier attempt may have reached the server (it was sent, or answered). */
-    let reached = false;
+    /** Attempts so far; `reached`: an earlier attempt may have reached the server (it was sent, or answered). */
+    const tries: Tries = { attempt: 0, rateLimited: 0, reached: false };
     for (;;) {
       await this.waitForPause();
-      if (this.options.signal?.aborted) throw interruptedDuring(method, url.host, reached);
-      const started = performance.now();
-      trace?.(`> ${method} ${url.href}${attempt + rateLimited > 0 ? ` (attempt ${attempt + rateLimited + 1})` : ""}`);
-      trace?.(`> authorization: Bearer ****`);
+      if (this.options.signal?.aborted) throw interruptedDuring(method, url.host, tries.reached);
       let response: TransportResponse;
       try {
-        response = await this.options.transport({
-          method,
-          url,
-          headers: {
-            accept: "application/json",
-            authorization: `Bearer ${this.options.token}`,
-            "user-agent": this.options.userAgent,
-            ...headers,
-          },
-          body,
-          timeoutMs: this.options.timeoutMs,
-          maxResponseBytes: MAX_RESPONSE_BYTES,
-          signal: this.options.signal,
-        });
+        response = await this.exchange(method, url, body, headers, tries);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        const elapsed = Math.round(performance.now() - started);
-        trace?.(`< ${error.kind} after ${elapsed} ms: ${error.message}`);
-        reached ||= error.maybeSent;
-        if (error.kind === "aborted") throw interruptedDuring(method, url.host, reached);
-        if (error.kind === "too_large") {
-          const status = error.status === undefined ? "" : `${error.status} answer's `;
-          throw failure(`unreadable response from ${url.host}: ${status}${error.message.replace(/^response /, "")}; nothing of it was used`, { status: error.status });
-        }
-        if (attempt < retries) {
-          attempt++;
-          await this.backoff(attempt, undefined);
-          continue;
-        }
-        const sent = method === "GET" ? "" : reached ? " (the request may have reached the server)" : " (nothing was sent)";
-        throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
-          hint: attempt > 0 ? `gave up after ${attempt + 1} attempts` : undefined,
-        });
+        await this.afterTransportError(error, method, url, tries);
+        continue;
       }
-      reached = true;
+      tries.reached = true;
       this.options.onResponse?.({ status: response.status, headers: response.headers });
-      const elapsed = Math.round(performance.now() - started);
-      trace?.(`< ${response.status} ${method} ${url.pathname} ${elapsed} ms, ${response.body.byteLength} bytes`);
-
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
-
-      if (RETRYABLE_STATUSES.has(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now());
-        const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
-        const budgetLeft = ownBudget ? rateLimited < (this.options.rateLimitRetries ?? 0) : attempt < retries;
-        if (budgetLeft && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS)) {
-          if (response.status === 429) {
-            if (ownBudget) rateLimited++;
-            else attempt++;
-            // Every request of this client waits, so a batch slows down as a whole.
-            this.pause.until = Math.max(this.pause.until, this.clock.now() + (retryAfter ?? this.backoffMs(attempt + rateLimited)));
-          } else {
-            attempt++;
-            await this.backoff(attempt, retryAfter);
-          }
-          continue;
-        }
-      }
-      throw this.httpError(response, url);
+      if (!(await this.retryAnswer(response, tries))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
+  }
+
+  /** One attempt, traced: the answer, or the transport's error. */
+  private async exchange(method: string, url: URL, body: Buffer | undefined, headers: Record<string, string>, tries: Tries): Promise<TransportResponse> {
+    const { trace } = this.options;
+    const started = performance.now();
+    const count = tries.attempt + tries.rateLimited;
+    trace?.(`> ${method} ${url.href}${count > 0 ? ` (attempt ${count + 1})` : ""}`);
+    trace?.(`> authorization: Bearer ****`);
+    try {
+      const response = await this.options.transport({
+        method,
+        url,
+        headers: { accept: "application/json", authorization: `Bearer ${this.options.token}`, "user-agent": this.options.userAgent, ...headers },
+        body,
+        timeoutMs: this.options.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        signal: this.options.signal,
+      });
+      trace?.(`< ${response.status} ${method} ${url.pathname} ${Math.round(performance.now() - started)} ms, ${response.body.byteLength} bytes`);
+      return response;
+    } catch (error) {
+      if (error instanceof TransportError) trace?.(`< ${error.kind} after ${Math.round(performance.now() - started)} ms: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** After a network failure: waits and returns to try again, or throws what the user should read. */
+  private async afterTransportError(error: TransportError, method: string, url: URL, tries: Tries): Promise<void> {
+    tries.reached ||= error.maybeSent;
+    if (error.kind === "aborted") throw interruptedDuring(method, url.host, tries.reached);
+    if (error.kind === "too_large") {
+      const status = error.status === undefined ? "" : `${error.status} answer's `;
+      const what = error.message.replace(/^response /, "");
+      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
+    }
+    if (tries.attempt < this.options.retries) {
+      tries.attempt++;
+      await this.backoff(tries.attempt, undefined);
+      return;
+    }
+    const sent = method === "GET" ? "" : tries.reached ? " (the request may have reached the server)" : " (nothing was sent)";
+    throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
+      hint: tries.attempt > 0 ? `gave up after ${tries.attempt + 1} attempts` : undefined,
+    });
+  }
+
+  /** True when a 429 or 502/503/504 is to be tried again (after waiting); false when its budget is spent. */
+  private async retryAnswer(response: TransportResponse, tries: Tries): Promise<boolean> {
+    if (!RETRYABLE_STATUSES.has(response.status)) return false;
+    // docs/api.md, rate limit: RateLimit-Reset counts when there is no Retry-After.
+    const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
+    const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
+    const budgetLeft = ownBudget ? tries.rateLimited < (this.options.rateLimitRetries ?? 0) : tries.attempt < this.options.retries;
+    if (!budgetLeft || (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)) return false;
+    if (response.status === 429) {
+      if (ownBudget) tries.rateLimited++;
+      else tries.attempt++;
+      // Every request of this client waits, so a batch slows down as a whole.
+      this.pause.until = Math.max(this.pause.until, this.clock.now() + (retryAfter ?? this.backoffMs(tries.attempt + tries.rateLimited)));
+    } else {
+      tries.attempt++;
+      await this.backoff(tries.attempt, retryAfter);
+    }
+    return true;
   }
 
   private parse<T>(response: TransportResponse, url: URL, schema: Schema<T> | null): ApiResult<T> {
@@ -273,7 +288,7 @@ export class ApiClient {
           data = null;
         }
       }
-      return { raw, data: data as T, status: response.status };
+      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(response.headers) };
     }
     let json: unknown;
     try {
@@ -285,34 +300,10 @@ export class ApiClient {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join(".") : "body";
-      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${where}: ${issue?.message ?? "invalid"}`, { status: response.status });
+      const problem = `${where}: ${issue?.message ?? "invalid"}`;
+      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, { status: response.status });
     }
-    return { raw, data: parsed.data, status: response.status };
-  }
-
-  private httpError(response: TransportResponse, url: URL): CliError {
-    if (response.status >= 300 && response.status < 400) {
-      // Never followed: a redirect to another host would carry the token there.
-      const location = response.headers.location;
-      let target = "";
-      try {
-        target = location ? ` to ${new URL(location, url).host}` : "";
-      } catch {
-        target = "";
-      }
-      return failure(`${url.host} answered ${response.status}, a redirect${target}; redirects are not followed, so nothing was sent there`, {
-        status: response.status,
-        hint: "point --api-url at the address the API itself answers on",
-      });
-    }
-    const reason = errorMessage(response.body);
-    const text = statusText(response.status);
-    const message = `${url.host} answered ${response.status}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
-    const error = errorForStatus(response.status, message);
-    if (response.status === 400 && this.options.userId === undefined && /user_id/i.test(reason ?? "")) {
-      return errorForStatus(400, message, { hint: "this token acts for other users: name one with --user <id>" });
-    }
-    return error;
+    return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
   }
 
   private backoffMs(attempt: number): number {
@@ -330,66 +321,3 @@ export class ApiClient {
   }
 }
 
-/** Retry-After in seconds or as an HTTP date; milliseconds, or undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  // Every HTTP-date form starts with a day name; Date.parse alone would read "1.5" as 2001.
-  if (!/^[A-Za-z]{3}/.test(value.trim())) return undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The readable sentence of an error body, one line; null for a non-JSON body (an HTML 502). */
-export function errorMessage(body: Buffer): string | null {
-  const text = body.toString("utf8");
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success && parsed.data.message) return oneLine(parsed.data.message);
-  } catch {
-    // not JSON: the status says it all
-  }
-  return null;
-}
-
-/**
- * What a terminal-unsafe character (src/output/sanitize.ts) can look like in JSON text: raw, or
- * as an escape (\b, \f, \r, \u00XX, or \uXXXX of a bidirectional control). Text without any of
- * these parses to clean values, so the walk is skipped for it: the common case, and the hot path
- * of a batch.
- */
-const MAY_HOLD_CONTROLS = new RegExp(`${TERMINAL_UNSAFE.source}|\\\\[bfr]|\\\\u(00[0-9a-f]{2}|061c|200[ef]|202[a-e]|206[6-9])`, "i");
-
-/**
- * The parsed answer with every terminal-unsafe character in its strings (and keys) replaced by
- * U+FFFD, so a hostile or broken server cannot send escape sequences to the user's terminal
- * through names, comments or messages. `raw` (what --json prints) stays as received.
- */
-function cleanParsed(raw: string): unknown {
-  const value: unknown = JSON.parse(raw);
-  return MAY_HOLD_CONTROLS.test(raw) ? cleanParsedValue(value) : value;
-}
-
-function oneLine(text: string): string {
-  const line = cleanForTerminal(text.replace(/\s+/g, " ")).trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? "";
-}

@@ -98,14 +98,30 @@ export function describeNetworkError(error: NodeJS.ErrnoException): string {
   }
 }
 
+/** Only these are this machine: `localhost`, 127.0.0.0/8 and ::1 (not `*.localhost`: a resolver may send those anywhere). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === "localhost" || host === "[::1]" || host === "::1") return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/** The proxy URL the environment names for this URL's scheme, if any. */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {
+  const proxy = url.protocol === "https:" ? env.HTTPS_PROXY ?? env.https_proxy : env.HTTP_PROXY ?? env.http_proxy;
+  return proxy ? proxy : undefined;
+}
+
 /**
- * True when HTTPS_PROXY/HTTP_PROXY (or lower case) applies to this URL under NO_PROXY. Here, not
- * in undiciTransport.ts, so choosing the transport loads nothing of the proxy path.
+ * True when HTTPS_PROXY/HTTP_PROXY (or lower case) applies to this URL under NO_PROXY. A loopback
+ * URL goes direct unless NO_PROXY is set and empty (docs/cli.md, proxies). Here, not in
+ * undiciTransport.ts, so choosing the transport loads nothing of the proxy path.
  */
 export function proxyApplies(url: URL, env: NodeJS.ProcessEnv): boolean {
-  const proxy = url.protocol === "https:" ? env.HTTPS_PROXY ?? env.https_proxy : env.HTTP_PROXY ?? env.http_proxy;
-  if (!proxy) return false;
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? "").split(/[\s,]+/).filter(Boolean);
+  if (!proxyFor(url, env)) return false;
+  const noProxyText = env.NO_PROXY ?? env.no_proxy;
+  if (noProxyText === undefined && isLoopbackHost(url.hostname)) return false;
+  const noProxy = (noProxyText ?? "").split(/[\s,]+/).filter(Boolean);
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   for (const entry of noProxy) {
@@ -116,4 +132,21 @@ export function proxyApplies(url: URL, env: NodeJS.ProcessEnv): boolean {
     if (host === bare || host.endsWith(`.${bare}`)) return false;
   }
   return true;
+}
+
+/**
+ * Why a plain-http request may not take this proxy, or null: the token would travel in clear text
+ * off the machine when the first hop (the proxy) is not on it.
+ */
+export function plainHttpProxyProblem(url: URL, env: NodeJS.ProcessEnv): string | null {
+  if (url.protocol !== "http:" || !proxyApplies(url, env)) return null;
+  const proxy = proxyFor(url, env) ?? "";
+  let proxyHost: string;
+  try {
+    proxyHost = new URL(proxy.includes("://") ? proxy : `http://${proxy}`).hostname;
+  } catch {
+    return `HTTP_PROXY "${proxy}" is not a URL`;
+  }
+  if (isLoopbackHost(proxyHost)) return null;
+  return `refusing to send the token over plain http:// to ${url.host} through the proxy ${proxyHost} (HTTP_PROXY): it would leave this machine in clear text`;
 }

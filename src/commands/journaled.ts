@@ -13,7 +13,9 @@ export async function openJournal(ctx: Context, command: string): Promise<Journa
   const settings = ctx.settings();
   if (!settings.journal.enabled) return undefined;
   const token = ctx.token();
-  const subject = token.claims.sub !== undefined && /^[1-9][0-9]*$/.test(token.claims.sub) ? Number(token.claims.sub) : null;
+  // An opaque token tells no subject: the entry then names only an explicit --user.
+  const sub = token.claims?.sub;
+  const subject = sub !== undefined && /^[1-9][0-9]*$/.test(sub) ? Number(sub) : null;
   return new JournalRecorder({
     store: journalStore(ctx),
     days: settings.journal.days,

@@ -2,6 +2,7 @@
  * Settings resolved with the precedence of docs/cli.md: flag > environment > profile > default.
  * The token has no flag: FOODCTL_TOKEN > the profile's stored token.
  */
+import { isLoopbackHost } from "../api/transport.js";
 import { parsePositiveId } from "../intake/ids.js";
 import { usageError } from "../errors.js";
 import { DEFAULT_PROFILE, type ConfigData, type Profile } from "./store.js";
@@ -16,6 +17,8 @@ export interface GlobalFlags {
   journal?: boolean | undefined;
 }
 
+export { isLoopbackHost };
+
 export type Source = "flag" | "env" | "profile" | "default";
 
 export interface TokenSetting {
@@ -26,6 +29,8 @@ export interface TokenSetting {
 export interface Settings {
   profile: string;
   profileExists: boolean;
+  /** Named with --profile or FOODCTL_PROFILE rather than the default. */
+  profileChosen: boolean;
   apiUrl: { value: string; source: Source } | null;
   user: number | undefined;
   userSource: Source | null;
@@ -45,14 +50,42 @@ function firstDefined(...values: Array<string | undefined>): string | undefined 
   return values.find((value) => value !== undefined && value !== "");
 }
 
-function pickText(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string): { text: string; name: string; source: "flag" | "env" } | null {
+function pickText(
+  flag: string | undefined,
+  flagName: string,
+  envValue: string | undefined,
+  envName: string,
+): { text: string; name: string; source: "flag" | "env" } | null {
   if (flag !== undefined && flag !== "") return { text: flag, name: flagName, source: "flag" };
   if (envValue !== undefined && envValue !== "") return { text: envValue, name: envName, source: "env" };
   return null;
 }
 
+/** Profile names: letters, digits, dot, underscore and dash, 1 to 64 of them, and no name an object already has (`__proto__`). */
+const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function checkProfileName(name: string, from: string): string {
+  if (!PROFILE_NAME.test(name) || name in Object.prototype) {
+    throw usageError(`${from} "${name}" is not a valid profile name`, { hint: "use 1 to 64 letters, digits, dots, underscores or dashes (not __proto__)" });
+  }
+  return name;
+}
+
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
-  return firstDefined(flags.profile, env.FOODCTL_PROFILE) ?? DEFAULT_PROFILE;
+  if (flags.profile !== undefined && flags.profile !== "") return checkProfileName(flags.profile, "--profile");
+  if (env.FOODCTL_PROFILE) return checkProfileName(env.FOODCTL_PROFILE, "FOODCTL_PROFILE");
+  return DEFAULT_PROFILE;
+}
+
+/** Seconds per request: more than 0 and at most 3600. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+
+export function parseTimeoutSeconds(text: string, name: string): number {
+  const seconds = Number(text);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !(seconds > 0) || seconds > MAX_TIMEOUT_SECONDS) {
+    throw usageError(`${name} must be a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}, got "${text}"`);
+  }
+  return seconds;
 }
 
 /**
@@ -66,7 +99,7 @@ export function resolveSettings(
   options: { requireProfile: boolean } = { requireProfile: true },
 ): Settings {
   const profileName = resolveProfileName(flags, env);
-  const stored: Profile | undefined = config.profiles[profileName];
+  const stored: Profile | undefined = Object.hasOwn(config.profiles, profileName) ? config.profiles[profileName] : undefined;
   if (!stored && profileName !== DEFAULT_PROFILE && options.requireProfile) {
     const known = Object.keys(config.profiles);
     throw usageError(`unknown profile "${profileName}"${known.length ? ` (known: ${known.join(", ")})` : ""}`, {
@@ -95,10 +128,7 @@ export function resolveSettings(
   let timeoutSeconds = profile.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   let timeoutSource: Source = profile.timeout === undefined ? "default" : "profile";
   if (timeoutFrom) {
-    const parsed = Number(timeoutFrom.text);
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(timeoutFrom.text) || !(parsed > 0) || parsed > 3600) {
-      throw usageError(`${timeoutFrom.name} must be a number of seconds between 0 and 3600, got "${timeoutFrom.text}"`);
-    }
+    const parsed = parseTimeoutSeconds(timeoutFrom.text, timeoutFrom.name);
     timeoutSeconds = parsed;
     timeoutSource = timeoutFrom.source;
   }
@@ -121,14 +151,8 @@ export function resolveSettings(
     days: profile["journal-days"] ?? DEFAULT_JOURNAL_DAYS,
     daysSource: (profile["journal-days"] === undefined ? "default" : "profile") as Source,
   };
-  return { profile: profileName, profileExists: stored !== undefined, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token, journal };
-}
-
-const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
-
-export function isLoopbackHost(hostname: string): boolean {
-  if (LOOPBACK_HOSTS.has(hostname.toLowerCase()) || hostname.toLowerCase().endsWith(".localhost")) return true;
-  return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(hostname);
+  const profileChosen = Boolean(flags.profile || env.FOODCTL_PROFILE);
+  return { profile: profileName, profileExists: stored !== undefined, profileChosen, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token, journal };
 }
 
 /**
@@ -146,13 +170,22 @@ export function checkApiUrl(text: string, name = "--api-url"): URL {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw usageError(`${name} must start with https:// (or http:// for a local sandbox), got "${url.protocol}"`);
   }
-  if (url.username || url.password) throw usageError(`${name} must not contain credentials`);
+  if (url.username || url.password) throw usageError(`${name} must not contain credentials (user:password@)`, { hint: "the API takes the token only" });
   if (url.search || url.hash) throw usageError(`${name} must not contain a query or fragment`);
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw usageError(`refusing to send the token over plain http:// to ${url.host}`, {
       hint: "use https://, or http:// only for a sandbox on this machine (localhost, 127.0.0.1, [::1])",
     });
   }
-  url.pathname = url.pathname.replace(/\/+$/, "");
+  url.pathname = normalizeBasePath(url.pathname);
   return url;
+}
+
+/**
+ * The base URL's path without the API's own `/v2` (docs/api.md, base URL): `https://host`,
+ * `https://host/`, `https://host/v2` and `https://host/v2/` are the same API; any other path
+ * stays as a prefix (`https://gw.example/food` → `/food/v2/…`).
+ */
+export function normalizeBasePath(pathname: string): string {
+  return pathname.replace(/\/+$/, "").replace(/\/v2$/, "");
 }

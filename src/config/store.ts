@@ -3,9 +3,9 @@
  * JSON read (fast, every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { usageError } from "../errors.js";
 import { withFileLock } from "../lock.js";
@@ -38,15 +38,59 @@ export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), "config.json");
 }
 
-/** Reads the config file; a missing file is an empty config, a corrupt one a usage error naming it. */
-export function readConfig(path: string): ConfigData {
-  let text: string;
+/** A config file is settings, not data: anything larger is refused unread. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Refuses (exit 2, naming it) a config file or folder that is a link, not ours, or not the right kind of file. */
+export function checkOwnEntry(stats: Stats, path: string, what: "file" | "folder", uid: number | undefined = process.getuid?.()): void {
+  if (stats.isSymbolicLink()) {
+    throw usageError(`config ${what} ${path} is a symbolic link: refusing to read or write through it`, { hint: `replace it with a real ${what}` });
+  }
+  if (what === "folder" ? !stats.isDirectory() : !stats.isFile()) {
+    throw usageError(`config ${what} ${path} is not a regular ${what}`, { hint: "remove it or point XDG_CONFIG_HOME elsewhere" });
+  }
+  if (uid !== undefined && stats.uid !== uid) {
+    const hint = "it may hold someone else's token: use your own XDG_CONFIG_HOME";
+    throw usageError(`config ${what} ${path} belongs to another user (uid ${stats.uid})`, { hint });
+  }
+}
+
+/** The file's text, or null when there is none; at most MAX_CONFIG_BYTES of a regular file we own, never through a link. */
+function readConfigText(path: string): string | null {
   try {
-    text = readFileSync(path, "utf8");
+    checkOwnEntry(lstatSync(dirname(path)), dirname(path), "folder");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { profiles: {} };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  let fd: number;
+  try {
+    // Non-blocking, so a FIFO cannot hold the open; no-follow, so a link is seen as one.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP") checkOwnEntry(lstatSync(path), path, "file");
     throw usageError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
+  try {
+    const stats = fstatSync(fd);
+    checkOwnEntry(stats, path, "file");
+    if (stats.size > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length <= MAX_CONFIG_BYTES; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the config file; a missing file is an empty config, a corrupt one a usage error naming it. */
+export function readConfig(path: string): ConfigData {
+  const text = readConfigText(path);
+  if (text === null) return { profiles: {} };
   const fix = `fix it or remove it (\`rm ${path}\`) and log in again`;
   let data: unknown;
   try {

@@ -11,7 +11,8 @@ function pad(value: number): string {
 }
 
 export function formatApiDateTime(date: Date): string {
-  return `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  const day = `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}`;
+  return `${day}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }
 
 /** A valid calendar date in UTC, or null (2026-02-30 is not one). */
@@ -48,4 +49,45 @@ export function parseApiDateTime(text: string): Date | null {
   const [year, month, day, h, m, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
   if (h > 23 || m > 59 || s > 59) return null;
   return utcDate(year, month, day, h, m, s);
+}
+
+/** The history window (docs/cli.md, intake list): both ends are always sent. */
+export const DEFAULT_WINDOW_DAYS = 7;
+/** Longer windows need both ends given explicitly: a year of intakes is a large answer. */
+export const MAX_WINDOW_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+export interface HistoryWindow {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The window `intake list` asks for: the last 7 days up to now by default; `to` alone means
+ * the `days` (7) before it; `from` alone runs `days` after it, or up to now without `days`.
+ * Returns a problem instead when the ends cross or the window is over a year without both ends given.
+ */
+export function resolveHistoryWindow(
+  input: { from?: Date | undefined; to?: Date | undefined; days?: number | undefined },
+  now: Date,
+): HistoryWindow | { problem: string } {
+  const { from, to, days } = input;
+  if (from && to && days !== undefined) return { problem: "--days goes with --from or --to, not both" };
+  const span = (days ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
+  const wholeNow = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  let window: HistoryWindow;
+  if (from && to) window = { from, to };
+  else if (from) window = { from, to: days === undefined ? wholeNow : new Date(from.getTime() + span) };
+  else {
+    const end = to ?? wholeNow;
+    window = { from: new Date(end.getTime() - span), to: end };
+  }
+  if (window.from.getTime() > window.to.getTime()) {
+    return { problem: `the window starts (${formatApiDateTime(window.from)}) after it ends (${formatApiDateTime(window.to)})` };
+  }
+  const lengthDays = (window.to.getTime() - window.from.getTime()) / DAY_MS;
+  if (!(from && to) && lengthDays > MAX_WINDOW_DAYS) {
+    return { problem: `a window of ${Math.ceil(lengthDays)} days is over a year (${MAX_WINDOW_DAYS} days); give both --from and --to to ask for it` };
+  }
+  return window;
 }

@@ -1,6 +1,6 @@
 /** Reading an intake record into the views the CLI prints and compares: pure, no I/O. */
 import type { Intake, Nutrition } from "../api/schemas.js";
-import { readIntakeKind, type IntakeKind } from "./kinds.js";
+import { readIntakeKind, type RecordKind } from "./kinds.js";
 import { positionKey } from "./positions.js";
 
 export interface ItemView {
@@ -37,7 +37,7 @@ export function nutrientOf(nutrition: Nutrition | null | undefined, code: string
   return typeof value === "number" ? value : null;
 }
 
-export function intakeKind(intake: Intake): IntakeKind {
+export function intakeKind(intake: Intake): RecordKind {
   return readIntakeKind(intake);
 }
 
@@ -49,7 +49,9 @@ export function intakePositions(intake: Intake): string[] {
 
 export function readItems(intake: Intake): ItemView[] {
   const kind = readIntakeKind(intake);
-  if (kind === "recognition") {
+  const listed = (intake.recipe_per_item?.length ?? 0) + (intake.nutritional_info_per_item?.length ?? 0);
+  // A record that lists no items (recognition-only, or not confirmed yet) is shown as one row.
+  if (kind === "recognition" || listed === 0) {
     return [{
       position: null,
       food: (intake.foodName ?? []).join(", ") || "(unnamed)",
@@ -89,4 +91,32 @@ export interface TotalView {
 
 export function readTotals(intake: Intake): TotalView[] {
   return TOTAL_NUTRIENTS.map((nutrient) => ({ ...nutrient, value: nutrientOf(intake.nutritional_info, nutrient.code) }));
+}
+
+export interface NutrientView {
+  code: string;
+  label: string;
+  quantity: number | null;
+  unit: string;
+}
+
+/** Every nutrient code of a Nutrition, in the answer's order (codes are read, labels only shown). */
+export function readAllNutrients(nutrition: Nutrition | null | undefined): NutrientView[] {
+  const total = nutrition?.totalNutrients;
+  if (!total) return [];
+  return Object.entries(total).map(([code, entry]) => ({
+    code,
+    label: entry.label ?? "",
+    quantity: typeof entry.quantity === "number" ? entry.quantity : null,
+    unit: entry.unit ?? "",
+  }));
+}
+
+/** Every nutrient per intake ("total") and per item (its position), for `intake show --nutrients all`. */
+export function readNutrientGroups(intake: Intake): Array<{ scope: string; nutrients: NutrientView[] }> {
+  const groups = [{ scope: "total", nutrients: readAllNutrients(intake.nutritional_info) }];
+  for (const item of intake.nutritional_info_per_item ?? []) {
+    groups.push({ scope: positionKey(item.food_item_position), nutrients: readAllNutrients(item.nutritional_info) });
+  }
+  return groups;
 }

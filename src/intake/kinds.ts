@@ -2,32 +2,45 @@ import type { Position } from "./positions.js";
 
 export const INTAKE_KINDS = ["recognition", "segmentation", "manual"] as const;
 export type IntakeKind = (typeof INTAKE_KINDS)[number];
+/** What a record says of its kind: "unknown" when nothing in it tells (an intake not confirmed yet). */
+export type RecordKind = IntakeKind | "unknown";
 
 /** The parts of an intake record that tell its kind (docs/api.md, the intake record). */
 export interface KindEvidence {
   recipe_per_item?: ReadonlyArray<{ food_item_position: Position }> | null | undefined;
   nutritional_info_per_item?: ReadonlyArray<{ food_item_position: Position }> | null | undefined;
+  can_edit_display_image?: boolean | null | undefined;
+  recipe?: ReadonlyArray<unknown> | null | undefined;
+  salt?: string | null | undefined;
+  sugar?: string | null | undefined;
+  foodName?: ReadonlyArray<string> | null | undefined;
 }
+
+const isManualPosition = (position: Position) => typeof position === "string" && /^manual/.test(position);
 
 /**
- * No recipe_per_item → recognition-only; integer positions → segmentation; manualN → manual.
- * Falls back to nutritional_info_per_item when a server omits recipe_per_item but itemizes.
+ * The kind from every field that tells, strongest first: the items' positions (manualN → manual,
+ * integers → segmentation); a display image that may be edited (manual intakes only); a whole-intake
+ * recipe, salt or sugar (recognition-only); several foods (itemized, not manual). A record with none of
+ * these (no recipe, no per-item nutrition: not confirmed yet) is "unknown", not guessed.
  */
-export function readIntakeKind(record: KindEvidence): IntakeKind {
-  const items = record.recipe_per_item ?? record.nutritional_info_per_item;
-  if (!items) return "recognition";
-  if (items.some((item) => typeof item.food_item_position === "string" && /^manual/.test(item.food_item_position))) {
-    return "manual";
-  }
-  return "segmentation";
+export function readIntakeKind(record: KindEvidence): RecordKind {
+  const positions = [...(record.recipe_per_item ?? []), ...(record.nutritional_info_per_item ?? [])].map((item) => item.food_item_position);
+  if (positions.some(isManualPosition)) return "manual";
+  if (positions.length > 0) return "segmentation";
+  if (record.can_edit_display_image === true) return "manual";
+  if ((record.recipe?.length ?? 0) > 0 || typeof record.salt === "string" || typeof record.sugar === "string") return "recognition";
+  if ((record.foodName?.length ?? 0) > 1) return "segmentation";
+  return "unknown";
 }
 
-export function isItemized(kind: IntakeKind): boolean {
-  return kind !== "recognition";
+export function isItemized(kind: RecordKind): boolean {
+  return kind === "segmentation" || kind === "manual";
 }
 
-export const KIND_LABELS: Record<IntakeKind, string> = {
+export const KIND_LABELS: Record<RecordKind, string> = {
   recognition: "recognition-only",
   segmentation: "segmentation",
   manual: "manual",
+  unknown: "unknown (not confirmed yet)",
 };

@@ -48,7 +48,12 @@ export function buildModifierFields(
   positions: readonly string[],
   allItems: boolean,
 ): ModifierFields {
-  if (!isItemized(readIntakeKind(intake))) {
+  const kind = readIntakeKind(intake);
+  if (kind === "unknown" && (allItems || !positions.length)) {
+    const message = `intake ${intake.image_id} does not tell its kind yet (no recipe, no per-item nutrition): whole-intake levels are not guessed`;
+    return refuse("positions", message, "name the positions to change (e.g. `1 --salt low`); nothing was sent");
+  }
+  if (kind !== "unknown" && !isItemized(kind)) {
     const id = intake.image_id;
     if (positions.length) return refuse("positions", `intake ${id} is recognition-only: it has no item positions`, "drop the positions; salt and sugar apply to the whole intake");
     const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);

@@ -1,4 +1,4 @@
-import { isItemized, type IntakeKind } from "./kinds.js";
+import type { IntakeKind, RecordKind } from "./kinds.js";
 import { isLevel, isMeasure, LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
@@ -118,18 +118,27 @@ export function readUpdateShape(
 export function checkUpdateAgainstIntake(
   fields: Record<string, unknown>,
   shape: UpdateShape,
-  kind: IntakeKind,
+  kind: RecordKind,
   positions: readonly string[],
 ): UpdateProblem[] {
   if (shape === "empty") return [];
   // Name the first field the caller actually gave, not always quantity.
   const given = UPDATE_FIELDS.find((name) => fields[name] !== undefined) ?? "quantity";
-  if (shape === "recognition" && isItemized(kind)) {
+  if (shape === "recognition" && kind === "unknown") {
+    return [{
+      field: given,
+      rule: "shape",
+      message:
+        "the record does not tell whether this intake is recognition-only or itemized (not confirmed yet: no recipe, no per-item nutrition), " +
+        `so a whole-intake ${given} is not guessed; give values per position (e.g. 1=${given === "quantity" ? "150" : "low"})`,
+    }];
+  }
+  if (shape === "recognition" && kind !== "recognition" && kind !== "unknown") {
     const example = `${positions[0] ?? "1"}=${given === "quantity" ? "150" : "low"}`;
     const lead = given === "quantity" ? "" : `${given} is one value, but `;
     return [{ field: given, rule: "shape", message: `${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})` }];
   }
-  if (shape === "itemized" && !isItemized(kind)) {
+  if (shape === "itemized" && kind === "recognition") {
     const what = given === "quantity" ? "one total quantity" : `one ${given} level for the whole intake`;
     return [{
       field: given,
@@ -138,7 +147,8 @@ export function checkUpdateAgainstIntake(
     }];
   }
   const problems: UpdateProblem[] = [];
-  if (shape === "itemized") {
+  // A record that lists no items cannot judge positions: the server does (docs/api.md, update rule 1).
+  if (shape === "itemized" && positions.length > 0) {
     const known = new Set(positions);
     for (const name of UPDATE_FIELDS) {
       const value = fields[name];

@@ -4,7 +4,7 @@
  */
 import type { Intake } from "../api/schemas.js";
 import { readItems } from "../intake/items.js";
-import { readIntakeKind, type IntakeKind } from "../intake/kinds.js";
+import { readIntakeKind, type RecordKind } from "../intake/kinds.js";
 
 export interface PositionState {
   /** null for a recognition-only intake's one row. */
@@ -17,7 +17,7 @@ export interface PositionState {
 }
 
 export interface IntakeState {
-  kind: IntakeKind;
+  kind: RecordKind;
   items: PositionState[];
   display_image: { attached: boolean; url: string | null };
 }

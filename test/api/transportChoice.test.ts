@@ -15,8 +15,15 @@ describe("proxyApplies", () => {
   it("applies HTTPS_PROXY to https and HTTP_PROXY to http, upper or lower case", () => {
     expect(proxyApplies(api, { HTTPS_PROXY: "http://proxy:3128" })).toBe(true);
     expect(proxyApplies(api, { https_proxy: "http://proxy:3128" })).toBe(true);
-    expect(proxyApplies(plain, { HTTP_PROXY: "http://proxy:3128" })).toBe(true);
-    expect(proxyApplies(plain, { http_proxy: "http://proxy:3128" })).toBe(true);
+    expect(proxyApplies(plain, { HTTP_PROXY: "http://proxy:3128", NO_PROXY: "" })).toBe(true);
+    expect(proxyApplies(plain, { http_proxy: "http://proxy:3128", no_proxy: "" })).toBe(true);
+  });
+
+  it("issue 15 #2: a loopback API URL bypasses the proxy unless NO_PROXY is set and empty", () => {
+    expect(proxyApplies(plain, { HTTP_PROXY: "http://proxy:3128" })).toBe(false);
+    expect(proxyApplies(new URL("https://[::1]:8443/"), { HTTPS_PROXY: "http://proxy:3128" })).toBe(false);
+    expect(proxyApplies(new URL("http://localhost:8787/"), { HTTP_PROXY: "http://proxy:3128" })).toBe(false);
+    expect(proxyApplies(plain, { HTTP_PROXY: "http://proxy:3128", NO_PROXY: "" })).toBe(true);
   });
 
   it("does not apply one scheme's proxy to the other, nor without any", () => {

@@ -47,8 +47,9 @@ afterAll(async () => {
 });
 
 describe("HTTP_PROXY", () => {
-  // Nothing listens on port 9 of localhost: an answer can only have come through the proxy.
-  const env = () => ({ FOODCTL_API_URL: "http://localhost:9", FOODCTL_TOKEN: token, HTTP_PROXY: `http://127.0.0.1:${proxyPort}` });
+  // Nothing listens on port 9 of localhost: an answer can only have come through the proxy. A loopback
+  // API URL takes a proxy only when NO_PROXY is set and empty; the proxy is on this machine, so plain http is allowed.
+  const env = () => ({ FOODCTL_API_URL: "http://localhost:9", FOODCTL_TOKEN: token, HTTP_PROXY: `http://127.0.0.1:${proxyPort}`, NO_PROXY: "" });
 
   it("sends the request through the proxy and says so under --verbose", async () => {
     const result = await runCli(["intake", "show", "1002", "--json", "--verbose"], { env: env() });
@@ -56,6 +57,13 @@ describe("HTTP_PROXY", () => {
     expect(JSON.parse(result.stdout).intake_info).toMatchObject({ image_id: 1002, occasion: "via proxy", path: "/v2/intake/1002" });
     expect(tunnels).toContain("localhost:9");
     expect(result.stderr).toContain("* using proxy from HTTP_PROXY");
+  });
+
+  it("goes direct without NO_PROXY (a loopback URL bypasses proxies): the closed port is reported, exit 8", async () => {
+    const before = tunnels.length;
+    const result = await runCli(["intake", "show", "1002", "--json", "--retries", "0"], { env: { ...env(), NO_PROXY: undefined } });
+    expect(result.code).toBe(8);
+    expect(tunnels).toHaveLength(before);
   });
 
   it("goes direct when NO_PROXY names the host: the closed port is reported, exit 8", async () => {

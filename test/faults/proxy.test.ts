@@ -20,7 +20,7 @@ beforeAll(async () => {
 const servers = faultServerPairs();
 
 const viaProxy = (proxy: FaultServer, args: string[]) =>
-  runFoodctl(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url }, clock: fakeClock({ deadline: proxy.holdDeadline }) });
+  runFoodctl(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url, NO_PROXY: "" }, clock: fakeClock({ deadline: proxy.holdDeadline }) });
 
 describe.concurrent("intake show through an HTTP proxy", () => {
   it("reads the intake through the proxy", async () => {
@@ -73,7 +73,7 @@ describe.concurrent("intake show through an HTTP proxy", () => {
     const { server } = await servers();
     server.connectMode = "drop";
     const result = await runFoodctl(["--api-url", "https://127.0.0.1:9", "--timeout", "1", "--retries", "1", "intake", "show", "1002"], {
-      env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url },
+      env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url, NO_PROXY: "" },
       clock: fakeClock({ deadline: server.holdDeadline }),
     });
     expectOneLineError(result, 8, ["127.0.0.1:9", "no answer within 1 s"]);

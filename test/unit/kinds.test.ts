@@ -8,9 +8,26 @@ const recipe = (position: number | string) => ({ food_item_position: position, n
 const nutrition = (position: number | string) => ({ food_item_position: position, serving_size: 100, hasNutritionalInfo: true });
 
 describe("readIntakeKind", () => {
-  it("reads an intake without recipe_per_item as recognition-only", () => {
-    expect(readIntakeKind({})).toBe("recognition");
-    expect(readIntakeKind({ recipe_per_item: null, nutritional_info_per_item: null })).toBe("recognition");
+  it("not confirmed: a record without items, recipe, levels or an editable display image does not tell its kind", () => {
+    expect(readIntakeKind({})).toBe("unknown");
+    expect(readIntakeKind({ recipe_per_item: null, nutritional_info_per_item: null, can_edit_display_image: false, foodName: ["Pasta"] })).toBe("unknown");
+    expect(readIntakeKind({ recipe_per_item: [], nutritional_info_per_item: [] })).toBe("unknown");
+  });
+
+  it("reads a whole-intake recipe, salt or sugar as recognition-only", () => {
+    expect(readIntakeKind({ recipe: [{ name: "pasta", weight: 300, unit: "g" }] })).toBe("recognition");
+    expect(readIntakeKind({ salt: "low", recipe_per_item: null })).toBe("recognition");
+    expect(readIntakeKind({ sugar: "none" })).toBe("recognition");
+  });
+
+  it("reads an editable display image without items as manual, several foods without items as segmentation", () => {
+    expect(readIntakeKind({ can_edit_display_image: true })).toBe("manual");
+    expect(readIntakeKind({ foodName: ["rice", "curry"], can_edit_display_image: false })).toBe("segmentation");
+  });
+
+  it("positions with gaps (1 and 3 only) are segmentation", () => {
+    expect(readIntakeKind({ recipe_per_item: [recipe(1), recipe(3)] })).toBe("segmentation");
+    expect(intakePositions(IntakeSchema.parse({ image_id: 1, recipe_per_item: [recipe(1), recipe(3)] }))).toEqual(["1", "3"]);
   });
 
   it("reads integer positions as segmentation", () => {

@@ -160,7 +160,6 @@ describe("checkApiUrl", () => {
     "http://127.1.2.3:9000",
     "http://localhost:8787",
     "http://LOCALHOST:8787",
-    "http://sandbox.localhost",
     "http://[::1]:8787",
   ])("accepts %s", (text) => {
     expect(checkApiUrl(text)).toBeInstanceOf(URL);
@@ -201,10 +200,17 @@ describe("checkApiUrl", () => {
 });
 
 describe("isLoopbackHost", () => {
-  it.each(["localhost", "127.0.0.1", "127.255.255.254", "[::1]", "::1", "a.localhost"])("calls %s loopback", (host) => {
+  it.each(["localhost", "127.0.0.1", "127.255.255.254", "[::1]", "::1"])("calls %s loopback", (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  it.each(["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]"])("calls %s remote", (host) => {
+  it.each(["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]", "127.0.0.256"])("calls %s remote", (host) => {
     expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe("issue 15, low: evil.localhost is not loopback", () => {
+  it.each(["evil.localhost", "a.localhost", "localhost.evil.com"])("calls %s remote and refuses plain http:// to it", (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+    expect(() => checkApiUrl(`http://${host}:8787`)).toThrow(/refusing to send the token over plain http/);
   });
 });

@@ -3,7 +3,7 @@ import { verb, type Noun } from "../spec.js";
 
 const login = verb({
   name: "login",
-  description: "store a JWT in the profile (hidden prompt on a terminal, or stdin with --with-token)",
+  description: "store a token (a JWT or an opaque service token) in the profile: hidden prompt on a terminal, or stdin with --with-token",
   options: [{ flags: "--with-token", description: "read the token from stdin" }],
   examples: ["foodctl auth login", 'echo "$TOKEN" | foodctl auth login --with-token --profile staging'],
   parse: (input) => ({ withToken: input.flag("withToken") }),
@@ -12,10 +12,11 @@ const login = verb({
 
 const status = verb({
   name: "status",
-  description: "profile, API URL, token source, subject, role and expiry; exit 4 without a usable token",
-  examples: ["foodctl auth status", "foodctl auth status --json | jq .expires_at"],
-  parse: () => ({}),
-  run: async (ctx) => (await import("./status.js")).statusCommand(ctx),
+  description: "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token",
+  options: [{ flags: "--check", description: "ask the server whether it accepts the token (one read; exit 4 when it does not)" }],
+  examples: ["foodctl auth status", "foodctl auth status --check", "foodctl auth status --json | jq .token_kind"],
+  parse: (input) => ({ check: input.flag("check") }),
+  run: async (ctx, options) => (await import("./status.js")).statusCommand(ctx, options),
 });
 
 const logout = verb({

@@ -1,8 +1,8 @@
-import { readTokenClaims } from "../../config/jwt.js";
 import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
-import { authError, cancelledError, usageError } from "../../errors.js";
+import { checkToken } from "../../config/token.js";
+import { interruptedError, usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
 import { cleanForTerminal } from "../../output/sanitize.js";
 import { jsonLine } from "../args.js";
@@ -21,10 +21,12 @@ async function promptToken(ctx: Context): Promise<string> {
   try {
     return await password(
       { message: "Paste your API token (input hidden):", mask: false },
-      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream },
+      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream, signal: ctx.signal },
     );
   } catch (error) {
-    if ((error as Error).name === "ExitPromptError" || (error as Error).name === "AbortPromptError") throw cancelledError("login cancelled");
+    // Ctrl-C at the prompt is an interruption (130), not an answer (3 is for answering no).
+    const name = (error as Error).name;
+    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError("login interrupted: nothing was stored");
     throw error;
   }
 }
@@ -39,20 +41,22 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
   token = token.trim();
   if (token === "") throw usageError("no token given");
 
-  const claims = readTokenClaims(token);
-  if (!claims) throw authError("that is not a JWT (three base64url parts separated by dots)", { hint: "nothing was stored" });
-  const described = describeClaims(claims);
-  if (described.expired) ctx.warn(`the token expired at ${described.expires_at}; it is stored, but the API will refuse it`);
+  const checked = checkToken(token, "the token", { allowExpired: true });
+  const described = checked.claims ? describeClaims(checked.claims) : null;
+  if (described?.expired) ctx.warn(`the token expired at ${described.expires_at}; it is stored, but the API will refuse it`);
 
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, token }));
   if (ctx.io.env.FOODCTL_TOKEN) ctx.warn("FOODCTL_TOKEN is set and takes precedence over the stored token");
 
   if (ctx.json) {
-    ctx.io.stdout.write(jsonLine({ profile, ...described, stored_in: ctx.configPath }));
-  } else {
+    const claims = described ?? { subject: null, role: null, expires_at: null, expired: false };
+    ctx.io.stdout.write(jsonLine({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
+  } else if (described) {
     const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
     const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;
     ctx.io.stdout.write(cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`));
+  } else {
+    ctx.io.stdout.write(`Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`);
   }
   return 0;
 }

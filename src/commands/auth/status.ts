@@ -1,44 +1,93 @@
 import { readTokenClaims } from "../../config/jwt.js";
+import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
-import { authError, EXIT } from "../../errors.js";
+import { authError, CliError, EXIT } from "../../errors.js";
+import { formatApiDateTime } from "../../intake/dates.js";
 import { cleanForTerminal } from "../../output/sanitize.js";
+import { redactSecrets } from "../../secrets.js";
 import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
-export async function statusCommand(ctx: Context): Promise<number> {
+const OPAQUE_NOTE = "opaque: its subject and expiry are known only to the server (check with --check)";
+
+interface ServerCheck {
+  accepted: boolean;
+  status: number;
+  host: string;
+}
+
+/**
+ * One cheap read (the history list over a window of one second) to learn whether the server takes
+ * the token. A 400 or 403 means it did (authentication comes first); only a 401 means it did not.
+ */
+async function checkWithServer(ctx: Context): Promise<ServerCheck> {
+  const client = await ctx.client();
+  const now = formatApiDateTime(new Date());
+  try {
+    const result = await client.listIntakes({ from: now, to: now });
+    return { accepted: true, status: result.status, host: client.host };
+  } catch (error) {
+    if (error instanceof CliError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429) {
+      return { accepted: error.status !== 401, status: error.status, host: client.host };
+    }
+    throw error;
+  }
+}
+
+function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null): Array<[string, string]> {
+  if (kind === "opaque") return [["kind", OPAQUE_NOTE]];
+  return [
+    ["kind", kind === "jwt" ? "JWT (claims read here, not verified)" : "-"],
+    ["subject", described?.subject ?? "-"],
+    ["role", described?.role ?? "-"],
+    ["expires", described?.expires_at ? `${described.expires_at}${described.expired ? " (expired)" : ""}` : "-"],
+  ];
+}
+
+export async function statusCommand(ctx: Context, options: { check: boolean } = { check: false }): Promise<number> {
   const settings = ctx.settings();
+  ctx.noteEnvOverrides();
   const token = settings.token;
-  const claims = token ? readTokenClaims(token.value) : null;
+  const textProblem = token ? tokenTextProblem(token.value) : null;
+  const claims = token && !textProblem ? readTokenClaims(token.value) : null;
+  const kind = !token || textProblem ? null : claims ? "jwt" : "opaque";
   const described = claims ? describeClaims(claims) : null;
-  const problem = !token ? "no token" : !claims ? "token is not a JWT" : described?.expired ? "token expired" : null;
+  const problem = !token ? "no token" : textProblem ? `the token ${textProblem.message}` : described?.expired ? "token expired" : null;
+  const check = options.check && problem === null ? await checkWithServer(ctx) : null;
+  const apiUrl = settings.apiUrl ? redactSecrets(settings.apiUrl.value) : null;
   const status = {
     profile: settings.profile,
-    api_url: settings.apiUrl?.value ?? null,
+    api_url: apiUrl,
     api_url_source: settings.apiUrl?.source ?? null,
     user: settings.user ?? null,
     token_source: token ? (token.source === "env" ? "FOODCTL_TOKEN" : "profile") : null,
+    token_kind: kind,
     subject: described?.subject ?? null,
     role: described?.role ?? null,
     expires_at: described?.expires_at ?? null,
-    usable: problem === null,
+    usable: problem === null && (check === null || check.accepted),
     problem,
+    server_check: check === null ? null : { accepted: check.accepted, status: check.status },
   };
   if (ctx.json) {
     ctx.io.stdout.write(jsonLine(status));
   } else {
     const rows: Array<[string, string]> = [
       ["profile", status.profile],
-      ["api url", status.api_url ? `${status.api_url} (from ${status.api_url_source})` : "not set"],
+      ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
       ["acting for", status.user === null ? "the token's own user" : `user ${status.user}`],
       ["token", status.token_source ? `from ${status.token_source}` : "none"],
-      ["subject", status.subject ?? "-"],
-      ["role", status.role ?? "-"],
-      ["expires", status.expires_at ? `${status.expires_at}${described?.expired ? " (expired)" : ""}` : "-"],
+      ...tokenRows(kind, described),
     ];
+    if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
     const width = Math.max(...rows.map(([key]) => key.length));
     ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n");
   }
   // After the status itself, so a script sees both; main prints it (as JSON under --json).
-  if (problem) throw authError(problem, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
+  if (problem) throw authError(problem, { hint: textProblem?.hint ?? "run `foodctl auth login` or set FOODCTL_TOKEN" });
+  if (check && !check.accepted) {
+    const hint = "run `foodctl auth login` with a valid token";
+    throw authError(`${check.host} refused the token (answered ${check.status})`, { status: check.status, hint });
+  }
   return EXIT.ok;
 }

@@ -1,10 +1,11 @@
-import { checkApiUrl, resolveProfileName, type Settings, type Source } from "../../config/settings.js";
+import { checkApiUrl, parseTimeoutSeconds, resolveProfileName, type Settings, type Source } from "../../config/settings.js";
 import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { renderTable } from "../../output/table.js";
 import { jsonDocument } from "../../output/sanitize.js";
+import { redactSecrets } from "../../secrets.js";
 
 function checkKey(key: string): ConfigKey {
   if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
@@ -12,12 +13,13 @@ function checkKey(key: string): ConfigKey {
   throw usageError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(", ")})`);
 }
 
-function effective(settings: Settings, key: ConfigKey): { value: string | number | null; source: Source | null } {
+/** The value in effect and where it comes from; a key set nowhere comes from `default` (none, for api-url and user). */
+function effective(settings: Settings, key: ConfigKey): { value: string | number | null; source: Source } {
   switch (key) {
     case "api-url":
-      return settings.apiUrl ? { value: settings.apiUrl.value, source: settings.apiUrl.source } : { value: null, source: null };
+      return settings.apiUrl ? { value: redactSecrets(settings.apiUrl.value), source: settings.apiUrl.source } : { value: null, source: "default" };
     case "user":
-      return { value: settings.user ?? null, source: settings.userSource };
+      return { value: settings.user ?? null, source: settings.userSource ?? "default" };
     case "timeout":
       return { value: settings.timeoutSeconds, source: settings.timeoutSource };
     case "journal":
@@ -27,17 +29,21 @@ function effective(settings: Settings, key: ConfigKey): { value: string | number
   }
 }
 
+const NONE: Record<ConfigKey, string> = { "api-url": "(none)", user: "(none: the token's own user)", timeout: "", journal: "", "journal-days": "" };
+
 export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
   if (ctx.json) {
-    ctx.io.stdout.write(jsonDocument({ profile: settings.profile, path: ctx.configPath, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])) }));
+    const values = Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }]));
+    ctx.io.stdout.write(jsonDocument({ profile: settings.profile, path: ctx.configPath, settings: values }));
     return 0;
   }
+  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`profile ${settings.profile}${settings.profileExists ? "" : " (not stored yet)"}\n`);
   ctx.io.stdout.write(
     renderTable(ctx.io.stdout, {
       head: ["key", "value", "source"],
-      rows: rows.map((row) => [row.key, row.value === null ? "" : String(row.value), row.source ?? ""]),
+      rows: rows.map((row) => [row.key, row.value === null ? NONE[row.key] : String(row.value), row.source]),
       flexible: [1, 2],
       color: ctx.io.color.stdout,
     }),
@@ -62,11 +68,8 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       if (id === null) throw usageError(`user must be a positive integer user id, got "${text}"`);
       return id;
     }
-    case "timeout": {
-      const seconds = Number(text);
-      if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !(seconds > 0) || seconds > 3600) throw usageError(`timeout must be a number of seconds between 0 and 3600, got "${text}"`);
-      return seconds;
-    }
+    case "timeout":
+      return parseTimeoutSeconds(text, "timeout");
     case "journal":
       if (!["on", "off"].includes(text)) throw usageError(`journal must be on or off, got "${text}"`);
       return text === "on";
@@ -92,15 +95,17 @@ export async function configSet(ctx: Context, keyText: string, valueText: string
 export async function configUnset(ctx: Context, keyText: string): Promise<number> {
   const key = checkKey(keyText);
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
-  if (ctx.config().profiles[profile]?.[key] !== undefined) {
+  const profiles = ctx.config().profiles;
+  const wasSet = Object.hasOwn(profiles, profile) && profiles[profile]?.[key] !== undefined;
+  if (wasSet) {
     await updateProfile(ctx.io.env, profile, (current) => {
       const next = { ...current };
       delete next[key];
       return next;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: null }));
-  else ctx.info(`Unset ${key} in profile "${profile}"`);
+  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: null, was_set: wasSet }));
+  else ctx.info(wasSet ? `Unset ${key} in profile "${profile}"` : `${key} was not set in profile "${profile}": nothing to unset`);
   return 0;
 }
 

@@ -18,13 +18,19 @@ import { changeOptions, readChangeFlags, verb, type Noun } from "../spec.js";
 
 const list = verb({
   name: "list",
-  description: "the user's intakes, oldest first: id, time, occasion, kind, foods, kcal, display image",
+  description: "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
   options: [
-    { flags: "--from <date>", description: "from this date or time (YYYY-MM-DD or ISO 8601, UTC)" },
-    { flags: "--to <date>", description: "up to this date or time (a bare date includes the whole day)" },
+    { flags: "--from <date>", description: "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now" },
+    { flags: "--to <date>", description: "up to this date or time (a bare date includes the whole day); alone: the 7 days before it" },
+    { flags: "--days <n>", description: "the window's length in days (default 7; over 366 needs both --from and --to)" },
   ],
-  examples: ["foodctl intake list", "foodctl intake list --from 2026-11-01 --to 2026-11-07", "foodctl intake list --json | jq '.intakes_list[].image_id'"],
-  parse: (input) => ({ from: input.text("from"), to: input.text("to") }),
+  examples: [
+    "foodctl intake list                      # the last 7 days",
+    "foodctl intake list --days 30",
+    "foodctl intake list --from 2026-11-01 --to 2026-11-07",
+    "foodctl intake list --json | jq '.intakes_list[].image_id'",
+  ],
+  parse: (input) => ({ from: input.text("from"), to: input.text("to"), days: input.text("days") }),
   run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
 });
 
@@ -32,9 +38,17 @@ const show = verb({
   name: "show",
   description: "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals",
   args: [{ name: "<image_id>", description: "the intake's id (from `intake list`)" }],
-  examples: ["foodctl intake show 1002", "foodctl intake show 1002 --json | jq .intake_info.serving_size", "foodctl intake show 2001 --user 102"],
-  parse: (input) => ({ imageId: input.arg(0) }),
-  run: async (ctx, { imageId }) => (await import("./show.js")).showCommand(ctx, imageId),
+  options: [
+    { flags: "--nutrients <which>", description: "all: every nutrient code of the answer, per intake and per item (default: the six)", complete: ["all"] },
+  ],
+  examples: [
+    "foodctl intake show 1002",
+    "foodctl intake show 1002 --nutrients all",
+    "foodctl intake show 1002 --json | jq .intake_info.serving_size",
+    "foodctl intake show 2001 --user 102",
+  ],
+  parse: (input) => ({ imageId: input.arg(0), nutrients: input.text("nutrients") }),
+  run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
 });
 
 const setQuantity = verb({

@@ -1,31 +1,62 @@
 import type { Context } from "../../context.js";
-import { usageError } from "../../errors.js";
-import { parseApiDateTime, toApiDateTime } from "../../intake/dates.js";
 import { jsonBody } from "../../output/sanitize.js";
+import { usageError } from "../../errors.js";
+import { formatApiDateTime, MAX_WINDOW_DAYS, parseApiDateTime, resolveHistoryWindow, toApiDateTime, type HistoryWindow } from "../../intake/dates.js";
 
-function convert(flag: string, text: string | undefined, edge: "start" | "end"): string | undefined {
-  if (text === undefined) return undefined;
-  const converted = toApiDateTime(text, edge);
-  if (converted === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
-  return converted;
+export interface ListOptions {
+  from?: unknown;
+  to?: unknown;
+  days?: unknown;
 }
 
-export async function listCommand(ctx: Context, options: { from?: string | undefined; to?: string | undefined }): Promise<number> {
+function convert(flag: string, text: unknown, edge: "start" | "end"): Date | undefined {
+  if (typeof text !== "string") return undefined;
+  const converted = toApiDateTime(text, edge);
+  const date = converted === null ? null : parseApiDateTime(converted);
+  if (date === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
+  return date;
+}
+
+function parseDays(text: unknown): number | undefined {
+  if (typeof text !== "string") return undefined;
+  if (!/^[1-9][0-9]{0,5}$/.test(text)) {
+    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` });
+  }
+  return Number(text);
+}
+
+/** Flags to the window sent, refused (exit 2, nothing sent) when they cannot make one. */
+export function historyWindowFrom(options: ListOptions, now: Date): HistoryWindow {
   const from = convert("--from", options.from, "start");
   const to = convert("--to", options.to, "end");
-  if (from && to && parseApiDateTime(from)! > parseApiDateTime(to)!) throw usageError(`--from (${options.from}) is after --to (${options.to})`);
+  const window = resolveHistoryWindow({ from, to, days: parseDays(options.days) }, now);
+  if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
+  return window;
+}
+
+/** The window in words, for the terminal's heading: UTC, to the minute unless seconds matter. */
+export function describeWindow(window: HistoryWindow): string {
+  const text = (date: Date) => formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
+  const days = (window.to.getTime() - window.from.getTime()) / 86_400_000;
+  const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;
+  return `${text(window.from)} to ${text(window.to)} UTC (${length})`;
+}
+
+export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
+  const window = historyWindowFrom(options, new Date());
   const client = await ctx.client();
-  const result = await client.listIntakes({ from, to });
+  const result = await client.listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.to) });
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
   }
   const intakes = result.data.intakes_list;
   if (intakes.length === 0) {
-    ctx.info("no intakes in this range");
+    ctx.info(`no intakes from ${describeWindow(window)}`);
     return 0;
   }
   const { renderIntakeList } = await import("../../output/intake.js");
+  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
   ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout));
   return 0;
 }

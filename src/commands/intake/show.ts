@@ -1,9 +1,18 @@
 import type { Context } from "../../context.js";
+import { usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
 import { jsonBody } from "../../output/sanitize.js";
 
-export async function showCommand(ctx: Context, imageIdText: string): Promise<number> {
+/** `--nutrients all` prints every code of the answer; without it, the six totals. */
+function parseNutrients(value: unknown): "six" | "all" {
+  if (value === undefined) return "six";
+  if (value === "all") return "all";
+  throw usageError(`--nutrients takes "all", got "${String(value)}"`, { hint: "without it, the six main totals are shown" });
+}
+
+export async function showCommand(ctx: Context, imageIdText: string, options: { nutrients?: unknown } = {}): Promise<number> {
   const imageId = parseImageIdArg(imageIdText);
+  const nutrients = parseNutrients(options.nutrients);
   const client = await ctx.client();
   const result = await client.getIntake(imageId);
   if (ctx.json) {
@@ -11,6 +20,11 @@ export async function showCommand(ctx: Context, imageIdText: string): Promise<nu
     return 0;
   }
   const { renderIntake } = await import("../../output/intake.js");
-  ctx.io.stdout.write(renderIntake(result.data.intake_info, ctx.io.stdout, ctx.io.color.stdout));
+  const intake = result.data.intake_info;
+  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout));
+  if (nutrients === "all") {
+    const { renderAllNutrients } = await import("../../output/nutrients.js");
+    ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));
+  }
   return 0;
 }

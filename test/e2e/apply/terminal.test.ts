@@ -59,7 +59,7 @@ describe("intake apply on a terminal", () => {
     const results = shown.filter((line) => /^line \d+ {2}intake \d+ {2}/.test(line));
     expect(results).toHaveLength(changes.length);
     for (const line of results.filter((text) => !text.includes("intake 9999"))) expect(line).toMatch(/ {2}applied$/);
-    expect(results.find((line) => line.includes("intake 9999"))).toMatch(/^line 25 {2}intake 9999 {2}failed: .*answered 404: .*9999/);
+    expect(results.find((line) => line.includes("intake 9999"))).toMatch(/^line 25 {2}intake 9999 {2}failed: .*answered 404 \(code 1301\): .*9999/);
     const long = results.find((line) => line.startsWith("line 26 "))!;
     expect(long.length).toBeGreaterThan(120);
     expect(long).toMatch(/^line 26 {2}intake 1002 {2}1: [\d.]+ → 111 g, salt \w+ → high, sugar \w+ → high; 2: [\d.]+ → 122 g, salt \w+ → high; 3: .*133 g.* {2}applied$/);

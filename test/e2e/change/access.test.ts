@@ -56,7 +56,10 @@ describe("a manager acting for a user", () => {
     const count = sandbox.countRequests();
     const result = await sandbox.cli(args, { as: "dave" });
     expectExit(result, 7);
-    expect(result.stderr).toBe(`error: ${new URL(sandbox.url).host} answered 400: user_id is required when acting as a manager\nhint: this token acts for other users: name one with --user <id>\n`);
+    // The sandbox's own code for a missing user_id (docs/api.md, error codes) shows beside the status.
+    const host = new URL(sandbox.url).host;
+    const hint = "hint: this token acts for other users: name one with --user <id>";
+    expect(result.stderr).toBe(`error: ${host} answered 400 (code 1201): user_id is required when acting as a manager\n${hint}\n`);
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
     expect(sandbox.intake(imageId)).toEqual(before);
   });
@@ -64,9 +67,17 @@ describe("a manager acting for a user", () => {
   it("without --user under --json the error is one JSON document with the same message", async () => {
     const result = await sandbox.cli(["intake", "set-quantity", "1002", "1=100", "--json"], { as: "dave" });
     expectExit(result, 7);
-    expect(JSON.parse(result.stderr)).toEqual({
-      error: { code: "rejected", exit_code: 7, status: 400, message: `${new URL(sandbox.url).host} answered 400: user_id is required when acting as a manager`, hint: "this token acts for other users: name one with --user <id>" },
+    const { error } = JSON.parse(result.stderr);
+    expect(error).toEqual({
+      code: "rejected",
+      exit_code: 7,
+      status: 400,
+      // The service's own number: shown in the message only when it is not the status.
+      service_code: 1201,
+      message: expect.stringMatching(/ answered 400( \(code \d+\))?: user_id is required when acting as a manager$/),
+      hint: "this token acts for other users: name one with --user <id>",
     });
+    expect(error.message.startsWith(`${new URL(sandbox.url).host} answered 400`)).toBe(true);
   });
 
   it("acting for a user it does not manage (--user 103) is forbidden: exit 5, nothing changed", async () => {
@@ -74,7 +85,7 @@ describe("a manager acting for a user", () => {
     const count = sandbox.countRequests();
     const result = await sandbox.cli(["intake", "set-quantity", "3001", "manual1=100", "--user", "103"], { as: "dave" });
     expectExit(result, 5);
-    expect(result.stderr).toContain("answered 403: user 201 (APIUserManager) does not manage user 103");
+    expect(result.stderr).toMatch(/answered 403( \(code \d+\))?: user 201 \(APIUserManager\) does not manage user 103/);
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
     expect(sandbox.intake(3001)).toEqual(before);
   });
@@ -82,6 +93,6 @@ describe("a manager acting for a user", () => {
   it("an APIUser naming another user is forbidden too (exit 5)", async () => {
     const result = await sandbox.cli(["intake", "set-quantity", "2001", "100", "--user", "102"], { as: "alice" });
     expectExit(result, 5);
-    expect(result.stderr).toContain("answered 403: user 101 may act only for itself, not for user 102");
+    expect(result.stderr).toContain("answered 403 (code 1203): user 101 may act only for itself, not for user 102");
   });
 });

@@ -216,6 +216,29 @@ describe("display-image remove against the sandbox", () => {
       expect(count()).toEqual({ [GET_INTAKE]: 1 });
     });
 
+    it("Ctrl-C at the question exits 130 (interrupted; 3 is for answering no) and sends nothing but the read", async () => {
+      const count = sandbox.countRequests();
+      const command = [process.execPath, cliBin(), "display-image", "remove", "1005"].map((word) => `'${word}'`).join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], {
+        env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.token("alice"), TERM: "xterm", COLUMNS: "120" }),
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      // The key only once the question is up (raw mode): earlier, the terminal would turn it into SIGINT.
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (chunk.toString().includes("Remove the display image")) child.stdin.end("\u0003");
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const code = await new Promise<number | null>((resolve) => child.on("close", (exitCode) => resolve(exitCode)));
+      clearTimeout(timer);
+      const result = { code, stdout };
+      expect(result.code).toBe(130);
+      expect(result.stdout).toContain("interrupted at the prompt: nothing was sent");
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+      expect(sandbox.intake(1005).has_display_image).toBe(true);
+    });
+
     it("answering yes removes it", async () => {
       const result = await onTerminal(["display-image", "remove", "1005"], "y\r");
       expect(result.code).toBe(0);

@@ -117,7 +117,7 @@ describe("intake set-quantity against the sandbox", () => {
     const count = sandbox.countRequests();
     const result = await sandbox.cli(["intake", "set-quantity", "9999", "100"]);
     expectExit(result, 6);
-    expect(result.stderr).toMatch(/answered 404: no intake 9999/);
+    expect(result.stderr).toMatch(/answered 404 \(code 1301\): no intake 9999/);
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
   });
 });

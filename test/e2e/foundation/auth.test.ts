@@ -71,8 +71,8 @@ describe("auth login", () => {
 
   it("refuses a token that is not a JWT and stores nothing (exit 4)", async () => {
     const home = configHome();
-    const result = await cliIn(home, ["auth", "login", "--with-token"], { stdin: "hunter2-not-a-token\n" });
-    expectErrorLine(result, 4, /not a JWT/);
+    const result = await cliIn(home, ["auth", "login", "--with-token"], { stdin: "hunter2 not a token\n" });
+    expectErrorLine(result, 4, /holds whitespace/);
     expect(result.stderr).not.toContain("hunter2");
     expect(existsSync(configFile(home))).toBe(false);
   });
@@ -128,11 +128,13 @@ describe("auth status, token and logout", () => {
       api_url_source: "env",
       user: 101,
       token_source: "profile",
+      token_kind: "jwt",
       subject: "201",
       role: "APIUserManager",
       expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       usable: true,
       problem: null,
+      server_check: null,
     });
   });
 
@@ -180,10 +182,10 @@ describe("auth status, token and logout", () => {
     expect(JSON.parse(result.stdout)).toEqual({ profile: "default", removed: false });
   });
 
-  it("reports a token that is not a JWT as unusable (exit 4)", async () => {
-    const result = await cliIn(configHome(), ["auth", "status", "--json"], { env: { FOODCTL_TOKEN: "plain-secret-value" } });
+  it("reports a malformed token as unusable (exit 4)", async () => {
+    const result = await cliIn(configHome(), ["auth", "status", "--json"], { env: { FOODCTL_TOKEN: "plain-secret-value\u0007x" } });
     expectExit(result, 4);
-    expect(JSON.parse(result.stdout)).toMatchObject({ token_source: "FOODCTL_TOKEN", usable: false, problem: "token is not a JWT" });
+    expect(JSON.parse(result.stdout)).toMatchObject({ token_source: "FOODCTL_TOKEN", usable: false, problem: "the token holds control characters" });
     expect(result.stdout + result.stderr).not.toContain("plain-secret-value");
   });
 });

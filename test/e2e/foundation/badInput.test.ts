@@ -99,10 +99,10 @@ describe("bad tokens", () => {
     expect(result.stderr).toMatch(/^hint: .*auth login/m);
   });
 
-  it("refuses a token that is not a JWT (exit 4)", async () => {
-    const result = await sandbox.cliSendingNothing(["intake", "show", "1002"], { env: { FOODCTL_TOKEN: "not-a-jwt-at-all" } });
-    expectErrorLine(result, 4, /FOODCTL_TOKEN is not a JWT/);
-    expect(result.stderr).not.toContain("not-a-jwt-at-all");
+  it("refuses a malformed token (whitespace inside) before sending (exit 4)", async () => {
+    const result = await sandbox.cliSendingNothing(["intake", "show", "1002"], { env: { FOODCTL_TOKEN: "not-a-jwt at-all" } });
+    expectErrorLine(result, 4, /FOODCTL_TOKEN holds whitespace/);
+    expect(result.stderr).not.toContain("not-a-jwt at-all");
   });
 
   it("refuses an expired token before sending (exit 4)", async () => {
@@ -171,7 +171,7 @@ describe("every bad input under --json", () => {
     ["malformed --api-url", ["intake", "list", "--api-url", "::"], {}, 2, "usage"],
     ["plain http to a remote host", ["intake", "list", "--api-url", "http://api.example.com"], {}, 2, "usage"],
     ["no token", ["intake", "list"], { FOODCTL_TOKEN: undefined }, 4, "auth"],
-    ["a token that is not a JWT", ["intake", "list"], { FOODCTL_TOKEN: "abc.def" }, 4, "auth"],
+    ["a token pasted with Bearer", ["intake", "list"], { FOODCTL_TOKEN: "Bearer abc.def" }, 4, "auth"],
     ["unknown option", ["intake", "list", "--bogus"], {}, 2, "usage"],
     ["unknown command", ["intake", "frobnicate"], {}, 2, "usage"],
   ];

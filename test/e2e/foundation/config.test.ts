@@ -123,7 +123,7 @@ describe("precedence: flag > env > profile > default", () => {
       JSON.parse((await cli(home, ["config", "list", "--json", ...args], env)).stdout).settings as Record<string, { value: unknown; source: string | null }>;
 
     expect(await settings([])).toEqual({
-      "api-url": { value: null, source: null },
+      "api-url": { value: null, source: "default" },
       user: { value: 11, source: "profile" },
       timeout: { value: 30, source: "profile" },
       journal: { value: "on", source: "default" },

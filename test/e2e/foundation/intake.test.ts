@@ -102,6 +102,13 @@ describe("intake list", () => {
     expect(lastListQuery()).toEqual({ date_from: "2026/11/01, 00:00:00", date_to: "2026/11/30, 23:59:59", user_id: null });
   });
 
+  it("without flags asks for the last 7 days: both dates sent", async () => {
+    expectExit(await sandbox.cli(["intake", "list"]), 0);
+    const { date_from, date_to } = lastListQuery();
+    const [from, to] = [date_from, date_to].map((text) => Date.parse(`${String(text).replace(/\//g, "-").replace(", ", "T")}Z`));
+    expect(to! - from!).toBe(7 * 86_400_000);
+  });
+
   it("sends bare --from/--to dates as the start and the last second of those days", async () => {
     const result = await sandbox.cli(["intake", "list", "--from", "2026-11-03", "--to", "2026-11-04"]);
     expectExit(result, 0);
@@ -134,7 +141,7 @@ describe("intake list", () => {
 
   it("turns the manager's missing user_id into a clear message and a hint (exit 7)", async () => {
     const result = await sandbox.cli(["intake", "list"], { as: "dave" });
-    expectErrorLine(result, 7, /answered 400: .*user_id/);
+    expectErrorLine(result, 7, /answered 400( \(code \d+\))?: .*user_id/);
     expect(result.stderr).toMatch(/^hint: .*--user/m);
   });
 
@@ -148,7 +155,7 @@ describe("intake list", () => {
   it.each([
     [["--from", "2026-02-30"], /--from must be a date/],
     [["--to", "next week"], /--to must be a date/],
-    [["--from", "2026-11-05", "--to", "2026-11-04"], /--from .* is after --to/],
+    [["--from", "2026-11-05", "--to", "2026-11-04"], /the window starts \(2026\/11\/05, 00:00:00\) after it ends/],
   ])("refuses %j before sending anything", async (args, pattern) => {
     expectErrorLine(await sandbox.cliSendingNothing(["intake", "list", ...args]), 2, pattern);
   });

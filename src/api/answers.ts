@@ -1,0 +1,136 @@
+/**
+ * Reading an answer: its error body (sentence and the service's code), its Retry-After and
+ * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
+ */
+import { errorForStatus, failure, type CliError } from "../errors.js";
+import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../output/sanitize.js";
+import { redactSecrets } from "../secrets.js";
+// A plain check pinned to the zod schema: answers are checked without loading zod at every start.
+import { ErrorBodyCheck as ErrorBodySchema } from "./checks.js";
+import type { TransportResponse } from "./transport.js";
+
+export interface RateLimitInfo {
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** RateLimit-Reset in milliseconds from when the answer came. */
+  resetMs: number | undefined;
+}
+
+/** Retry-After in seconds or as an HTTP date; milliseconds, or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // Every HTTP-date form starts with a day name; Date.parse alone would read "1.5" as 2001.
+  if (!/^[A-Za-z]{3}/.test(value.trim())) return undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The readable sentence of an error body, one line; null for a non-JSON body (an HTML 502). */
+export function errorMessage(body: Buffer): string | null {
+  return readErrorBody(body).message;
+}
+
+/** An error body's sentence (one line) and the service's code; nulls for a non-JSON body. */
+export function readErrorBody(body: Buffer): { message: string | null; code: number | string | null } {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(body.toString("utf8")));
+    if (parsed.success) {
+      const code = parsed.data.code;
+      const numeric = typeof code === "number" && Number.isFinite(code);
+      const cleanCode = numeric || (typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code)) ? (code ?? null) : null;
+      return { message: parsed.data.message ? oneLine(parsed.data.message) : null, code: cleanCode };
+    }
+  } catch {
+    // not JSON: the status says it all
+  }
+  return { message: null, code: null };
+}
+
+/** A header counting seconds (RateLimit-Reset, -Remaining): whole or fractional; undefined when absent or unreadable. */
+export function parseSeconds(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Math.round(Number(value) * 1000);
+}
+
+/** The RateLimit-* headers of an answer, or null when it has none. */
+export function readRateLimit(headers: Record<string, string | undefined>): RateLimitInfo | null {
+  const whole = (value: string | undefined) => (value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
+  const info = {
+    limit: whole(headers["ratelimit-limit"]),
+    remaining: whole(headers["ratelimit-remaining"]),
+    resetMs: parseSeconds(headers["ratelimit-reset"]),
+  };
+  return info.limit === undefined && info.remaining === undefined && info.resetMs === undefined ? null : info;
+}
+
+/**
+ * What a terminal-unsafe character (src/output/sanitize.ts) can look like in JSON text: raw, or
+ * as an escape (\b, \f, \r, \u00XX, or \uXXXX of a bidirectional control). Text without any of
+ * these parses to clean values, so the walk is skipped for it: the common case, and the hot path
+ * of a batch.
+ */
+const MAY_HOLD_CONTROLS = new RegExp(`${TERMINAL_UNSAFE.source}|\\\\[bfr]|\\\\u(00[0-9a-f]{2}|061c|200[ef]|202[a-e]|206[6-9])`, "i");
+
+/**
+ * The parsed answer with every terminal-unsafe character in its strings (and keys) replaced by
+ * U+FFFD, so a hostile or broken server cannot send escape sequences to the user's terminal
+ * through names, comments or messages. `raw` (what --json prints) stays as received.
+ */
+export function cleanParsed(raw: string): unknown {
+  const value: unknown = JSON.parse(raw);
+  return MAY_HOLD_CONTROLS.test(raw) ? cleanParsedValue(value) : value;
+}
+
+function oneLine(text: string): string {
+  const line = cleanForTerminal(text.replace(/\s+/g, " ")).trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? "";
+}
+
+/** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
+export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
+  if (response.status >= 300 && response.status < 400) {
+    // Never followed: a redirect to another host would carry the token there.
+    const location = response.headers.location;
+    let target = "";
+    try {
+      target = location ? ` to ${new URL(location, url).host}` : "";
+    } catch {
+      target = "";
+    }
+    return failure(`${url.host} answered ${response.status}, a redirect${target}; redirects are not followed, so nothing was sent there`, {
+      status: response.status,
+      hint: "point --api-url at the address the API itself answers on",
+    });
+  }
+  const { message: said, code } = readErrorBody(response.body);
+  // A server may echo the Authorization header: an opaque token has no shape to spot, so it is masked by value.
+  const reason = said === null ? null : redactSecrets(said, [token]);
+  const text = statusText(response.status);
+  // The service's own number (docs/api.md, error codes), shown only where it says more than the status.
+  const codeText = code !== null && String(code) !== String(response.status) ? ` (code ${code})` : "";
+  const message = `${url.host} answered ${response.status}${codeText}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
+  const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
+  const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
+  return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
+}
+
