@@ -62,12 +62,14 @@ describe("config messages", () => {
   it("config list shows `default` as the source of every key the profile and environment leave unset", async () => {
     const result = await runIn(newHome(), ["config", "list"]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split("\n").map((line) => line.split("\t")[2])).toEqual(["default", "default", "default"]);
+    expect(result.stdout.trim().split("\n").map((line) => line.split("\t")[2])).toEqual(["default", "default", "default", "default", "default"]);
     const json = JSON.parse((await runIn(newHome(), ["config", "list", "--json"])).stdout);
     expect(json.settings).toEqual({
       "api-url": { value: null, source: "default" },
       user: { value: null, source: "default" },
       timeout: { value: 30, source: "default" },
+      journal: { value: "on", source: "default" },
+      "journal-days": { value: 90, source: "default" },
     });
   });
 
