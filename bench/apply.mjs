@@ -50,11 +50,23 @@ function change(i, offset) {
   const grams = 100 + ((i + offset) % 97);
   switch (i % 3) {
     case 0:
-      return { line: { image_id: 1001, quantity: 200 + grams }, body: { imageId: 1001, quantity: 200 + grams }, args: ["1001", String(200 + grams)] };
+      return {
+        line: { image_id: 1001, quantity: 200 + grams },
+        body: { imageId: 1001, quantity: 200 + grams },
+        args: ["1001", String(200 + grams)],
+      };
     case 1:
-      return { line: { image_id: 1002, quantity: { [String((i % 2) + 1)]: grams } }, body: { imageId: 1002, quantity: { [String((i % 2) + 1)]: grams } }, args: ["1002", `${(i % 2) + 1}=${grams}`] };
+      return {
+        line: { image_id: 1002, quantity: { [String((i % 2) + 1)]: grams } },
+        body: { imageId: 1002, quantity: { [String((i % 2) + 1)]: grams } },
+        args: ["1002", `${(i % 2) + 1}=${grams}`],
+      };
     default:
-      return { line: { image_id: 1003, quantity: { manual2: grams / 2 } }, body: { imageId: 1003, quantity: { manual2: grams / 2 } }, args: ["1003", `manual2=${grams / 2}`] };
+      return {
+        line: { image_id: 1003, quantity: { manual2: grams / 2 } },
+        body: { imageId: 1003, quantity: { manual2: grams / 2 } },
+        args: ["1003", `manual2=${grams / 2}`],
+      };
   }
 }
 
@@ -76,9 +88,14 @@ writeFileSync(headerFile, `Authorization: Bearer ${token}\nContent-Type: applica
 
 function timed(argv, options = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { env, stdio: ["ignore", options.stdout ?? "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(argv[0], argv.slice(1), {
+    env,
+    stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) fail(`\`${argv.join(" ")}\` exited with ${result.status ?? result.signal}:\n${String(result.stderr).slice(-4000)}`);
+  if (result.status !== 0)
+    fail(`\`${argv.join(" ")}\` exited with ${result.status ?? result.signal}:\n${String(result.stderr).slice(-4000)}`);
   return { ms, stdout: result.stdout ? result.stdout.toString() : "" };
 }
 
@@ -175,19 +192,56 @@ const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const perChange = (ms) => `${(ms / CHANGES).toFixed(2)} ms`;
 const ok = (pass) => (pass ? "✓" : "✗");
 const rows = [
-  ["`foodctl intake apply` (verified: read, update, read; concurrency 4), median of " + applyRuns, seconds(applyMs), perChange(applyMs), "1×", "", ""],
+  [
+    "`foodctl intake apply` (verified: read, update, read; concurrency 4), median of " + applyRuns,
+    seconds(applyMs),
+    perChange(applyMs),
+    "1×",
+    "",
+    "",
+  ],
 ];
 if (curlMs !== undefined) {
   const ratio = curlMs / applyMs;
-  rows.push(["shell loop of `curl` doing only the update (POST)", seconds(curlMs), perChange(curlMs), `apply ${ratio.toFixed(1)}× faster`, "≥ 5×", ok(ratio >= 5)]);
+  rows.push([
+    "shell loop of `curl` doing only the update (POST)",
+    seconds(curlMs),
+    perChange(curlMs),
+    `apply ${ratio.toFixed(1)}× faster`,
+    "≥ 5×",
+    ok(ratio >= 5),
+  ]);
 }
 const loopRatio = loopMs / applyMs;
-rows.push([`shell loop of \`foodctl intake set-quantity\` (${loopRuns} timed, ×${CHANGES / loopRuns})`, seconds(loopMs), perChange(loopMs), `apply ${loopRatio.toFixed(1)}× faster`, "≥ 30×", ok(loopRatio >= 30)]);
+rows.push([
+  `shell loop of \`foodctl intake set-quantity\` (${loopRuns} timed, ×${CHANGES / loopRuns})`,
+  seconds(loopMs),
+  perChange(loopMs),
+  `apply ${loopRatio.toFixed(1)}× faster`,
+  "≥ 30×",
+  ok(loopRatio >= 30),
+]);
 
-const rssRows = [[`\`intake apply --dry-run\`, ${BIG.toLocaleString("en-US")} lines`, `${dryRun.mb.toFixed(1)} MB`, seconds(dryRun.ms), "< 150 MB", ok(dryRun.mb < 150)]];
-if (real) rssRows.push([`\`intake apply --no-verify\`, ${BIG.toLocaleString("en-US")} lines sent`, `${real.mb.toFixed(1)} MB`, seconds(real.ms), "< 150 MB", ok(real.mb < 150)]);
+const rssRows = [
+  [
+    `\`intake apply --dry-run\`, ${BIG.toLocaleString("en-US")} lines`,
+    `${dryRun.mb.toFixed(1)} MB`,
+    seconds(dryRun.ms),
+    "< 150 MB",
+    ok(dryRun.mb < 150),
+  ],
+];
+if (real)
+  rssRows.push([
+    `\`intake apply --no-verify\`, ${BIG.toLocaleString("en-US")} lines sent`,
+    `${real.mb.toFixed(1)} MB`,
+    seconds(real.ms),
+    "< 150 MB",
+    ok(real.mb < 150),
+  ]);
 
-const table = (head, body) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...body.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+const table = (head, body) =>
+  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...body.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 const out = [
   `### ${CHANGES.toLocaleString("en-US")} changes against the sandbox (Node ${process.version}, ${process.platform})`,
   "",

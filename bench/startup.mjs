@@ -65,13 +65,27 @@ const foodctl = (...args) => [node, bin, ...args];
 let quantity = 150;
 const commands = [
   { name: "node -e 0", argv: () => [node, "-e", "0"], rss: true },
-  hasCurl && { name: "curl -s GET /v2/intake/1002", argv: () => ["curl", "-q", "-s", "-f", "-H", `Authorization: Bearer ${token}`, `${url}/v2/intake/1002`] },
+  hasCurl && {
+    name: "curl -s GET /v2/intake/1002",
+    argv: () => ["curl", "-q", "-s", "-f", "-H", `Authorization: Bearer ${token}`, `${url}/v2/intake/1002`],
+  },
   { name: "foodctl --version", argv: () => foodctl("--version"), rss: true, target: 1.15 },
   { name: "foodctl --help", argv: () => foodctl("--help"), rss: true, target: 1.45 },
-  { name: "foodctl intake show 1002 --json", argv: () => foodctl("intake", "show", "1002", "--json"), rss: true, target: 1.85, rssTarget: 60 },
+  {
+    name: "foodctl intake show 1002 --json",
+    argv: () => foodctl("intake", "show", "1002", "--json"),
+    rss: true,
+    target: 1.85,
+    rssTarget: 60,
+  },
   { name: "foodctl intake show 1002 (table)", argv: () => foodctl("intake", "show", "1002"), rss: true, target: 1.95, rssTarget: 60 },
   { name: "first run, no cache: foodctl --help", argv: () => foodctl("--help"), env: fresh },
-  { name: "first run, no cache: foodctl intake show 1002 --json", argv: () => foodctl("intake", "show", "1002", "--json"), env: fresh, target: 2.4 },
+  {
+    name: "first run, no cache: foodctl intake show 1002 --json",
+    argv: () => foodctl("intake", "show", "1002", "--json"),
+    env: fresh,
+    target: 2.4,
+  },
   {
     name: "foodctl intake set-quantity 1002 1=150 --json",
     // 150 and 151 in turn, so every run really changes the intake (read, update, read).
@@ -84,7 +98,11 @@ const commands = [
 
 function runOnce(argv, capture = false, childEnv = env) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { env: childEnv, stdio: ["ignore", capture ? "pipe" : "ignore", "pipe"], maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(argv[0], argv.slice(1), {
+    env: childEnv,
+    stdio: ["ignore", capture ? "pipe" : "ignore", "pipe"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) {
     const shown = argv.map((part) => (part.includes(token) ? part.replace(token, "****") : part)).join(" ");
@@ -144,7 +162,10 @@ const hasTime = (() => {
   return probe.status === 0 && /^\d+\s*$/.test(readFileSync(rssFile, "utf8"));
 })();
 const preload = join(work, "rss-preload.mjs");
-writeFileSync(preload, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
+writeFileSync(
+  preload,
+  `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
+);
 const rssMethod = hasTime ? "`/usr/bin/time -f %M`" : "a `--import` preload writing `process.resourceUsage().maxRSS` at exit";
 
 function peakRssMb(argv) {
@@ -176,7 +197,13 @@ const stats = new Map(
   }),
 );
 const floor = stats.get(commands[0]).median;
-const cpuMedian = (command) => (cpu.has(command) ? quantile([...cpu.get(command)].sort((a, b) => a - b), 0.5) : undefined);
+const cpuMedian = (command) =>
+  cpu.has(command)
+    ? quantile(
+        [...cpu.get(command)].sort((a, b) => a - b),
+        0.5,
+      )
+    : undefined;
 const cpuFloor = cpuMedian(commands[0]);
 const curl = hasCurl ? stats.get(commands[1]).median : undefined;
 
@@ -192,7 +219,9 @@ const rows = commands.map((command) => {
     checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: ratio <= command.target });
   }
   if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
-  const target = checks.length ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}` : "";
+  const target = checks.length
+    ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}`
+    : "";
   return [
     `\`${command.name}\``,
     median.toFixed(1),
@@ -214,7 +243,9 @@ const lines = [
     `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); ` +
     `peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
   ...(Math.max(loadBefore, loadAfter) > cpus.length
-    ? [`**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`]
+    ? [
+        `**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`,
+      ]
     : []),
   ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
   "",

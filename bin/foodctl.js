@@ -21,7 +21,8 @@ const dist = path.join(__dirname, "..", "dist");
 const argv = process.argv.slice(2);
 
 function cacheDir(env) {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
   return path.join(base, "foodctl");
 }
 

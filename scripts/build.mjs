@@ -79,8 +79,15 @@ function placement({ coldDir, hot }) {
   return {
     name: "foodctl-placement",
     setup(build) {
-      build.onResolve({ filter: /^foodctl-package:/ }, (args) => ({ path: args.path.slice("foodctl-package:".length), namespace: "foodctl-package" }));
-      build.onLoad({ filter: /.*/, namespace: "foodctl-package" }, (args) => ({ contents: packageWrapper(args.path), resolveDir: root, loader: "js" }));
+      build.onResolve({ filter: /^foodctl-package:/ }, (args) => ({
+        path: args.path.slice("foodctl-package:".length),
+        namespace: "foodctl-package",
+      }));
+      build.onLoad({ filter: /.*/, namespace: "foodctl-package" }, (args) => ({
+        contents: packageWrapper(args.path),
+        resolveDir: root,
+        loader: "js",
+      }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === "inner" || args.kind === "entry-point" || args.namespace === "foodctl-package") return undefined;
         const cold = packageOf(args.path);
@@ -161,7 +168,8 @@ for (const file of [...hotBuild.outputFiles, ...cold.outputFiles]) {
   writeFileSync(file.path, file.text);
 }
 writeFileSync(join(outdir, "version.txt"), `${version}\n`);
-if (args.includes("--metafile")) writeFileSync(join(outdir, "metafile.json"), JSON.stringify({ hot: hotBuild.metafile, cold: cold.metafile }));
+if (args.includes("--metafile"))
+  writeFileSync(join(outdir, "metafile.json"), JSON.stringify({ hot: hotBuild.metafile, cold: cold.metafile }));
 
 if (analyze) {
   process.stdout.write(await analyzeMetafile(hotBuild.metafile));

@@ -114,7 +114,9 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   if (failures.length) {
-    process.stderr.write(`\n${red("demo failed")}: ${failures.length} step(s) ended unexpectedly\n${failures.map((line) => `  ${line}\n`).join("")}`);
+    process.stderr.write(
+      `\n${red("demo failed")}: ${failures.length} step(s) ended unexpectedly\n${failures.map((line) => `  ${line}\n`).join("")}`,
+    );
     return 1;
   }
   process.stdout.write(`\n${bold("demo done")}: sandbox stopped, every step ended as expected\n`);

@@ -85,7 +85,8 @@ export function cleanEnv(extra = {}) {
   /** @type {Record<string, string | undefined>} */
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name)) delete env[name];
+    if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name))
+      delete env[name];
   }
   return { ...env, ...extra };
 }
@@ -110,7 +111,11 @@ export function cleanEnv(extra = {}) {
  */
 export function startSandbox(bin, env, options = {}) {
   const stderrTo = options.log === undefined ? "pipe" : openSync(options.log, "w");
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], { cwd: options.cwd, env, stdio: ["ignore", "pipe", stderrTo] });
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], {
+    cwd: options.cwd,
+    env,
+    stdio: ["ignore", "pipe", stderrTo],
+  });
   const killOnExit = () => child.kill();
   process.once("exit", killOnExit);
   let stderr = "";
@@ -155,7 +160,8 @@ export function startSandbox(bin, env, options = {}) {
         // The line itself is not shown: it may hold tokens.
         return settle(new Error("the sandbox's first line is not JSON"));
       }
-      if (typeof first.url !== "string" || !Array.isArray(first.users)) return settle(new Error("the sandbox's first line has no url or no users"));
+      if (typeof first.url !== "string" || !Array.isArray(first.users))
+        return settle(new Error("the sandbox's first line has no url or no users"));
       // `lines` goes on reading (and dropping) whatever else it prints, so its stdout never fills up.
       const users = /** @type {SandboxUser[]} */ (first.users);
       const tokenFor = (/** @type {string} */ name) => {

@@ -88,7 +88,12 @@ export class Context {
       });
     }
     this.noteEnvOverrides();
-    const name = setting.source === "flag" ? "--api-url" : setting.source === "env" ? "FOODCTL_API_URL" : `api-url of profile "${this.settings().profile}"`;
+    const name =
+      setting.source === "flag"
+        ? "--api-url"
+        : setting.source === "env"
+          ? "FOODCTL_API_URL"
+          : `api-url of profile "${this.settings().profile}"`;
     return checkApiUrl(setting.value, name);
   }
 
@@ -116,7 +121,10 @@ export class Context {
     this.overridesNoted = true;
     const settings = this.settings();
     if (!settings.profileChosen) return;
-    const names = [settings.apiUrl?.source === "env" ? "FOODCTL_API_URL" : null, settings.token?.source === "env" ? "FOODCTL_TOKEN" : null].filter(Boolean);
+    const names = [
+      settings.apiUrl?.source === "env" ? "FOODCTL_API_URL" : null,
+      settings.token?.source === "env" ? "FOODCTL_TOKEN" : null,
+    ].filter(Boolean);
     if (names.length === 0) return;
     const verb = names.length > 1 ? "override" : "overrides";
     this.warn(`${names.join(" and ")} from the environment ${verb} profile "${settings.profile}"`);

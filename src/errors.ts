@@ -30,16 +30,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
 };
 
 export type ErrorCode =
-  | "failure"
-  | "usage"
-  | "cancelled"
-  | "auth"
-  | "forbidden"
-  | "not_found"
-  | "rejected"
-  | "unavailable"
-  | "partial"
-  | "interrupted";
+  "failure" | "usage" | "cancelled" | "auth" | "forbidden" | "not_found" | "rejected" | "unavailable" | "partial" | "interrupted";
 
 export interface CliErrorOptions {
   status?: number;
@@ -73,9 +64,11 @@ export const authError = (message: string, options?: CliErrorOptions) => new Cli
 export const forbiddenError = (message: string, options?: CliErrorOptions) => new CliError("forbidden", EXIT.forbidden, message, options);
 export const notFoundError = (message: string, options?: CliErrorOptions) => new CliError("not_found", EXIT.notFound, message, options);
 export const rejectedError = (message: string, options?: CliErrorOptions) => new CliError("rejected", EXIT.rejected, message, options);
-export const unavailableError = (message: string, options?: CliErrorOptions) => new CliError("unavailable", EXIT.unavailable, message, options);
+export const unavailableError = (message: string, options?: CliErrorOptions) =>
+  new CliError("unavailable", EXIT.unavailable, message, options);
 export const cancelledError = (message: string, options?: CliErrorOptions) => new CliError("cancelled", EXIT.cancelled, message, options);
-export const interruptedError = (message: string, options?: CliErrorOptions) => new CliError("interrupted", EXIT.interrupted, message, options);
+export const interruptedError = (message: string, options?: CliErrorOptions) =>
+  new CliError("interrupted", EXIT.interrupted, message, options);
 export const failure = (message: string, options?: CliErrorOptions) => new CliError("failure", EXIT.failure, message, options);
 
 /** The one map from an HTTP error status to the CLI's error kind (docs/cli.md, exit codes). */

@@ -78,7 +78,11 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
       // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
-      outputError: (text) => (state.parseMessage = text.trim().replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " ")),
+      outputError: (text) =>
+        (state.parseMessage = text
+          .trim()
+          .replace(/^error:\s*/, "")
+          .replace(/\s*\n\s*/g, " ")),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
   program.addHelpText("after", () => {
@@ -86,16 +90,18 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     return `${examplesText(ROOT_EXAMPLES, width())}\n${token}${paragraph(exitCodesText(), width())}`;
   });
 
-  const execute = (verb: Verb) => async (...received: unknown[]) => {
-    const self = received[received.length - 1] as Command;
-    // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
-    const options = { ...self.parent?.opts(), ...self.opts() };
-    const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
-    // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
-    const { Context } = await import("./context.js");
-    const ctx: Context = new Context(io, readGlobals(self), signal, services);
-    state.exitCode = (await run(ctx)) ?? 0;
-  };
+  const execute =
+    (verb: Verb) =>
+    async (...received: unknown[]) => {
+      const self = received[received.length - 1] as Command;
+      // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
+      const options = { ...self.parent?.opts(), ...self.opts() };
+      const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
+      // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
+      const { Context } = await import("./context.js");
+      const ctx: Context = new Context(io, readGlobals(self), signal, services);
+      state.exitCode = (await run(ctx)) ?? 0;
+    };
   const declare = (command: Command, verb: Verb) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
@@ -109,18 +115,22 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   return program;
 }
 
-function addNoun(program: Command, noun: Noun, declare: (command: Command, verb: Verb) => Command, width: () => number, named: boolean): void {
+function addNoun(
+  program: Command,
+  noun: Noun,
+  declare: (command: Command, verb: Verb) => Command,
+  width: () => number,
+  named: boolean,
+): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) declare(group, noun.action);
   if (!noun.verbs.length) return;
   group.description(noun.description);
   if (!named) return;
-  group
-    .helpCommand("help [command]", "show the help of a command")
-    .addHelpText("after", () => {
-      const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
-      return `${examplesText(noun.examples, width())}\n${more}`;
-    });
+  group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
+    const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
+    return `${examplesText(noun.examples, width())}\n${more}`;
+  });
   for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 

@@ -133,4 +133,3 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
 }
-

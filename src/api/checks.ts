@@ -21,7 +21,10 @@ function received(value: unknown): string {
   return typeof value;
 }
 
-const expected = (what: string, value: unknown, path: Path): Issue => ({ path, message: `Invalid input: expected ${what}, received ${received(value)}` });
+const expected = (what: string, value: unknown, path: Path): Issue => ({
+  path,
+  message: `Invalid input: expected ${what}, received ${received(value)}`,
+});
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const str: Check = (value, path) => (typeof value === "string" ? null : expected("string", value, path));

@@ -57,7 +57,6 @@ export interface ApiResult<T> {
   rateLimit: RateLimitInfo | null;
 }
 
-
 export interface RequestDescription {
   method: string;
   url: string;
@@ -67,7 +66,9 @@ export interface RequestDescription {
 }
 
 interface Schema<T> {
-  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    data: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 interface Tries {
@@ -156,7 +157,13 @@ export class ApiClient {
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */
   async confirmQuantity(body: Record<string, unknown>): Promise<ApiResult<unknown>> {
-    return this.send("POST", this.url(paths.confirmQuantity()), Buffer.from(JSON.stringify(body)), { "content-type": "application/json" }, null);
+    return this.send(
+      "POST",
+      this.url(paths.confirmQuantity()),
+      Buffer.from(JSON.stringify(body)),
+      { "content-type": "application/json" },
+      null,
+    );
   }
 
   async attachDisplayImage(imageId: number, image: ImageUpload): Promise<ApiResult<unknown>> {
@@ -174,7 +181,14 @@ export class ApiClient {
    */
   async downloadImage(url: URL, maxBytes: number): Promise<Buffer | null> {
     const headers = { "user-agent": this.options.userAgent };
-    const request = { method: "GET", url, headers, timeoutMs: this.options.timeoutMs, maxResponseBytes: maxBytes, signal: this.options.signal };
+    const request = {
+      method: "GET",
+      url,
+      headers,
+      timeoutMs: this.options.timeoutMs,
+      maxResponseBytes: maxBytes,
+      signal: this.options.signal,
+    };
     try {
       const response = await this.options.transport(request);
       if (response.status !== 200) throw failure(`${url.host} answered ${response.status} for the image`);
@@ -208,12 +222,19 @@ export class ApiClient {
       tries.reached = true;
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
-      if (!(await this.retryAnswer(response, tries))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
+      if (!(await this.retryAnswer(response, tries)))
+        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
 
   /** One attempt, traced: the answer, or the transport's error. */
-  private async exchange(method: string, url: URL, body: Buffer | undefined, headers: Record<string, string>, tries: Tries): Promise<TransportResponse> {
+  private async exchange(
+    method: string,
+    url: URL,
+    body: Buffer | undefined,
+    headers: Record<string, string>,
+    tries: Tries,
+  ): Promise<TransportResponse> {
     const { trace } = this.options;
     const started = performance.now();
     const count = tries.attempt + tries.rateLimited;
@@ -223,13 +244,20 @@ export class ApiClient {
       const response = await this.options.transport({
         method,
         url,
-        headers: { accept: "application/json", authorization: `Bearer ${this.options.token}`, "user-agent": this.options.userAgent, ...headers },
+        headers: {
+          accept: "application/json",
+          authorization: `Bearer ${this.options.token}`,
+          "user-agent": this.options.userAgent,
+          ...headers,
+        },
         body,
         timeoutMs: this.options.timeoutMs,
         maxResponseBytes: MAX_RESPONSE_BYTES,
         signal: this.options.signal,
       });
-      trace?.(`< ${response.status} ${method} ${url.pathname} ${Math.round(performance.now() - started)} ms, ${response.body.byteLength} bytes`);
+      trace?.(
+        `< ${response.status} ${method} ${url.pathname} ${Math.round(performance.now() - started)} ms, ${response.body.byteLength} bytes`,
+      );
       return response;
     } catch (error) {
       if (error instanceof TransportError) trace?.(`< ${error.kind} after ${Math.round(performance.now() - started)} ms: ${error.message}`);
@@ -261,7 +289,8 @@ export class ApiClient {
   private async retryAnswer(response: TransportResponse, tries: Tries): Promise<boolean> {
     if (!RETRYABLE_STATUSES.has(response.status)) return false;
     // docs/api.md, rate limit: RateLimit-Reset counts when there is no Retry-After.
-    const retryAfter = parseRetryAfter(response.headers["retry-after"], this.clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
+    const retryAfter =
+      parseRetryAfter(response.headers["retry-after"], this.clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
     const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
     const budgetLeft = ownBudget ? tries.rateLimited < (this.options.rateLimitRetries ?? 0) : tries.attempt < this.options.retries;
     if (!budgetLeft || (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)) return false;
@@ -301,7 +330,9 @@ export class ApiClient {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join(".") : "body";
       const problem = `${where}: ${issue?.message ?? "invalid"}`;
-      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, { status: response.status });
+      throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, {
+        status: response.status,
+      });
     }
     return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
   }
@@ -320,4 +351,3 @@ export class ApiClient {
     if (wait > 0) await this.clock.sleep(wait, this.options.signal);
   }
 }
-

@@ -12,7 +12,11 @@ export const DISPLAY_IMAGE_FIELD = "image";
 export async function encodeDisplayImage(image: ImageUpload): Promise<{ body: Buffer; contentType: string }> {
   const { default: FormData } = await import("form-data");
   const form = new FormData();
-  form.append(DISPLAY_IMAGE_FIELD, image.bytes, { filename: image.filename, contentType: image.contentType, knownLength: image.bytes.byteLength });
+  form.append(DISPLAY_IMAGE_FIELD, image.bytes, {
+    filename: image.filename,
+    contentType: image.contentType,
+    knownLength: image.bytes.byteLength,
+  });
   return { body: form.getBuffer(), contentType: form.getHeaders()["content-type"] as string };
 }
 

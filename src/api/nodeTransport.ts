@@ -1,6 +1,14 @@
 import http from "node:http";
 import { startDeadline, systemClock, type Clock } from "../clock.js";
-import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
+import {
+  describeNetworkError,
+  flattenHeaders,
+  readLimited,
+  TransportError,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./transport.js";
 
 /** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
 export function createNodeTransport(clock: Clock = systemClock): Transport {
@@ -8,7 +16,10 @@ export function createNodeTransport(clock: Clock = systemClock): Transport {
   // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
   let secure: Promise<typeof plain> | undefined;
   const loadSecure = () =>
-    (secure ??= import("node:https").then(({ default: https }) => ({ send: https.request, agent: new https.Agent({ keepAlive: true, maxSockets: 16 }) })));
+    (secure ??= import("node:https").then(({ default: https }) => ({
+      send: https.request,
+      agent: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+    })));
   return async (request: TransportRequest) => {
     const { send, agent } = request.url.protocol === "https:" ? await loadSecure() : plain;
     return new Promise<TransportResponse>((resolve, reject) => {
@@ -23,7 +34,9 @@ export function createNodeTransport(clock: Clock = systemClock): Transport {
         req.destroy();
         reject(error);
       };
-      const stopTimer = startDeadline(clock, request.timeoutMs, () => fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)));
+      const stopTimer = startDeadline(clock, request.timeoutMs, () =>
+        fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)),
+      );
       const headers: Record<string, string> = { ...request.headers };
       if (request.body) headers["content-length"] = String(request.body.byteLength);
       const req = send(request.url, {
@@ -49,7 +62,11 @@ export function createNodeTransport(clock: Clock = systemClock): Transport {
             resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
           },
           (error: unknown) => {
-            fail(error instanceof TransportError ? error : new TransportError("network", `connection broken while reading the answer (${(error as Error).message})`, true));
+            fail(
+              error instanceof TransportError
+                ? error
+                : new TransportError("network", `connection broken while reading the answer (${(error as Error).message})`, true),
+            );
           },
         );
       });

@@ -40,7 +40,9 @@ export class TransportError extends Error {
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-export function flattenHeaders(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+export function flattenHeaders(
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   return flat;
@@ -108,7 +110,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** The proxy URL the environment names for this URL's scheme, if any. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {
-  const proxy = url.protocol === "https:" ? env.HTTPS_PROXY ?? env.https_proxy : env.HTTP_PROXY ?? env.http_proxy;
+  const proxy = url.protocol === "https:" ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
   return proxy ? proxy : undefined;
 }
 

@@ -6,7 +6,11 @@ import { describeNetworkError, flattenHeaders, readLimited, TransportError, type
  * undici with a given dispatcher (a MockAgent in tests), else the proxy agent, its proxies
  * read from the run's environment (`env`), the same one the choice of transport read.
  */
-export async function createUndiciTransport(dispatcher?: Dispatcher, clock: Clock = systemClock, env: NodeJS.ProcessEnv = {}): Promise<Transport> {
+export async function createUndiciTransport(
+  dispatcher?: Dispatcher,
+  clock: Clock = systemClock,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Transport> {
   // Bundled, a CommonJS package's dynamic import arrives as its default export only.
   const loaded: typeof import("undici") & { default?: typeof import("undici") } = await import("undici");
   const { request, EnvHttpProxyAgent } = typeof loaded.request === "function" ? loaded : loaded.default!;
@@ -19,7 +23,9 @@ export async function createUndiciTransport(dispatcher?: Dispatcher, clock: Cloc
   let agent = dispatcher ?? newAgent();
   return async (req) => {
     const controller = new AbortController();
-    const stopTimer = startDeadline(clock, req.timeoutMs, () => controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)));
+    const stopTimer = startDeadline(clock, req.timeoutMs, () =>
+      controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)),
+    );
     const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));
     req.signal?.addEventListener("abort", onAbort, { once: true });
     // undici may not hear the signal (a proxy that drops CONNECT makes it reconnect in a loop):
@@ -61,7 +67,11 @@ export async function createUndiciTransport(dispatcher?: Dispatcher, clock: Cloc
       }
       if (error instanceof TransportError) throw error;
       const cause = ((error as { cause?: NodeJS.ErrnoException }).cause ?? error) as NodeJS.ErrnoException;
-      throw new TransportError("network", answered ? `connection broken while reading the answer (${cause.message})` : describeNetworkError(cause), answered);
+      throw new TransportError(
+        "network",
+        answered ? `connection broken while reading the answer (${cause.message})` : describeNetworkError(cause),
+        answered,
+      );
     } finally {
       stopTimer();
       req.signal?.removeEventListener("abort", onAbort);

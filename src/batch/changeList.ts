@@ -63,7 +63,12 @@ export class ChangeList {
   at(index: number): BatchChange {
     this.check(index);
     const userId = this.userIds[index]!;
-    return { line: this.lines[index]!, imageId: this.imageIds[index]!, userId: userId === 0 ? undefined : userId, fields: this.fieldsAt(index) };
+    return {
+      line: this.lines[index]!,
+      imageId: this.imageIds[index]!,
+      userId: userId === 0 ? undefined : userId,
+      fields: this.fieldsAt(index),
+    };
   }
 
   imageIdAt(index: number): number {

@@ -38,7 +38,8 @@ export function splitCsvLine(text: string): { cells: string[] } | { problem: str
         end = quote + 2;
       }
       while (text[index] === " " || text[index] === "\t") index++;
-      if (index < text.length && text[index] !== ",") return { problem: `not valid CSV: text after a quoted cell (column ${cells.length + 1})` };
+      if (index < text.length && text[index] !== ",")
+        return { problem: `not valid CSV: text after a quoted cell (column ${cells.length + 1})` };
     } else {
       const comma = text.indexOf(",", index);
       const end = comma === -1 ? text.length : comma;
@@ -111,7 +112,10 @@ function readRow(cells: string[], columns: Map<CsvColumn, number>, line: number,
   const positionText = cell("position");
   const position = positionText === "" ? null : positionText;
   if (position !== null && !parsePositionKey(position)) {
-    fail("position", `${quoteValue(position)} is not a food item position (1, 2, … or manual1, manual2, …; empty for a recognition-only intake)`);
+    fail(
+      "position",
+      `${quoteValue(position)} is not a food item position (1, 2, … or manual1, manual2, …; empty for a recognition-only intake)`,
+    );
     return null;
   }
   const fields = readValues(cell, position, fail);
@@ -205,6 +209,7 @@ export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: R
     group = startGroup(row, line);
   });
   flush();
-  if (!headerSeen && !state.interrupted) state.problems.add({ line: 1, field: null, message: `empty input: expected the header ${HEADER}` });
+  if (!headerSeen && !state.interrupted)
+    state.problems.add({ line: 1, field: null, message: `empty input: expected the header ${HEADER}` });
   return finishInput(state);
 }

@@ -42,8 +42,9 @@ export type FormatDecision = { format: BatchFormat } | { refuse: string; hint: s
 export function decideFormat(source: string, fileName: string | null, flag: BatchFormat | undefined, look: ContentLook): FormatDecision {
   if (flag) return { format: flag };
   const named = fileName === null ? null : formatFromFileName(fileName);
-  const csvHint = `intake apply reads CSV separated by commas, with the header ${CSV_COLUMNS.join(",")}: save the file with commas`
-    + " (--format csv reads commas only)";
+  const csvHint =
+    `intake apply reads CSV separated by commas, with the header ${CSV_COLUMNS.join(",")}: save the file with commas` +
+    " (--format csv reads commas only)";
   if (look === "semicolon") return { refuse: `${source} looks like ${DESCRIBED.semicolon}`, hint: csvHint };
   if (look === "json-array") {
     const hint = "write one object per line, e.g. jq -c '.[]' file.json > fixes.jsonl, or pass --format jsonl";
@@ -70,7 +71,9 @@ export function decideFormat(source: string, fileName: string | null, flag: Batc
  */
 const PEEK_BYTES = 64 * 1024;
 
-export async function peekFirstLine(chunks: AsyncIterable<Buffer | string>): Promise<{ firstLine: string | null; input: AsyncIterable<Buffer> }> {
+export async function peekFirstLine(
+  chunks: AsyncIterable<Buffer | string>,
+): Promise<{ firstLine: string | null; input: AsyncIterable<Buffer> }> {
   const iterator = chunks[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let size = 0;

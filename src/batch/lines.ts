@@ -55,7 +55,10 @@ class LineBuffer {
  * Splits byte chunks into numbered lines (LF or CRLF), decoding each line on its own so a
  * bad byte is blamed on its line; a UTF-8 byte-order mark on line 1 is dropped.
  */
-export async function* splitLines(chunks: AsyncIterable<Buffer | string>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<InputLine> {
+export async function* splitLines(
+  chunks: AsyncIterable<Buffer | string>,
+  maxLineBytes: number = MAX_LINE_BYTES,
+): AsyncGenerator<InputLine> {
   const buffer = new LineBuffer(maxLineBytes);
   let line = 0;
   for await (const chunk of chunks) {

@@ -69,7 +69,8 @@ export function parseResultLine(text: string, line: number): { done: string | nu
     return fail("not JSON");
   }
   if (!isPlainRecord(value)) return fail("not a JSON object");
-  if (value.status === undefined && value.line === undefined && value.image_id !== undefined) return fail("it looks like a change, not its result");
+  if (value.status === undefined && value.line === undefined && value.image_id !== undefined)
+    return fail("it looks like a change, not its result");
   const changeLine = readId(value.line);
   if (changeLine === null) return fail(value.line === undefined ? "no line" : "line is not a positive integer");
   const imageId = readId(value.image_id);

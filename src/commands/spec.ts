@@ -148,4 +148,9 @@ export const OUTPUT_OPTIONS: OptionSpec[] = [
 ];
 
 /** In the order `foodctl --help` lists them. */
-export const GLOBAL_OPTIONS: OptionSpec[] = [...CONNECTION_OPTIONS.slice(0, 3), JSON_OPTION, ...CONNECTION_OPTIONS.slice(3), ...OUTPUT_OPTIONS.slice(1)];
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  ...CONNECTION_OPTIONS.slice(0, 3),
+  JSON_OPTION,
+  ...CONNECTION_OPTIONS.slice(3),
+  ...OUTPUT_OPTIONS.slice(1),
+];

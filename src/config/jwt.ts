@@ -28,4 +28,3 @@ export function readTokenClaims(token: string): TokenClaims | null {
 export function isExpired(claims: TokenClaims, nowSeconds: number = Date.now() / 1000): boolean {
   return claims.exp !== undefined && claims.exp <= nowSeconds;
 }
-

@@ -66,7 +66,9 @@ const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function checkProfileName(name: string, from: string): string {
   if (!PROFILE_NAME.test(name) || name in Object.prototype) {
-    throw usageError(`${from} "${name}" is not a valid profile name`, { hint: "use 1 to 64 letters, digits, dots, underscores or dashes (not __proto__)" });
+    throw usageError(`${from} "${name}" is not a valid profile name`, {
+      hint: "use 1 to 64 letters, digits, dots, underscores or dashes (not __proto__)",
+    });
   }
   return name;
 }
@@ -146,13 +148,25 @@ export function resolveSettings(
   else if (profile.token) token = { value: profile.token, source: "profile" };
 
   const journal = {
-    enabled: flags.journal === false ? false : profile.journal ?? true,
+    enabled: flags.journal === false ? false : (profile.journal ?? true),
     source: (flags.journal === false ? "flag" : profile.journal === undefined ? "default" : "profile") as Source,
     days: profile["journal-days"] ?? DEFAULT_JOURNAL_DAYS,
     daysSource: (profile["journal-days"] === undefined ? "default" : "profile") as Source,
   };
   const profileChosen = Boolean(flags.profile || env.FOODCTL_PROFILE);
-  return { profile: profileName, profileExists: stored !== undefined, profileChosen, apiUrl, user, userSource, timeoutSeconds, timeoutSource, retries, token, journal };
+  return {
+    profile: profileName,
+    profileExists: stored !== undefined,
+    profileChosen,
+    apiUrl,
+    user,
+    userSource,
+    timeoutSeconds,
+    timeoutSource,
+    retries,
+    token,
+    journal,
+  };
 }
 
 /**
@@ -170,7 +184,8 @@ export function checkApiUrl(text: string, name = "--api-url"): URL {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw usageError(`${name} must start with https:// (or http:// for a local sandbox), got "${url.protocol}"`);
   }
-  if (url.username || url.password) throw usageError(`${name} must not contain credentials (user:password@)`, { hint: "the API takes the token only" });
+  if (url.username || url.password)
+    throw usageError(`${name} must not contain credentials (user:password@)`, { hint: "the API takes the token only" });
   if (url.search || url.hash) throw usageError(`${name} must not contain a query or fragment`);
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw usageError(`refusing to send the token over plain http:// to ${url.host}`, {

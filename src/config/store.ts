@@ -3,7 +3,20 @@
  * JSON read (fast, every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync, type Stats } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
@@ -44,7 +57,9 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Refuses (exit 2, naming it) a config file or folder that is a link, not ours, or not the right kind of file. */
 export function checkOwnEntry(stats: Stats, path: string, what: "file" | "folder", uid: number | undefined = process.getuid?.()): void {
   if (stats.isSymbolicLink()) {
-    throw usageError(`config ${what} ${path} is a symbolic link: refusing to read or write through it`, { hint: `replace it with a real ${what}` });
+    throw usageError(`config ${what} ${path} is a symbolic link: refusing to read or write through it`, {
+      hint: `replace it with a real ${what}`,
+    });
   }
   if (what === "folder" ? !stats.isDirectory() : !stats.isFile()) {
     throw usageError(`config ${what} ${path} is not a regular ${what}`, { hint: "remove it or point XDG_CONFIG_HOME elsewhere" });
@@ -79,7 +94,8 @@ function readConfigText(path: string): string | null {
     if (stats.size > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
     const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length <= MAX_CONFIG_BYTES; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length <= MAX_CONFIG_BYTES; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, null);
     if (length > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
     return buffer.subarray(0, length).toString("utf8");
   } finally {
@@ -117,7 +133,10 @@ function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): P
     lock,
     {
       cannotCreate: (error) => usageError(`cannot write in ${dir}: ${error.message}`),
-      busy: () => usageError(`config file ${path} is being changed by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` }),
+      busy: () =>
+        usageError(`config file ${path} is being changed by another foodctl`, {
+          hint: `try again; if no foodctl is running, remove ${lock}`,
+        }),
     },
     work,
   );

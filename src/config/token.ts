@@ -32,7 +32,8 @@ export function tokenTextProblem(text: string): { message: string; hint?: string
  */
 export function checkToken(text: string, where: string, options: { allowExpired?: boolean; expiredHint?: string } = {}): CheckedToken {
   const problem = tokenTextProblem(text);
-  if (problem) throw authError(`${where} ${problem.message}`, { hint: problem.hint ?? "run `foodctl auth login` with the token you were given" });
+  if (problem)
+    throw authError(`${where} ${problem.message}`, { hint: problem.hint ?? "run `foodctl auth login` with the token you were given" });
   const claims = readTokenClaims(text);
   if (claims && !options.allowExpired && isExpired(claims)) {
     const when = new Date((claims.exp ?? 0) * 1000).toISOString();

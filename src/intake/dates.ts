@@ -87,7 +87,9 @@ export function resolveHistoryWindow(
   }
   const lengthDays = (window.to.getTime() - window.from.getTime()) / DAY_MS;
   if (!(from && to) && lengthDays > MAX_WINDOW_DAYS) {
-    return { problem: `a window of ${Math.ceil(lengthDays)} days is over a year (${MAX_WINDOW_DAYS} days); give both --from and --to to ask for it` };
+    return {
+      problem: `a window of ${Math.ceil(lengthDays)} days is over a year (${MAX_WINDOW_DAYS} days); give both --from and --to to ask for it`,
+    };
   }
   return window;
 }

@@ -40,7 +40,15 @@ function displayImageOf(intake: Intake) {
 export function diffIntakes(before: Intake, after: Intake): IntakeDiff {
   const beforeItems = new Map(readItems(before).map((item) => [item.position, item]));
   const items = readItems(after).map((now): ItemChange => {
-    const was: ItemView = beforeItems.get(now.position) ?? { ...now, grams: null, kcal: null, salt: null, sugar: null, oil: null, measures: null };
+    const was: ItemView = beforeItems.get(now.position) ?? {
+      ...now,
+      grams: null,
+      kcal: null,
+      salt: null,
+      sugar: null,
+      oil: null,
+      measures: null,
+    };
     const pair = <K extends keyof ItemView>(key: K) => ({ before: was[key], after: now[key] });
     const change = {
       position: now.position,
@@ -62,7 +70,12 @@ export function diffIntakes(before: Intake, after: Intake): IntakeDiff {
     return { ...change, changed };
   });
   const afterTotals = readTotals(after);
-  const totals = readTotals(before).map((total, index) => ({ label: total.label, unit: total.unit, before: total.value, after: afterTotals[index]?.value ?? null }));
+  const totals = readTotals(before).map((total, index) => ({
+    label: total.label,
+    unit: total.unit,
+    before: total.value,
+    after: afterTotals[index]?.value ?? null,
+  }));
   const displayImage = { before: displayImageOf(before), after: displayImageOf(after) };
   const imageChanged = JSON.stringify(displayImage.before) !== JSON.stringify(displayImage.after);
   return {

@@ -13,7 +13,15 @@ const FIELDS = ["grams", "salt", "sugar", "oil", "measures"] as const;
 const LEVEL_FIELDS = ["salt", "sugar", "oil", "measures"] as const;
 
 export function editableState(intake: Intake): EditableItem[] {
-  return readItems(intake).map(({ position, food, grams, salt, sugar, oil, measures }) => ({ position, food, grams, salt, sugar, oil, measures }));
+  return readItems(intake).map(({ position, food, grams, salt, sugar, oil, measures }) => ({
+    position,
+    food,
+    grams,
+    salt,
+    sugar,
+    oil,
+    measures,
+  }));
 }
 
 /** The first difference between two states, in words; null when they are equal in every editable field. */
@@ -25,7 +33,8 @@ export function stateDifference(actual: EditableItem[], expected: EditableItem[]
     if (got.position !== want.position) return `position ${got.position ?? "-"} instead of ${want.position ?? "-"}`;
     for (const field of FIELDS) {
       if (got[field] !== want[field]) {
-        const text = (value: string | number | null) => (value === null ? "unset" : field === "grams" ? `${formatAmount(Number(value), 3)} g` : String(value));
+        const text = (value: string | number | null) =>
+          value === null ? "unset" : field === "grams" ? `${formatAmount(Number(value), 3)} g` : String(value);
         return `${label(want)}: ${field === "grams" ? "" : `${field} `}${text(got[field])} instead of ${text(want[field])}`;
       }
     }

@@ -52,16 +52,18 @@ export function readItems(intake: Intake): ItemView[] {
   const listed = (intake.recipe_per_item?.length ?? 0) + (intake.nutritional_info_per_item?.length ?? 0);
   // A record that lists no items (recognition-only, or not confirmed yet) is shown as one row.
   if (kind === "recognition" || listed === 0) {
-    return [{
-      position: null,
-      food: (intake.foodName ?? []).join(", ") || "(unnamed)",
-      grams: intake.serving_size ?? null,
-      salt: intake.salt ?? null,
-      sugar: intake.sugar ?? null,
-      oil: null,
-      measures: null,
-      kcal: kcalOf(intake.nutritional_info),
-    }];
+    return [
+      {
+        position: null,
+        food: (intake.foodName ?? []).join(", ") || "(unnamed)",
+        grams: intake.serving_size ?? null,
+        salt: intake.salt ?? null,
+        sugar: intake.sugar ?? null,
+        oil: null,
+        measures: null,
+        kcal: kcalOf(intake.nutritional_info),
+      },
+    ];
   }
   const nutritionByPosition = new Map((intake.nutritional_info_per_item ?? []).map((item) => [positionKey(item.food_item_position), item]));
   const recipes = intake.recipe_per_item ?? [];

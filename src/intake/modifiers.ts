@@ -26,7 +26,8 @@ const refuse = (field: string, message: string, hint: string): ModifierFields =>
  * on itemized intakes, which need positions or --all-items.
  */
 export function modifierArgumentProblem(levels: ModifierLevels, positions: readonly string[], allItems: boolean): ModifierProblem | null {
-  if (allItems && positions.length) return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
+  if (allItems && positions.length)
+    return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
   if (positions.length || allItems) return null;
   const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
   if (!itemOnly) return null;
@@ -55,9 +56,15 @@ export function buildModifierFields(
   }
   if (kind !== "unknown" && !isItemized(kind)) {
     const id = intake.image_id;
-    if (positions.length) return refuse("positions", `intake ${id} is recognition-only: it has no item positions`, "drop the positions; salt and sugar apply to the whole intake");
+    if (positions.length)
+      return refuse(
+        "positions",
+        `intake ${id} is recognition-only: it has no item positions`,
+        "drop the positions; salt and sugar apply to the whole intake",
+      );
     const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
-    if (itemOnly) return refuse(itemOnly, `intake ${id} is recognition-only: --${itemOnly} applies only to itemized intakes`, "nothing was sent");
+    if (itemOnly)
+      return refuse(itemOnly, `intake ${id} is recognition-only: --${itemOnly} applies only to itemized intakes`, "nothing was sent");
     const fields: Record<string, unknown> = {};
     if (levels.salt !== undefined) fields.salt = levels.salt;
     if (levels.sugar !== undefined) fields.sugar = levels.sugar;
@@ -65,7 +72,11 @@ export function buildModifierFields(
   }
   if (!positions.length && !allItems) {
     const list = itemPositions.join(", ");
-    return refuse("positions", `intake ${intake.image_id} is itemized: name the positions (${list}) or use --all-items`, "nothing was sent");
+    return refuse(
+      "positions",
+      `intake ${intake.image_id} is itemized: name the positions (${list}) or use --all-items`,
+      "nothing was sent",
+    );
   }
   const targets = allItems ? itemPositions : positions;
   const fields: Record<string, unknown> = {};

@@ -53,7 +53,9 @@ function checkItemValue(name: string, key: string, value: unknown, options: Shap
   }
   if (name === "measures") {
     const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
-    return valid ? null : { field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` };
+    return valid
+      ? null
+      : { field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` };
   }
   if (isLevel(value)) return null;
   return { field: `${name}.${key}`, rule: "level", message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` };
@@ -66,7 +68,11 @@ function checkItemizedFields(fields: Record<string, unknown>, itemized: readonly
     for (const [key, value] of Object.entries(fields[name] as Record<string, unknown>)) {
       const position = parsePositionKey(key);
       if (!position) {
-        problems.push({ field: `${name}.${key}`, rule: "position", message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)` });
+        problems.push({
+          field: `${name}.${key}`,
+          rule: "position",
+          message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`,
+        });
         continue;
       }
       if (positionKind && position.kind !== positionKind) {
@@ -84,10 +90,7 @@ function checkItemizedFields(fields: Record<string, unknown>, itemized: readonly
  * Checks the update fields on their own, before the intake is known: each value's type,
  * levels, quantities and position keys. Returns the shape the fields describe.
  */
-export function readUpdateShape(
-  fields: Record<string, unknown>,
-  options: ShapeOptions,
-): { shape: UpdateShape; problems: UpdateProblem[] } {
+export function readUpdateShape(fields: Record<string, unknown>, options: ShapeOptions): { shape: UpdateShape; problems: UpdateProblem[] } {
   const problems: UpdateProblem[] = [];
   const present = UPDATE_FIELDS.filter((name) => fields[name] !== undefined);
   if (present.length === 0) return { shape: "empty", problems };
@@ -125,26 +128,36 @@ export function checkUpdateAgainstIntake(
   // Name the first field the caller actually gave, not always quantity.
   const given = UPDATE_FIELDS.find((name) => fields[name] !== undefined) ?? "quantity";
   if (shape === "recognition" && kind === "unknown") {
-    return [{
-      field: given,
-      rule: "shape",
-      message:
-        "the record does not tell whether this intake is recognition-only or itemized (not confirmed yet: no recipe, no per-item nutrition), " +
-        `so a whole-intake ${given} is not guessed; give values per position (e.g. 1=${given === "quantity" ? "150" : "low"})`,
-    }];
+    return [
+      {
+        field: given,
+        rule: "shape",
+        message:
+          "the record does not tell whether this intake is recognition-only or itemized (not confirmed yet: no recipe, no per-item nutrition), " +
+          `so a whole-intake ${given} is not guessed; give values per position (e.g. 1=${given === "quantity" ? "150" : "low"})`,
+      },
+    ];
   }
   if (shape === "recognition" && kind !== "recognition" && kind !== "unknown") {
     const example = `${positions[0] ?? "1"}=${given === "quantity" ? "150" : "low"}`;
     const lead = given === "quantity" ? "" : `${given} is one value, but `;
-    return [{ field: given, rule: "shape", message: `${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})` }];
+    return [
+      {
+        field: given,
+        rule: "shape",
+        message: `${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})`,
+      },
+    ];
   }
   if (shape === "itemized" && kind === "recognition") {
     const what = given === "quantity" ? "one total quantity" : `one ${given} level for the whole intake`;
-    return [{
-      field: given,
-      rule: "shape",
-      message: `${given} is given per position, but intake is recognition-only: give ${what}`,
-    }];
+    return [
+      {
+        field: given,
+        rule: "shape",
+        message: `${given} is given per position, but intake is recognition-only: give ${what}`,
+      },
+    ];
   }
   const problems: UpdateProblem[] = [];
   // A record that lists no items cannot judge positions: the server does (docs/api.md, update rule 1).

@@ -104,7 +104,10 @@ export class JournalRecorder {
   }
 
   async complete(id: string, input: CompleteInput): Promise<void> {
-    const notes = [...(input.outcome === "applied" && !input.after ? ["after state unknown: the intake was not read after the change"] : []), ...(input.notes ?? [])];
+    const notes = [
+      ...(input.outcome === "applied" && !input.after ? ["after state unknown: the intake was not read after the change"] : []),
+      ...(input.notes ?? []),
+    ];
     const error = input.error === undefined ? undefined : input.error instanceof Error ? input.error.message : String(input.error);
     const record: CompleteRecord = {
       record: "complete",

@@ -26,8 +26,19 @@ export const STATE_FIELDS = ["grams", "salt", "sugar", "oil", "measures"] as con
 export type StateField = (typeof STATE_FIELDS)[number];
 
 export function intakeState(intake: Intake): IntakeState {
-  const items = readItems(intake).map(({ position, grams, salt, sugar, oil, measures }) => ({ position, grams, salt, sugar, oil, measures }));
-  return { kind: readIntakeKind(intake), items, display_image: { attached: intake.has_display_image === true, url: intake.image_url ?? null } };
+  const items = readItems(intake).map(({ position, grams, salt, sugar, oil, measures }) => ({
+    position,
+    grams,
+    salt,
+    sugar,
+    oil,
+    measures,
+  }));
+  return {
+    kind: readIntakeKind(intake),
+    items,
+    display_image: { attached: intake.has_display_image === true, url: intake.image_url ?? null },
+  };
 }
 
 const sameValue = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? Math.abs(a - b) < 0.05 : a === b);
@@ -54,10 +65,12 @@ export function stateDifferences(was: IntakeState, now: IntakeState, options: { 
       continue;
     }
     for (const field of STATE_FIELDS) {
-      if (!sameValue(item[field], current[field])) differences.push({ position: item.position, field, was: show(item[field]), now: show(current[field]) });
+      if (!sameValue(item[field], current[field]))
+        differences.push({ position: item.position, field, was: show(item[field]), now: show(current[field]) });
     }
   }
-  const image = (state: IntakeState) => (state.display_image.attached ? `attached${options.ignoreImageUrl ? "" : ` ${show(state.display_image.url)}`}` : "none");
+  const image = (state: IntakeState) =>
+    state.display_image.attached ? `attached${options.ignoreImageUrl ? "" : ` ${show(state.display_image.url)}`}` : "none";
   if (image(was) !== image(now)) differences.push({ position: null, field: "display image", was: image(was), now: image(now) });
   return differences;
 }

@@ -4,7 +4,19 @@
  * lock file, so two foodctl processes append whole lines and a retention rewrite loses nothing.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { failure } from "../errors.js";
@@ -37,12 +49,15 @@ export class JournalStore {
   }
 
   private unwritable(error: Error): Error {
-    return failure(`cannot write the journal in ${this.dir}: ${error.message}`, { hint: "nothing was sent; fix the folder's permissions, or pass --no-journal" });
+    return failure(`cannot write the journal in ${this.dir}: ${error.message}`, {
+      hint: "nothing was sent; fix the folder's permissions, or pass --no-journal",
+    });
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
     const lock = `${this.path}.lock`;
-    const busy = () => failure(`the journal ${this.path} is locked by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` });
+    const busy = () =>
+      failure(`the journal ${this.path} is locked by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` });
     return withFileLock(lock, { cannotCreate: (error) => this.unwritable(error), busy }, work);
   }
 
@@ -85,13 +100,16 @@ export class JournalStore {
   private dropOlderThan(cutoff: number): void {
     if (!this.oldestBefore(cutoff)) return;
     const records = this.readRecords();
-    const dropped = new Set(records.filter((record) => record.record === "begin" && Date.parse(record.time) < cutoff).map((record) => record.id));
+    const dropped = new Set(
+      records.filter((record) => record.record === "begin" && Date.parse(record.time) < cutoff).map((record) => record.id),
+    );
     const kept = records.filter((record) => !dropped.has(record.id));
     const temp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temp, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
     renameSync(temp, this.path);
     for (const record of records) {
-      if (record.record === "begin" && dropped.has(record.id) && record.image_copy) rmSync(join(this.dir, record.image_copy.file), { force: true });
+      if (record.record === "begin" && dropped.has(record.id) && record.image_copy)
+        rmSync(join(this.dir, record.image_copy.file), { force: true });
     }
   }
 

@@ -16,12 +16,17 @@ function restoreField(before: IntakeState, field: string, requested: unknown): {
   const stateField = UPDATE_TO_STATE[field]!;
   const valueAt = (item: PositionState | undefined, where: string) => {
     const value = item?.[stateField] ?? null;
-    return value === null ? { value: null, problem: `${field}${where} had no value before the change: there is nothing to put back` } : { value, problem: null };
+    return value === null
+      ? { value: null, problem: `${field}${where} had no value before the change: there is nothing to put back` }
+      : { value, problem: null };
   };
   if (!isPlainRecord(requested)) return valueAt(before.items[0], "");
   const restored: Record<string, unknown> = {};
   for (const position of Object.keys(requested)) {
-    const { value, problem } = valueAt(before.items.find((item) => item.position === position), ` of position ${position}`);
+    const { value, problem } = valueAt(
+      before.items.find((item) => item.position === position),
+      ` of position ${position}`,
+    );
     if (problem) return { value: null, problem };
     restored[position] = value;
   }

@@ -110,7 +110,11 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
   const onChanges = `${count(summary.changesWithIgnored)} change${summary.changesWithIgnored === 1 ? "" : "s"}`;
-  parts.push(summary.ignoredModifiers > 0 ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${onChanges})`) : "ignored modifiers 0");
+  parts.push(
+    summary.ignoredModifiers > 0
+      ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${onChanges})`)
+      : "ignored modifiers 0",
+  );
   const seconds = summary.elapsedMs / 1000;
   const elapsed = `${count(summary.changes)} ${summary.changes === 1 ? "change" : "changes"} in ${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
   return `${parts.join(" · ")} · ${elapsed}\nbatch ${summary.batchId}\n`;

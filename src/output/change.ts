@@ -22,8 +22,12 @@ export function renderDryRun(request: DryRunRequest, json: boolean): string {
   return `${head}\n${body}\n`;
 }
 
-const arrow = (pair: Pair<number | null>) => (pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after) ? formatAmount(pair.after) : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`);
-const arrowText = (pair: Pair<string | null>) => (pair.before === pair.after ? pair.after ?? "-" : `${pair.before ?? "-"} → ${pair.after ?? "-"}`);
+const arrow = (pair: Pair<number | null>) =>
+  pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after)
+    ? formatAmount(pair.after)
+    : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`;
+const arrowText = (pair: Pair<string | null>) =>
+  pair.before === pair.after ? (pair.after ?? "-") : `${pair.before ?? "-"} → ${pair.after ?? "-"}`;
 
 export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
   const s = styler(color);
@@ -42,7 +46,11 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
     ]);
     // Piped, each row is tagged like `intake show`'s rows, so a script can pick lines by kind.
     const head = ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"];
-    out.push(stream.isTTY ? renderTable(stream, { head, rows, alignRight: [2, 7], flexible: [1], color }) : renderTsv(rows.map((row) => ["item", ...row])));
+    out.push(
+      stream.isTTY
+        ? renderTable(stream, { head, rows, alignRight: [2, 7], flexible: [1], color })
+        : renderTsv(rows.map((row) => ["item", ...row])),
+    );
   }
   const image = diff.displayImage;
   if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {
@@ -54,7 +62,13 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   const totals = diff.totals.filter((total) => formatAmount(total.before) !== formatAmount(total.after));
   if (totals.length) {
     const text = totals.map((total) => `${total.label} ${arrow(total)} ${total.unit}`);
-    out.push(stream.isTTY ? `${s.bold("totals")}  ${text.join(" · ")}\n` : totals.map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`).join(""));
+    out.push(
+      stream.isTTY
+        ? `${s.bold("totals")}  ${text.join(" · ")}\n`
+        : totals
+            .map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`)
+            .join(""),
+    );
   }
   // Nothing changed: a terminal says so here; piped output stays empty (the caller notes it on stderr).
   if (!out.length && stream.isTTY) out.push(`intake ${diff.imageId}: no change\n`);
@@ -71,7 +85,9 @@ export function describeIgnored(imageId: number, ignored: IgnoredModifier[]): st
   const parts = [...byField].map(([field, entries]) => {
     const requested = [...new Set(entries.map((entry) => entry.requested))].join("/");
     const positioned = entries.filter((entry) => entry.position !== null);
-    const where = positioned.length ? ` at position${positioned.length > 1 ? "s" : ""} ${positioned.map((entry) => entry.position).join(", ")}` : "";
+    const where = positioned.length
+      ? ` at position${positioned.length > 1 ? "s" : ""} ${positioned.map((entry) => entry.position).join(", ")}`
+      : "";
     const actual = [...new Set(entries.map((entry) => entry.actual ?? "unset"))].join("/");
     return `${field} ${requested}${where} (still ${actual})`;
   });

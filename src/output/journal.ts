@@ -63,7 +63,12 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     describeEntryChange(entry),
     entry.outcome,
   ]);
-  return renderTable(stream, { head: ["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome"], rows, alignRight: [2, 3], color });
+  return renderTable(stream, {
+    head: ["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome"],
+    rows,
+    alignRight: [2, 3],
+    color,
+  });
 }
 
 export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, color: boolean): string {

@@ -60,7 +60,8 @@ export function cleanParsedValue(value: unknown): unknown {
       for (const [key, entry] of Object.entries(source)) {
         const cleanKey = cleanForTerminal(key);
         // Defined, not assigned: a "__proto__" key stays a plain property; defined now, the keys keep their order.
-        const define = (clean: unknown) => Object.defineProperty(copy, cleanKey, { value: clean, enumerable: true, writable: true, configurable: true });
+        const define = (clean: unknown) =>
+          Object.defineProperty(copy, cleanKey, { value: clean, enumerable: true, writable: true, configurable: true });
         define(undefined);
         stack.push({ source: entry, assign: define });
       }

@@ -33,7 +33,10 @@ const printedCell = (cell: Cell) => cleanForTerminal(cellText(cell));
 
 /** Tab-separated values stay one field each: tabs and newlines inside a cell become spaces. */
 export function renderTsv(rows: Cell[][]): string {
-  return rows.map((row) => row.map((cell) => printedCell(cellText(cell).replace(/[\t\r\n]+/g, " "))).join("\t")).join("\n") + (rows.length ? "\n" : "");
+  return (
+    rows.map((row) => row.map((cell) => printedCell(cellText(cell).replace(/[\t\r\n]+/g, " "))).join("\t")).join("\n") +
+    (rows.length ? "\n" : "")
+  );
 }
 
 const textWidth = (text: string) => [...text].length;
@@ -82,12 +85,19 @@ function narrow(widths: number[], floors: number[], candidates: number[], excess
  * way first, then the widest columns, each down to its floor. Undefined when everything fits
  * as it is or the width is unknown.
  */
-export function fitColumnWidths(head: string[], rows: Cell[][], columns: number | undefined, flexible: number[] = []): number[] | undefined {
+export function fitColumnWidths(
+  head: string[],
+  rows: Cell[][],
+  columns: number | undefined,
+  flexible: number[] = [],
+): number[] | undefined {
   if (!columns || columns <= 0) return undefined;
   const widths = head.map((title, index) => Math.max(textWidth(title), ...rows.map((row) => textWidth(oneLine(cellText(row[index]))))));
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
   if (excess <= 0) return undefined;
-  const floors = head.map((title, index) => Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)));
+  const floors = head.map((title, index) =>
+    Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
+  );
   const left = narrow(widths, floors, flexible, excess);
   narrow(
     widths,
@@ -98,7 +108,16 @@ export function fitColumnWidths(head: string[], rows: Cell[][], columns: number 
   return widths;
 }
 
-const NO_BORDER = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "" };
+const NO_BORDER = {
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+};
 const NO_SIDES = { left: "", "left-mid": "", right: "", "right-mid": "" };
 
 export function renderTable(stream: OutputStream, options: TableOptions): string {
@@ -110,7 +129,13 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   const table = new Table({
     head: options.head,
     chars: { ...NO_BORDER, ...NO_SIDES, mid: "─", "mid-mid": "─".repeat(COLUMN_GAP), middle: " ".repeat(COLUMN_GAP) },
-    style: { head: options.color ? ["bold"] : [], border: options.color ? ["grey"] : [], compact: true, "padding-left": 0, "padding-right": 0 },
+    style: {
+      head: options.color ? ["bold"] : [],
+      border: options.color ? ["grey"] : [],
+      compact: true,
+      "padding-left": 0,
+      "padding-right": 0,
+    },
     colAligns: options.head.map((_, index) => (options.alignRight?.includes(index) ? "right" : "left")),
     ...(colWidths ? { colWidths } : {}),
     wordWrap: false,

@@ -20,6 +20,12 @@ function relative(ms: number): string {
   const future = ms < 0;
   const s = Math.abs(ms) / 1000;
   const [value, unit] =
-    s < 60 ? [Math.round(s), "s"] : s < 3600 ? [Math.round(s / 60), "min"] : s < 86_400 ? [Math.round(s / 3600), "h"] : [Math.round(s / 86_400), "d"];
+    s < 60
+      ? [Math.round(s), "s"]
+      : s < 3600
+        ? [Math.round(s / 60), "min"]
+        : s < 86_400
+          ? [Math.round(s / 3600), "h"]
+          : [Math.round(s / 86_400), "d"];
   return future ? `in ${value} ${unit}` : `${value} ${unit} ago`;
 }

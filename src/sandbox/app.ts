@@ -31,7 +31,12 @@ export interface SandboxLimits {
   maxConnections: number;
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 };
+export const DEFAULT_LIMITS: SandboxLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
 
 export interface AppRuntime {
   state: SandboxState;

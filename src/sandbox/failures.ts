@@ -17,7 +17,10 @@ const FRAMEWORK_MESSAGES: Record<string, [ServiceCode, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [C.badBody, "the request body is empty; send a JSON object"],
   FST_ERR_CTP_INVALID_JSON_BODY: [C.badBody, "the request body is not valid JSON"],
   FST_ERR_CTP_BODY_TOO_LARGE: [C.badBody, `the request body is larger than ${JSON_BODY_LIMIT} bytes`],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [C.unsupportedMedia, "unsupported content type: send application/json (or multipart/form-data for a display image)"],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    C.unsupportedMedia,
+    "unsupported content type: send application/json (or multipart/form-data for a display image)",
+  ],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [C.badBody, "the Content-Length header does not match the request body"],
   FST_ERR_CTP_INVALID_TYPE: [C.unsupportedMedia, "the Content-Type header is malformed"],
 };

@@ -64,7 +64,10 @@ export function lockStateFile(statePath: string): StateLock {
     if (tryCreate(path)) break;
     const owner = lockOwner(path);
     if (owner !== null && isAlive(owner)) {
-      throw new StateLockedError(`state file ${statePath} is in use by another sandbox (pid ${owner}); stop it or use another --state file`, owner);
+      throw new StateLockedError(
+        `state file ${statePath} is in use by another sandbox (pid ${owner}); stop it or use another --state file`,
+        owner,
+      );
     }
     rmSync(path, { force: true }); // stale: its process is gone
     if (attempt === 2) throw new StateFileError(`cannot take over the stale lock ${path}`);

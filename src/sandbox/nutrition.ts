@@ -111,7 +111,10 @@ export function calculatePortion(input: PortionInput, modifiers: readonly Modifi
     input.components.forEach((component, index) => {
       if (component.share > input.components[largest]!.share) largest = index;
     });
-    const others = [...shownBase, ...shownModifiers].reduce((sum, component, index) => (index === largest ? sum : sum + component.weight), 0);
+    const others = [...shownBase, ...shownModifiers].reduce(
+      (sum, component, index) => (index === largest ? sum : sum + component.weight),
+      0,
+    );
     shownBase[largest]!.weight = Math.max(0, roundTo(serving - others, 2));
   }
   return { recipe: [...shownBase, ...shownModifiers], nutrition };
@@ -139,7 +142,19 @@ export interface NutritionRecord {
 
 /** Daily reference amounts (adult, 2,000 kcal) for the codes that have one. */
 const DAILY_REFERENCE: Partial<Record<NutrientCode, number>> = {
-  ENERC_KCAL: 2000, PROCNT: 50, FAT: 70, CHOCDF: 260, SUGAR: 90, NA: 2400, FIBTG: 25, FASAT: 20, CHOLE: 300, K: 3500, CA: 1000, FE: 18, VITC: 90,
+  ENERC_KCAL: 2000,
+  PROCNT: 50,
+  FAT: 70,
+  CHOCDF: 260,
+  SUGAR: 90,
+  NA: 2400,
+  FIBTG: 25,
+  FASAT: 20,
+  CHOLE: 300,
+  K: 3500,
+  CA: 1000,
+  FE: 18,
+  VITC: 90,
 };
 
 export function nutritionRecord(values: NutrientValues): NutritionRecord {

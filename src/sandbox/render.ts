@@ -89,7 +89,10 @@ export function itemNutritionRecord(imageId: number, item: StoredItem): ItemNutr
 
 /** Whole-intake serving size: the items' sum, without floating-point noise. */
 export function totalServingSize(intake: StoredIntake): number {
-  return roundTo(intake.items.reduce((sum, item) => sum + item.servingSize, 0), 6);
+  return roundTo(
+    intake.items.reduce((sum, item) => sum + item.servingSize, 0),
+    6,
+  );
 }
 
 export function totalNutrition(intake: StoredIntake): NutritionRecord {

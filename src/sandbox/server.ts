@@ -141,7 +141,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit,
     latencyMs: options.latencyMs,
     log: options.log,
-    imageBase: (request: FastifyRequest) => (isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url),
+    imageBase: (request: FastifyRequest) =>
+      isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
     commit: () => {
       try {
         loaded.persist?.();

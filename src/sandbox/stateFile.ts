@@ -58,7 +58,12 @@ const fileSchema = z.strictObject({
   intakes: z.array(intakeSchema),
   images: z.record(
     z.string().check(z.regex(/^[0-9a-f]{32}\.(?:jpg|png|gif|webp)$/)),
-    z.strictObject({ contentType: z.enum(IMAGE_TYPES), width: z.int().check(z.positive()), height: z.int().check(z.positive()), data: z.base64() }),
+    z.strictObject({
+      contentType: z.enum(IMAGE_TYPES),
+      width: z.int().check(z.positive()),
+      height: z.int().check(z.positive()),
+      data: z.base64(),
+    }),
   ),
 });
 
@@ -87,7 +92,12 @@ export function parseState(text: string): SandboxState {
   const file = parsed.data;
   const images = new Map<string, StoredImage>();
   for (const [name, image] of Object.entries(file.images)) {
-    images.set(name, { contentType: image.contentType, width: image.width, height: image.height, bytes: Buffer.from(image.data, "base64") });
+    images.set(name, {
+      contentType: image.contentType,
+      width: image.width,
+      height: image.height,
+      bytes: Buffer.from(image.data, "base64"),
+    });
   }
   const intakes = new Map<number, StoredIntake>();
   const owners = new Set(SEED_USERS.filter((user) => user.role === "APIUser").map((user) => user.id));
@@ -125,7 +135,11 @@ function checkStoredIntake(intake: StoredIntake, owners: Set<number>, images: Ma
   const positions = intake.items.map((item) => item.position);
   if (new Set(positions).size !== positions.length) return "has duplicate positions";
   const fits = (position: number | string | null) =>
-    intake.kind === "recognition" ? position === null : intake.kind === "segmentation" ? typeof position === "number" : typeof position === "string";
+    intake.kind === "recognition"
+      ? position === null
+      : intake.kind === "segmentation"
+        ? typeof position === "number"
+        : typeof position === "string";
   if (!positions.every(fits)) return `has positions that do not fit a ${intake.kind} intake`;
   if (intake.kind === "recognition" && intake.items.length !== 1) return "is recognition-only but has several portions";
   return null;

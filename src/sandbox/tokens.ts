@@ -19,7 +19,12 @@ export function signToken(key: Uint8Array, claims: { sub: string; role: string; 
   const now = Math.floor(Date.now() / 1000);
   const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
   const payload = base64url(
-    JSON.stringify({ role: claims.role, sub: claims.sub, iat: now, exp: now + (claims.expiresInSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS) }),
+    JSON.stringify({
+      role: claims.role,
+      sub: claims.sub,
+      iat: now,
+      exp: now + (claims.expiresInSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS),
+    }),
   );
   const signature = createHmac("sha256", key).update(`${header}.${payload}`).digest("base64url");
   return `${header}.${payload}.${signature}`;
@@ -71,7 +76,8 @@ async function verifyWithJose(key: Uint8Array, token: string): Promise<JoseResul
   } catch (error) {
     if (error instanceof errors.JWTExpired) return { ok: false, reason: "the token has expired", expired: true };
     if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: "the token's signature is not valid" };
-    if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is missing or invalid` };
+    if (error instanceof errors.JWTClaimValidationFailed)
+      return { ok: false, reason: `the token's ${error.claim} claim is missing or invalid` };
     return { ok: false, reason: "the token is not a valid HS256 JWT" };
   }
 }

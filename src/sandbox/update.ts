@@ -54,7 +54,12 @@ function itemAt(intake: StoredIntake, key: string): StoredItem | undefined {
  * the shape must fit its kind, every position must exist (docs/api.md, update rule 1), and item-level modifiers and
  * measures are dropped below Monitor (update rule 2). Recognition-only salt and sugar apply on every plan.
  */
-export function planUpdate(intake: StoredIntake, fields: Record<string, unknown>, shape: UpdateShape, ownerPlan: Plan): Planned<UpdatePlan> {
+export function planUpdate(
+  intake: StoredIntake,
+  fields: Record<string, unknown>,
+  shape: UpdateShape,
+  ownerPlan: Plan,
+): Planned<UpdatePlan> {
   const problems = checkUpdateAgainstIntake(fields, shape, intake.kind, positionKeys(intake));
   const [problem] = problems;
   if (problem) return refused(problem.message, RULE_CODES[problem.rule]);
@@ -121,12 +126,17 @@ export interface DishPlan {
  * Plans `image/confirm/dish`: itemized intakes name one position per dish; a recognition-only
  * intake confirms exactly one dish and names no positions.
  */
-export function planDishConfirmation(intake: StoredIntake, dishes: readonly Dish[], positions: readonly string[] | null): Planned<DishPlan> {
+export function planDishConfirmation(
+  intake: StoredIntake,
+  dishes: readonly Dish[],
+  positions: readonly string[] | null,
+): Planned<DishPlan> {
   if (intake.kind === "recognition") {
     if (positions !== null && positions.length > 0) {
       return refused("intake is recognition-only: leave out food_item_position", SERVICE_CODES.badBody);
     }
-    if (dishes.length !== 1) return refused("confirmedClass must hold exactly one dish id for a recognition-only intake", SERVICE_CODES.badBody);
+    if (dishes.length !== 1)
+      return refused("confirmedClass must hold exactly one dish id for a recognition-only intake", SERVICE_CODES.badBody);
     return { ok: true, plan: { replacements: [{ item: intake.items[0]!, dish: dishes[0]! }] } };
   }
   if (positions === null) return refused("food_item_position is required for an itemized intake", SERVICE_CODES.badBody);

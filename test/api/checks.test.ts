@@ -10,12 +10,19 @@ import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema } from 
 
 /** Mostly what the field should hold, sometimes anything JSON can say (or nothing). */
 const field = (valid: fc.Arbitrary<unknown>) =>
-  fc.oneof({ weight: 40, arbitrary: valid }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 1, arbitrary: fc.constant(null) });
+  fc.oneof(
+    { weight: 40, arbitrary: valid },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    { weight: 1, arbitrary: fc.constant(null) },
+  );
 
 /** An object of these fields, each present or not, plus a few unknown keys. */
 function loose(shape: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const entries = Object.fromEntries(Object.entries(shape).map(([key, valid]) => [key, field(valid)]));
-  const object = fc.tuple(fc.record(entries, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }));
+  const object = fc.tuple(
+    fc.record(entries, { requiredKeys: [] }),
+    fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+  );
   return fc.oneof(
     { weight: 40, arbitrary: object.map(([known, extra]) => ({ ...extra, ...known })) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
@@ -105,7 +112,15 @@ describe("plain answer checks agree with the zod schemas", () => {
   });
 
   it("on fixed answers: the smallest valid one, a wrong type, a missing key", () => {
-    for (const value of [{ intake_info: { image_id: 1 } }, { intake_info: { image_id: "1" } }, { intake_info: {} }, { intakes: [] }, [], null, "x"]) {
+    for (const value of [
+      { intake_info: { image_id: 1 } },
+      { intake_info: { image_id: "1" } },
+      { intake_info: {} },
+      { intakes: [] },
+      [],
+      null,
+      "x",
+    ]) {
       expectSameVerdict(IntakeResponseCheck, IntakeResponseSchema, value);
     }
     expect(IntakeResponseCheck.safeParse({ intake_info: { image_id: "1" } })).toMatchObject({

@@ -26,8 +26,12 @@ const intakeBody = (imageId = 1002, extra: Record<string, unknown> = {}) => ({
     foodName: ["Rice"],
     serving_size: 180,
     nutritional_info: { calories: 230, totalNutrients: { ENERC_KCAL: { label: "Energy", quantity: 230, unit: "kcal" } } },
-    nutritional_info_per_item: [{ food_item_position: 1, serving_size: 180, hasNutritionalInfo: true, nutritional_info: { calories: 230 } }],
-    recipe_per_item: [{ food_item_position: 1, name: "Rice", serving_size: 180, salt: "low", sugar: "none", oil: "none", measures: "metric", recipe: [] }],
+    nutritional_info_per_item: [
+      { food_item_position: 1, serving_size: 180, hasNutritionalInfo: true, nutritional_info: { calories: 230 } },
+    ],
+    recipe_per_item: [
+      { food_item_position: 1, name: "Rice", serving_size: 180, salt: "low", sugar: "none", oil: "none", measures: "metric", recipe: [] },
+    ],
     ...extra,
   },
 });
@@ -89,7 +93,9 @@ describe("what the client sends", () => {
     api()
       .intercept({ path: "/v2/intake/1002", method: "GET" })
       .reply((request) => {
-        seen = Object.fromEntries(Object.entries(request.headers as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]));
+        seen = Object.fromEntries(
+          Object.entries(request.headers as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]),
+        );
         return { statusCode: 200, data: JSON.stringify(intakeBody()), responseOptions: { headers: JSON_HEADERS } };
       });
     const { client } = await makeClient();
@@ -100,7 +106,9 @@ describe("what the client sends", () => {
   });
 
   it("sends user_id from the userId option", async () => {
-    api().intercept({ path: "/v2/intake/2001", method: "GET", query: { user_id: "102" } }).reply(200, intakeBody(2001), { headers: JSON_HEADERS });
+    api()
+      .intercept({ path: "/v2/intake/2001", method: "GET", query: { user_id: "102" } })
+      .reply(200, intakeBody(2001), { headers: JSON_HEADERS });
     const { client } = await makeClient({ userId: 102 });
     expect((await client.getIntake(2001)).data.intake_info.image_id).toBe(2001);
   });
@@ -172,7 +180,9 @@ describe("reading answers", () => {
   });
 
   it("accepts a record missing every optional field", async () => {
-    api().intercept({ path: "/v2/intake/7", method: "GET" }).reply(200, { intake_info: { image_id: 7 } });
+    api()
+      .intercept({ path: "/v2/intake/7", method: "GET" })
+      .reply(200, { intake_info: { image_id: 7 } });
     const { client } = await makeClient();
     const { data } = await client.getIntake(7);
     expect(data.intake_info.image_id).toBe(7);
@@ -183,7 +193,15 @@ describe("reading answers", () => {
   it("accepts nulls where a server leaves values out", async () => {
     api()
       .intercept({ path: "/v2/intake/8", method: "GET" })
-      .reply(200, { intake_info: { image_id: 8, timestamp: null, image_url: null, processed_image_size: null, nutritional_info: { calories: null, totalNutrients: null } } });
+      .reply(200, {
+        intake_info: {
+          image_id: 8,
+          timestamp: null,
+          image_url: null,
+          processed_image_size: null,
+          nutritional_info: { calories: null, totalNutrients: null },
+        },
+      });
     const { client } = await makeClient();
     expect((await client.getIntake(8)).data.intake_info.processed_image_size).toBeNull();
   });
@@ -199,7 +217,9 @@ describe("reading answers", () => {
   });
 
   it("fails with exit 1 on a 200 that is not JSON", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, "<html>hello</html>", { headers: { "content-type": "text/html" } });
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(200, "<html>hello</html>", { headers: { "content-type": "text/html" } });
     const { client, sleeps } = await makeClient();
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.failure);
@@ -209,7 +229,9 @@ describe("reading answers", () => {
   });
 
   it("fails with exit 1 on a 200 whose JSON does not fit", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, { intake_info: { image_id: "1002" } });
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(200, { intake_info: { image_id: "1002" } });
     api().intercept({ path: "/v2/intake/1003", method: "GET" }).reply(200, { intakes: [] });
     const { client } = await makeClient();
     const wrongType = await failureOf(client.getIntake(1002));
@@ -264,8 +286,12 @@ describe("HTTP errors", () => {
   });
 
   it("falls back to the status for a non-JSON 502 HTML page", async () => {
-    const html = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body>\r\n</html>\r\n";
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(502, html, { headers: { "content-type": "text/html" } }).times(3);
+    const html =
+      "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body>\r\n</html>\r\n";
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(502, html, { headers: { "content-type": "text/html" } })
+      .times(3);
     const { client } = await makeClient();
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
@@ -315,7 +341,9 @@ describe("retries", () => {
   });
 
   it("waits as long as a 503's Retry-After says", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "", { headers: { "retry-after": "2" } });
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(503, "", { headers: { "retry-after": "2" } });
     api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
     const { client, sleeps } = await makeClient();
     await client.getIntake(1002);
@@ -323,7 +351,9 @@ describe("retries", () => {
   });
 
   it("honours a 429's Retry-After, then succeeds", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(429, { message: "Slow down.", code: 429 }, { headers: { "retry-after": "3" } });
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(429, { message: "Slow down.", code: 429 }, { headers: { "retry-after": "3" } });
     api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
     const { client, sleeps } = await makeClient();
     await client.getIntake(1002);
@@ -334,7 +364,9 @@ describe("retries", () => {
   });
 
   it("does not wait for a Retry-After over two minutes: exit 8 at once", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(429, "", { headers: { "retry-after": "3600" } });
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(429, "", { headers: { "retry-after": "3600" } });
     const { client, sleeps } = await makeClient();
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
@@ -363,7 +395,9 @@ describe("retries", () => {
   });
 
   it("retries a network error, then succeeds", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
     api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
     const { client, sleeps } = await makeClient();
     expect((await client.getIntake(1002)).status).toBe(200);
@@ -371,7 +405,10 @@ describe("retries", () => {
   });
 
   it("gives up on network errors after the retries with exit 8", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })).times(3);
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))
+      .times(3);
     const { client, sleeps } = await makeClient();
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
@@ -392,7 +429,9 @@ describe("retries", () => {
 
   it("retries a timeout, then succeeds", async () => {
     api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody()).delay(1000);
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody(1002, { occasion: "dinner" }));
+    api()
+      .intercept({ path: "/v2/intake/1002", method: "GET" })
+      .reply(200, intakeBody(1002, { occasion: "dinner" }));
     const { client, sleeps } = await makeClient({ timeoutMs: 50, retries: 1 });
     expect((await client.getIntake(1002)).data.intake_info.occasion).toBe("dinner");
     expect(sleeps).toHaveLength(1);

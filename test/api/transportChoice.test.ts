@@ -67,7 +67,13 @@ describe("node transport over https", () => {
 
   it("speaks TLS to an https URL: a plain-http server fails the handshake as a network error", async () => {
     const transport = createNodeTransport();
-    const attempt = transport({ method: "GET", url: new URL(`https://127.0.0.1:${port}/`), headers: {}, timeoutMs: 5000, maxResponseBytes: 1024 });
+    const attempt = transport({
+      method: "GET",
+      url: new URL(`https://127.0.0.1:${port}/`),
+      headers: {},
+      timeoutMs: 5000,
+      maxResponseBytes: 1024,
+    });
     const error = await attempt.then(
       () => null,
       (failure: unknown) => failure,
@@ -78,8 +84,20 @@ describe("node transport over https", () => {
 
   it("still answers http requests from the same transport after an https one", async () => {
     const transport = createNodeTransport();
-    await transport({ method: "GET", url: new URL(`https://127.0.0.1:${port}/`), headers: {}, timeoutMs: 5000, maxResponseBytes: 1024 }).catch(() => undefined);
-    const response = await transport({ method: "GET", url: new URL(`http://127.0.0.1:${port}/`), headers: {}, timeoutMs: 5000, maxResponseBytes: 1024 });
+    await transport({
+      method: "GET",
+      url: new URL(`https://127.0.0.1:${port}/`),
+      headers: {},
+      timeoutMs: 5000,
+      maxResponseBytes: 1024,
+    }).catch(() => undefined);
+    const response = await transport({
+      method: "GET",
+      url: new URL(`http://127.0.0.1:${port}/`),
+      headers: {},
+      timeoutMs: 5000,
+      maxResponseBytes: 1024,
+    });
     expect(response.status).toBe(200);
     expect(response.body.toString()).toBe("plain http");
   });

@@ -8,7 +8,12 @@ export function configHomes(): () => string {
   return tempConfigHome;
 }
 
-export function runIn(home: string, args: string[], env: Record<string, string | undefined> = {}, options: { tty?: boolean; stdin?: string } = {}): Promise<CliResult> {
+export function runIn(
+  home: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: { tty?: boolean; stdin?: string } = {},
+): Promise<CliResult> {
   return runFoodctl(args, {
     env: { XDG_CONFIG_HOME: home, ...env },
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),

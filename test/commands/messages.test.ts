@@ -62,7 +62,12 @@ describe("config messages", () => {
   it("config list shows `default` as the source of every key the profile and environment leave unset", async () => {
     const result = await runIn(newHome(), ["config", "list"]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split("\n").map((line) => line.split("\t")[2])).toEqual(["default", "default", "default", "default", "default"]);
+    expect(
+      result.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t")[2]),
+    ).toEqual(["default", "default", "default", "default", "default"]);
     const json = JSON.parse((await runIn(newHome(), ["config", "list", "--json"])).stdout);
     expect(json.settings).toEqual({
       "api-url": { value: null, source: "default" },
@@ -102,7 +107,12 @@ describe("Ctrl-C at a prompt exits 130 (3 is for answering no)", () => {
     test.io.stdin = stdin;
     // The prompt writes through a real stream (it pipes into it).
     let prompted = "";
-    const stderr = new Writable({ write(chunk, _encoding, done) { prompted += String(chunk); done(); } }) as Writable & { isTTY?: boolean; columns?: number };
+    const stderr = new Writable({
+      write(chunk, _encoding, done) {
+        prompted += String(chunk);
+        done();
+      },
+    }) as Writable & { isTTY?: boolean; columns?: number };
     stderr.isTTY = true;
     stderr.columns = 80;
     // Like process.stderr, it outlives the prompt that pipes into it.
@@ -110,7 +120,8 @@ describe("Ctrl-C at a prompt exits 130 (3 is for answering no)", () => {
     test.io.stderr = stderr as unknown as typeof test.io.stderr;
     const controller = new AbortController();
     const running = run(["auth", "login"], { io: test.io, signal: controller.signal });
-    for (let waited = 0; !prompted.includes("Paste your API token") && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let waited = 0; !prompted.includes("Paste your API token") && waited < 5000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     expect(await running).toBe(130);
     expect(prompted).toContain("login interrupted: nothing was stored");

@@ -202,7 +202,11 @@ describe("history dates: intake list always sends both dates", () => {
   });
 
   it("over a year is refused (exit 2, nothing sent) unless both --from and --to are given", async () => {
-    for (const args of [["--days", "400"], ["--from", "2024-01-01"], ["--to", "2026-11-07", "--days", "367"]]) {
+    for (const args of [
+      ["--days", "400"],
+      ["--from", "2024-01-01"],
+      ["--to", "2026-11-07", "--days", "367"],
+    ]) {
       const result = await list(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toMatch(/over a year .*give both --from and --to/);
@@ -278,7 +282,11 @@ describe("error bodies: the service's own code is shown, the exit code comes fro
 
 describe("rate limit: RateLimit-Reset is honoured when there is no Retry-After", () => {
   const limited = (reset: string) =>
-    faults.json(429, { message: "rate limit", code: 114 }, { "ratelimit-reset": reset, "ratelimit-remaining": "0", "ratelimit-limit": "10" });
+    faults.json(
+      429,
+      { message: "rate limit", code: 114 },
+      { "ratelimit-reset": reset, "ratelimit-remaining": "0", "ratelimit-limit": "10" },
+    );
 
   it("the client waits RateLimit-Reset seconds, then retries within --retries", async () => {
     const replies: TransportResponse[] = [
@@ -360,7 +368,10 @@ describe("nutrients: --nutrients all prints every code, per intake and per item"
   it("every totalNutrients code with label, quantity and unit; the default stays the six", async () => {
     const record = segmentationIntake();
     const extra = { FIBTG: { label: "Fiber", quantity: 4.25, unit: "g" }, "SUGAR.added": { label: "Added sugar", quantity: 1, unit: "g" } };
-    record.nutritional_info.totalNutrients = { ...record.nutritional_info.totalNutrients, ...extra } as typeof record.nutritional_info.totalNutrients;
+    record.nutritional_info.totalNutrients = {
+      ...record.nutritional_info.totalNutrients,
+      ...extra,
+    } as typeof record.nutritional_info.totalNutrients;
     server.route("GET /v2/intake/1002", faults.intake(record));
     const all = await cli(["intake", "show", "1002", "--nutrients", "all"]);
     expect(all.code, all.stderr).toBe(0);
@@ -406,7 +417,10 @@ describe("not yet confirmed intakes: the kind is not guessed from a missing reci
   });
 
   it("set-modifiers without positions (or with --all-items) is refused (exit 7); with a position it is sent", async () => {
-    for (const args of [["--salt", "low"], ["--all-items", "--salt", "low"]]) {
+    for (const args of [
+      ["--salt", "low"],
+      ["--all-items", "--salt", "low"],
+    ]) {
       const result = await cli(["intake", "set-modifiers", "1007", ...args]);
       expect(result.code, args.join(" ")).toBe(7);
       expect(result.stderr).toMatch(/name the positions/);

@@ -146,8 +146,14 @@ describe("the bin's code cache", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const payload = Buffer.from(JSON.stringify({ sub: "101", role: "APIUser", exp: 4_102_444_800 })).toString("base64url");
-      const env = { FOODCTL_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FOODCTL_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln` };
-      const child = spawn(process.execPath, [cliBin(), "intake", "show", "1002", "--verbose"], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+      const env = {
+        FOODCTL_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        FOODCTL_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln`,
+      };
+      const child = spawn(process.execPath, [cliBin(), "intake", "show", "1002", "--verbose"], {
+        env: baseEnv(env),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const result = await collect(child);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/at .*src\/commands\/intake\/show\.ts:\d+/);

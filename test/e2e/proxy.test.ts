@@ -49,7 +49,12 @@ afterAll(async () => {
 describe("HTTP_PROXY", () => {
   // Nothing listens on port 9 of localhost: an answer can only have come through the proxy. A loopback
   // API URL takes a proxy only when NO_PROXY is set and empty; the proxy is on this machine, so plain http is allowed.
-  const env = () => ({ FOODCTL_API_URL: "http://localhost:9", FOODCTL_TOKEN: token, HTTP_PROXY: `http://127.0.0.1:${proxyPort}`, NO_PROXY: "" });
+  const env = () => ({
+    FOODCTL_API_URL: "http://localhost:9",
+    FOODCTL_TOKEN: token,
+    HTTP_PROXY: `http://127.0.0.1:${proxyPort}`,
+    NO_PROXY: "",
+  });
 
   it("sends the request through the proxy and says so under --verbose", async () => {
     const result = await runCli(["intake", "show", "1002", "--json", "--verbose"], { env: env() });

@@ -42,15 +42,18 @@ function evaluatedWith(...modules: string[]): string[] {
   const visit = (module: string) => {
     if (seen.has(module) || !graphs.hot.inputs[module]) return;
     seen.add(module);
-    for (const imported of graphs.hot.inputs[module]!.imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+    for (const imported of graphs.hot.inputs[module]!.imports)
+      if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
   };
   modules.forEach(visit);
   return [...seen];
 }
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
-const COLD_PACKAGES = /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
-const COLD_COMMANDS = "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/login|smoke\\/smoke|completion\\/(scripts|values)";
+const COLD_PACKAGES =
+  /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
+const COLD_COMMANDS =
+  "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/login|smoke\\/smoke|completion\\/(scripts|values)";
 const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/undiciTransport\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
 
 describe("start-up: what each path loads", () => {
@@ -74,13 +77,23 @@ describe("start-up: what each path loads", () => {
     expect(matching(sources, /node_modules\/(?!commander\/)/)).toEqual([]);
     // The specs (src/commands/spec.ts, src/commands/<noun>/index.ts) and the constant lists they name are all the help needs.
     // style.ts and sanitize.ts: the small leaves main.ts prints errors with (no packages of their own).
-    const allowed = /^src\/commands\/(spec|index)\.ts$|^src\/commands\/[^/]+\/index\.ts$|^src\/config\/keys\.ts$|^src\/output\/(style|sanitize)\.ts$/;
-    expect(matching(sources, /src\/context\.ts|src\/(api|config|commands|output|sandbox)\//).filter((source) => !allowed.test(source))).toEqual([]);
+    const allowed =
+      /^src\/commands\/(spec|index)\.ts$|^src\/commands\/[^/]+\/index\.ts$|^src\/config\/keys\.ts$|^src\/output\/(style|sanitize)\.ts$/;
+    expect(
+      matching(sources, /src\/context\.ts|src\/(api|config|commands|output|sandbox)\//).filter((source) => !allowed.test(source)),
+    ).toEqual([]);
     expect(matching(sources, /src\/commands\/[^/]+\/index\.ts$/).length).toBeGreaterThan(3);
   });
 
   it("shows an intake as JSON without table, proxy, upload, prompt, colour or sandbox code", () => {
-    const entries = ["src/main.ts", "src/program.ts", "src/context.ts", "src/commands/intake/show.ts", "src/api/client.ts", "src/api/nodeTransport.ts"];
+    const entries = [
+      "src/main.ts",
+      "src/program.ts",
+      "src/context.ts",
+      "src/commands/intake/show.ts",
+      "src/api/client.ts",
+      "src/api/nodeTransport.ts",
+    ];
     const sources = evaluatedWith(...entries);
     expect(matching(sources, COLD_PACKAGES)).toEqual([]);
     expect(matching(sources, /src\/output\/(?!style\.ts|sanitize\.ts)|src\/sandbox\/|src\/api\/undiciTransport\.ts/)).toEqual([]);
@@ -91,12 +104,18 @@ describe("start-up: what each path loads", () => {
     expect(hot).toEqual(expect.arrayContaining(["src/program.ts", "src/context.ts", "src/api/client.ts", "src/commands/intake/show.ts"]));
     expect(matching(hot, COLD_PACKAGES)).toEqual([]);
     expect(matching(hot, COLD_SOURCES)).toEqual([]);
-    expect(coldFiles.map((file) => file.split("/").pop())).toEqual(expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs"]));
+    expect(coldFiles.map((file) => file.split("/").pop())).toEqual(
+      expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs"]),
+    );
   });
 
   it("never copies a module of the hot file into a cold one (one CliError class for all)", () => {
     const hot = new Set(sourcesOf(hotFile).filter((source) => source.startsWith("src/")));
-    for (const file of coldFiles) expect(sourcesOf(file).filter((source) => hot.has(source)), file).toEqual([]);
+    for (const file of coldFiles)
+      expect(
+        sourcesOf(file).filter((source) => hot.has(source)),
+        file,
+      ).toEqual([]);
     expect(Object.keys(graphs.cold.inputs)).toContain("foodctl-hot:src/errors.ts");
   });
 });

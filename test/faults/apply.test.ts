@@ -58,10 +58,14 @@ function expectBatchError(result: CliResult, exitCode: number, mentions: Array<s
   expect(result.stderr).not.toMatch(/^\s+at /m);
 }
 
-const apply = (server: FaultServer, ...extra: string[]) => runAgainst(server, token, ["intake", "apply", input, "--concurrency", "1", ...extra]);
+const apply = (server: FaultServer, ...extra: string[]) =>
+  runAgainst(server, token, ["intake", "apply", input, "--concurrency", "1", ...extra]);
 
 /** The request bodies the server got, in order. */
-const updateBodies = (server: FaultServer) => server.requests.filter((request) => request.route === UPDATE).map((request) => JSON.parse(request.body.toString("utf8")) as Record<string, unknown>);
+const updateBodies = (server: FaultServer) =>
+  server.requests
+    .filter((request) => request.route === UPDATE)
+    .map((request) => JSON.parse(request.body.toString("utf8")) as Record<string, unknown>);
 
 describe.concurrent("intake apply against faults on the updates", () => {
   it("503 on every update with --continue-on-error: 3 attempts per change, every change failed, exit 8", async () => {
@@ -87,7 +91,9 @@ describe.concurrent("intake apply against faults on the updates", () => {
     const result = await apply(server);
     expectBatchError(result, 8, [server.host, "503", /2 changes not sent/]);
     expect(server.count(UPDATE)).toBe(3);
-    expect(updateBodies(server).every((body) => JSON.stringify(body) === JSON.stringify({ imageId: 1002, quantity: { "1": 150 } }))).toBe(true);
+    expect(updateBodies(server).every((body) => JSON.stringify(body) === JSON.stringify({ imageId: 1002, quantity: { "1": 150 } }))).toBe(
+      true,
+    );
     expect(results(result).map((line) => line.status)).toEqual(["failed"]);
   });
 
@@ -171,10 +177,13 @@ describe.concurrent("intake apply against faults on the updates", () => {
     const url = closed.url;
     await closed.close();
     const { runCli } = await import("../helpers/cli.js");
-    const result = await runCli(["--api-url", url, "--retries", "1", "intake", "apply", input, "--concurrency", "1", "--continue-on-error"], {
-      env: { FOODCTL_TOKEN: token },
-      timeoutMs: KILL_AFTER_MS,
-    });
+    const result = await runCli(
+      ["--api-url", url, "--retries", "1", "intake", "apply", input, "--concurrency", "1", "--continue-on-error"],
+      {
+        env: { FOODCTL_TOKEN: token },
+        timeoutMs: KILL_AFTER_MS,
+      },
+    );
     expectBatchError(result, 8, [new URL(url).host, "connection refused", /2 changes not sent/]);
     expect(results(result).map((line) => line.status)).toEqual(["failed"]);
   });

@@ -35,7 +35,11 @@ function limited(answer: (res: ServerResponse) => void): Reply {
       }
       used++;
       const reset = ((windowEnd - now) / 1000).toFixed(3);
-      const headers = { "ratelimit-limit": String(LIMIT), "ratelimit-remaining": String(Math.max(0, LIMIT - used)), "ratelimit-reset": reset };
+      const headers = {
+        "ratelimit-limit": String(LIMIT),
+        "ratelimit-remaining": String(Math.max(0, LIMIT - used)),
+        "ratelimit-reset": reset,
+      };
       if (used > LIMIT) {
         tooMany++;
         res.writeHead(429, { ...headers, "content-type": "application/json" });
@@ -70,13 +74,21 @@ function intakeReply(id: number): Reply {
 describe("intake apply: a rate-limited server", () => {
   it("holds new requests when RateLimit-Remaining says the budget is spent, and gets no 429", async () => {
     const input = join(dir, "fixes.jsonl");
-    const lines = Array.from({ length: 16 }, (_unused, index) => JSON.stringify({ image_id: 1003 + (index % 4), quantity: { manual1: 100 + index } }));
+    const lines = Array.from({ length: 16 }, (_unused, index) =>
+      JSON.stringify({ image_id: 1003 + (index % 4), quantity: { manual1: 100 + index } }),
+    );
     writeFileSync(input, `${lines.join("\n")}\n`);
     const io = bufferIO({ env: { FOODCTL_API_URL: server.url, FOODCTL_TOKEN: token, XDG_CONFIG_HOME: join(dir, "config") } });
     tooMany = 0;
     const code = await run(["intake", "apply", input, "--no-verify", "--concurrency", "4"], { io: io.io });
     expect(code, io.stderr()).toBe(0);
-    expect(io.stdout().trim().split("\n").map((line) => JSON.parse(line).status)).toEqual(Array(16).fill("applied"));
+    expect(
+      io
+        .stdout()
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).status),
+    ).toEqual(Array(16).fill("applied"));
     expect(server.count("POST /v2/nutrition/confirm/quantity")).toBe(16);
     expect(tooMany).toBe(0);
   });

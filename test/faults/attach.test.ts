@@ -22,17 +22,49 @@ const servers = faultServerPairs();
 const before = () => faults.intake(manualIntake(1003, false));
 const after = () => faults.intake(manualIntake(1003, true));
 
-const uploadFaults: Array<{ name: string; reply: () => Reply; args?: string[]; uploads: number; exit: number; mentions: Array<string | RegExp> }> = [
+const uploadFaults: Array<{
+  name: string;
+  reply: () => Reply;
+  args?: string[];
+  uploads: number;
+  exit: number;
+  mentions: Array<string | RegExp>;
+}> = [
   { name: "500 is not retried", reply: () => faults.internalError(), uploads: 1, exit: 8, mentions: ["answered 500"] },
   { name: "503 is retried twice", reply: () => faults.unavailable(), uploads: 3, exit: 8, mentions: ["answered 503"] },
   { name: "502 HTML is retried twice", reply: () => faults.badGatewayHtml(), uploads: 3, exit: 8, mentions: ["answered 502"] },
   { name: "429 with Retry-After: 1 is retried twice", reply: () => faults.rateLimited(1), uploads: 3, exit: 8, mentions: ["answered 429"] },
   { name: "a reset mid-body is retried twice", reply: () => faults.resetMidBody(), uploads: 3, exit: 8, mentions: ["unreachable"] },
-  { name: "a hang past --timeout 1 is retried once", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], uploads: 2, exit: 8, mentions: ["no answer within 1 s"] },
-  { name: "409 (not manual) is not retried: exit 7", reply: () => faults.error(409, "not a manual intake"), uploads: 1, exit: 7, mentions: ["answered 409"] },
-  { name: "413 is not retried: exit 7", reply: () => faults.error(413, "image over 1 MiB"), uploads: 1, exit: 7, mentions: ["answered 413"] },
+  {
+    name: "a hang past --timeout 1 is retried once",
+    reply: () => faults.hang(),
+    args: ["--timeout", "1", "--retries", "1"],
+    uploads: 2,
+    exit: 8,
+    mentions: ["no answer within 1 s"],
+  },
+  {
+    name: "409 (not manual) is not retried: exit 7",
+    reply: () => faults.error(409, "not a manual intake"),
+    uploads: 1,
+    exit: 7,
+    mentions: ["answered 409"],
+  },
+  {
+    name: "413 is not retried: exit 7",
+    reply: () => faults.error(413, "image over 1 MiB"),
+    uploads: 1,
+    exit: 7,
+    mentions: ["answered 413"],
+  },
   { name: "415 is not retried: exit 7", reply: () => faults.error(415, "not an image"), uploads: 1, exit: 7, mentions: ["answered 415"] },
-  { name: "a 50 MB answer is refused: exit 1", reply: () => faults.huge(false), uploads: 1, exit: 1, mentions: ["unreadable response", /limit/] },
+  {
+    name: "a 50 MB answer is refused: exit 1",
+    reply: () => faults.huge(false),
+    uploads: 1,
+    exit: 1,
+    mentions: ["unreadable response", /limit/],
+  },
 ];
 
 describe.concurrent("display-image attach: faults on the upload", () => {

@@ -21,7 +21,12 @@ function corruptHome(content: string | Buffer): { home: string; file: string } {
 /** The first two go through every command that reads the file; the rest through the two that write it. */
 const corruptions: Array<{ name: string; content: string | Buffer; where?: string; everyCommand?: boolean }> = [
   { name: "invalid JSON", content: '{"profiles": {"default": {"api-url": "https://api.example.com",}', everyCommand: true },
-  { name: "a wrong type (user as a string)", content: '{"profiles":{"default":{"user":"abc"}}}', where: "profiles.default.user", everyCommand: true },
+  {
+    name: "a wrong type (user as a string)",
+    content: '{"profiles":{"default":{"user":"abc"}}}',
+    where: "profiles.default.user",
+    everyCommand: true,
+  },
   { name: "a negative timeout", content: '{"profiles":{"default":{"timeout":-5}}}', where: "profiles.default.timeout" },
   { name: "a token that is a number", content: '{"profiles":{"work":{"token":12345}}}', where: "profiles.work.token" },
   { name: "profiles as a list", content: '{"profiles":[{"user":101}]}', where: "profiles" },
@@ -48,7 +53,11 @@ describe.concurrent("a corrupt config file", () => {
       { args: ["--api-url", "http://127.0.0.1:9", "intake", "show", "1002"], env: { FOODCTL_TOKEN: token } },
     ];
     const attempts = everyCommand ? [...writers, ...others] : writers;
-    const results = await Promise.all(attempts.map((attempt) => runFoodctl(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) })));
+    const results = await Promise.all(
+      attempts.map((attempt) =>
+        runFoodctl(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) }),
+      ),
+    );
     for (const [index, result] of results.entries()) {
       const label = attempts[index]!.args.join(" ");
       expect(result.code, `${label}: ${result.stderr}`).toBe(2);

@@ -20,7 +20,12 @@ function nutrition(kcal: number) {
 
 function item(position: number | string, name: string, grams: number, kcalPer100: number) {
   return {
-    nutrition: { food_item_position: position, serving_size: grams, hasNutritionalInfo: true, nutritional_info: nutrition((grams * kcalPer100) / 100) },
+    nutrition: {
+      food_item_position: position,
+      serving_size: grams,
+      hasNutritionalInfo: true,
+      nutritional_info: nutrition((grams * kcalPer100) / 100),
+    },
     recipe: {
       food_item_position: position,
       name,

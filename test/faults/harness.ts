@@ -10,7 +10,9 @@ export { expectErrorLine as expectOneLineError, expectJsonError } from "../helpe
  * A fresh pair of fault servers per test (the API, and another host to redirect to), so the
  * cases of a file run at once; all are closed after the file.
  */
-export function faultServerPairs(prepare: (server: FaultServer) => void = () => {}): () => Promise<{ server: FaultServer; other: FaultServer }> {
+export function faultServerPairs(
+  prepare: (server: FaultServer) => void = () => {},
+): () => Promise<{ server: FaultServer; other: FaultServer }> {
   const open: FaultServer[] = [];
   afterAll(async () => {
     await Promise.all(open.map((server) => server.close()));
@@ -30,7 +32,12 @@ export const KILL_AFTER_MS = 25_000;
  * foodctl against the fault server: backoff and Retry-After cost no real time, and a request
  * time limit passes as soon as the server holds a request (so `--timeout 1` waits no second).
  */
-export function runAgainst(server: FaultServer, token: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runAgainst(
+  server: FaultServer,
+  token: string,
+  args: string[],
+  options: { stdin?: string | Buffer; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return runFoodctl(["--api-url", server.url, ...args], {
     env: { FOODCTL_TOKEN: token, ...options.env },
     clock: fakeClock({ deadline: server.holdDeadline }),

@@ -48,9 +48,13 @@ const nutrition = fc.record(
   {
     calories: maybe(nastyNumber),
     totalNutrients: maybe(
-      fc.dictionary(fc.oneof(fc.constantFrom("ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"), nastyString), fc.record({ label: maybe(nastyString), quantity: maybe(nastyNumber), unit: maybe(nastyString) }, { requiredKeys: [] }), {
-        maxKeys: 6,
-      }),
+      fc.dictionary(
+        fc.oneof(fc.constantFrom("ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"), nastyString),
+        fc.record({ label: maybe(nastyString), quantity: maybe(nastyNumber), unit: maybe(nastyString) }, { requiredKeys: [] }),
+        {
+          maxKeys: 6,
+        },
+      ),
     ),
   },
   { requiredKeys: [] },
@@ -71,7 +75,12 @@ const recipeItem = fc.record(
   { requiredKeys: ["food_item_position"] },
 );
 const nutritionItem = fc.record(
-  { food_item_position: position, serving_size: maybe(nastyNumber), hasNutritionalInfo: maybe(fc.boolean()), nutritional_info: maybe(nutrition) },
+  {
+    food_item_position: position,
+    serving_size: maybe(nastyNumber),
+    hasNutritionalInfo: maybe(fc.boolean()),
+    nutritional_info: maybe(nutrition),
+  },
   { requiredKeys: ["food_item_position"] },
 );
 const intake = fc.record(
@@ -97,7 +106,11 @@ const intake = fc.record(
   { requiredKeys: ["image_id"] },
 );
 /** Mostly well-formed records with hostile contents, sometimes a wholly random one. */
-const intakeRecord = fc.oneof({ weight: 8, arbitrary: intake }, { weight: 1, arbitrary: fc.constant(segmentationIntake()) }, { weight: 1, arbitrary: anything });
+const intakeRecord = fc.oneof(
+  { weight: 8, arbitrary: intake },
+  { weight: 1, arbitrary: fc.constant(segmentationIntake()) },
+  { weight: 1, arbitrary: anything },
+);
 
 /** C0 controls but tab and newline, DEL, and C1 controls: nothing a server sent may reach a terminal as such. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -105,7 +118,12 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
 
 async function runInProcess(server: ScriptedTransport, args: string[], tty: boolean) {
-  const result = await runFoodctl(["--api-url", API_URL, "--retries", "0", ...args], { env: { FOODCTL_TOKEN: token }, tty, columns: 120, transport: server.transport });
+  const result = await runFoodctl(["--api-url", API_URL, "--retries", "0", ...args], {
+    env: { FOODCTL_TOKEN: token },
+    tty,
+    columns: 120,
+    transport: server.transport,
+  });
   expect(server.unexpected, "requests to unscripted routes").toEqual([]);
   return { ...result, code: result.code ?? -1 };
 }
@@ -114,10 +132,16 @@ function expectSane(result: { code: number; stdout: string; stderr: string }, tt
   expect([0, 1, 7], `${what}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
   expect(result.stderr, what).not.toMatch(/unexpected error/);
   expect(result.stderr.split("\n").filter((line) => line.startsWith("error:")).length, what).toBeLessThanOrEqual(1);
-  for (const [name, text] of [["stdout", result.stdout], ["stderr", result.stderr]] as const) {
+  for (const [name, text] of [
+    ["stdout", result.stdout],
+    ["stderr", result.stderr],
+  ] as const) {
     const seen = tty ? text.replace(OWN_SGR, "") : text;
     const found = CONTROL.exec(seen);
-    expect(found, `${what}: ${name} passes a control character U+${found?.[0].charCodeAt(0).toString(16).padStart(4, "0")} through`).toBeNull();
+    expect(
+      found,
+      `${what}: ${name} passes a control character U+${found?.[0].charCodeAt(0).toString(16).padStart(4, "0")} through`,
+    ).toBeNull();
   }
 }
 

@@ -20,7 +20,10 @@ beforeAll(async () => {
 const servers = faultServerPairs();
 
 const viaProxy = (proxy: FaultServer, args: string[]) =>
-  runFoodctl(["--api-url", API, ...args, "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url, NO_PROXY: "" }, clock: fakeClock({ deadline: proxy.holdDeadline }) });
+  runFoodctl(["--api-url", API, ...args, "intake", "show", "1002"], {
+    env: { FOODCTL_TOKEN: token, HTTP_PROXY: proxy.url, NO_PROXY: "" },
+    clock: fakeClock({ deadline: proxy.holdDeadline }),
+  });
 
 describe.concurrent("intake show through an HTTP proxy", () => {
   it("reads the intake through the proxy", async () => {
@@ -34,14 +37,53 @@ describe.concurrent("intake show through an HTTP proxy", () => {
     expect(server.requests[0]!.headers.host).toBe("127.0.0.1:9");
   });
 
-  const cases: Array<{ name: string; reply: () => Reply; args?: string[]; attempts: number; exit: number; mentions: Array<string | RegExp> }> = [
+  const cases: Array<{
+    name: string;
+    reply: () => Reply;
+    args?: string[];
+    attempts: number;
+    exit: number;
+    mentions: Array<string | RegExp>;
+  }> = [
     { name: "503 is retried, then exit 8", reply: () => faults.unavailable(), attempts: 3, exit: 8, mentions: ["answered 503"] },
     { name: "500 is not retried", reply: () => faults.internalError(), attempts: 1, exit: 8, mentions: ["answered 500"] },
-    { name: "429 with Retry-After: 1 is retried --retries times", reply: () => faults.rateLimited(1), args: ["--retries", "1"], attempts: 2, exit: 8, mentions: ["answered 429"] },
-    { name: "no answer within --timeout 1: one retry, then exit 8", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
-    { name: "a reset mid-body is retried, then exit 8", reply: () => faults.resetMidBody(), attempts: 3, exit: 8, mentions: ["unreachable"] },
-    { name: "a 50 MB body is refused: exit 1", reply: () => faults.huge(false), attempts: 1, exit: 1, mentions: ["unreadable response", /limit/] },
-    { name: "a 50 MB body with Content-Length is refused: exit 1", reply: () => faults.huge(true), attempts: 1, exit: 1, mentions: ["unreadable response", /limit/] },
+    {
+      name: "429 with Retry-After: 1 is retried --retries times",
+      reply: () => faults.rateLimited(1),
+      args: ["--retries", "1"],
+      attempts: 2,
+      exit: 8,
+      mentions: ["answered 429"],
+    },
+    {
+      name: "no answer within --timeout 1: one retry, then exit 8",
+      reply: () => faults.hang(),
+      args: ["--timeout", "1", "--retries", "1"],
+      attempts: 2,
+      exit: 8,
+      mentions: ["no answer within 1 s"],
+    },
+    {
+      name: "a reset mid-body is retried, then exit 8",
+      reply: () => faults.resetMidBody(),
+      attempts: 3,
+      exit: 8,
+      mentions: ["unreachable"],
+    },
+    {
+      name: "a 50 MB body is refused: exit 1",
+      reply: () => faults.huge(false),
+      attempts: 1,
+      exit: 1,
+      mentions: ["unreadable response", /limit/],
+    },
+    {
+      name: "a 50 MB body with Content-Length is refused: exit 1",
+      reply: () => faults.huge(true),
+      attempts: 1,
+      exit: 1,
+      mentions: ["unreadable response", /limit/],
+    },
     { name: "a 200 that is not JSON: exit 1", reply: () => faults.notJson(), attempts: 1, exit: 1, mentions: ["not JSON"] },
   ];
   it.each(cases)("$name", async ({ reply, args = [], attempts, exit, mentions }) => {

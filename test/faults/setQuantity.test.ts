@@ -37,14 +37,45 @@ const updateFaults: UpdateFault[] = [
   { name: "504 is retried twice", reply: () => faults.gatewayTimeout(), updates: 3, exit: 8, mentions: ["answered 504"] },
   { name: "429 with Retry-After: 1 is retried twice", reply: () => faults.rateLimited(1), updates: 3, exit: 8, mentions: ["answered 429"] },
   { name: "a reset mid-body is retried twice", reply: () => faults.resetMidBody(), updates: 3, exit: 8, mentions: ["unreachable"] },
-  { name: "a connection closed without an answer is retried twice", reply: () => faults.closeWithoutAnswer(), updates: 3, exit: 8, mentions: ["unreachable", /may have reached/] },
-  { name: "a hang past --timeout 1 is retried once", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], updates: 2, exit: 8, mentions: ["no answer within 1 s", /may have/] },
-  { name: "400 is not retried: exit 7", reply: () => faults.error(400, "quantity must be positive"), updates: 1, exit: 7, mentions: ["answered 400", "quantity must be positive"] },
+  {
+    name: "a connection closed without an answer is retried twice",
+    reply: () => faults.closeWithoutAnswer(),
+    updates: 3,
+    exit: 8,
+    mentions: ["unreachable", /may have reached/],
+  },
+  {
+    name: "a hang past --timeout 1 is retried once",
+    reply: () => faults.hang(),
+    args: ["--timeout", "1", "--retries", "1"],
+    updates: 2,
+    exit: 8,
+    mentions: ["no answer within 1 s", /may have/],
+  },
+  {
+    name: "400 is not retried: exit 7",
+    reply: () => faults.error(400, "quantity must be positive"),
+    updates: 1,
+    exit: 7,
+    mentions: ["answered 400", "quantity must be positive"],
+  },
   { name: "401 is not retried: exit 4", reply: () => faults.error(401, "token expired"), updates: 1, exit: 4, mentions: ["answered 401"] },
   { name: "403 is not retried: exit 5", reply: () => faults.error(403, "not yours"), updates: 1, exit: 5, mentions: ["answered 403"] },
   { name: "404 is not retried: exit 6", reply: () => faults.error(404, "no such intake"), updates: 1, exit: 6, mentions: ["answered 404"] },
-  { name: "a 50 MB answer is refused unread: exit 1", reply: () => faults.huge(true), updates: 1, exit: 1, mentions: ["unreadable response", "200", /limit/] },
-  { name: "a 50 MB streamed answer is cut off at the limit: exit 1", reply: () => faults.huge(false), updates: 1, exit: 1, mentions: ["unreadable response", "200", /limit/] },
+  {
+    name: "a 50 MB answer is refused unread: exit 1",
+    reply: () => faults.huge(true),
+    updates: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200", /limit/],
+  },
+  {
+    name: "a 50 MB streamed answer is cut off at the limit: exit 1",
+    reply: () => faults.huge(false),
+    updates: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200", /limit/],
+  },
 ];
 
 describe.concurrent("set-quantity: faults on the update", () => {
@@ -154,7 +185,13 @@ describe.concurrent("set-quantity: faults on the read before sends nothing", () 
 describe.concurrent("set-quantity: faults on the read after say the change went through", () => {
   const cases: Array<{ name: string; reply: () => Reply; args?: string[]; exit: number; mentions: string[] }> = [
     { name: "500", reply: () => faults.internalError(), exit: 8, mentions: ["answered 500"] },
-    { name: "a hang past the timeout", reply: () => faults.hang(), args: ["--timeout", "1", "--retries", "1"], exit: 8, mentions: ["no answer within 1 s"] },
+    {
+      name: "a hang past the timeout",
+      reply: () => faults.hang(),
+      args: ["--timeout", "1", "--retries", "1"],
+      exit: 8,
+      mentions: ["no answer within 1 s"],
+    },
     { name: "a 200 that is not JSON", reply: () => faults.notJson(), exit: 1, mentions: ["unreadable response"] },
   ];
   it.each(cases)("$name", async ({ reply, args = [], exit, mentions }) => {

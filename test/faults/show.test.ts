@@ -28,26 +28,137 @@ interface FailureCase {
 }
 
 const failures: FailureCase[] = [
-  { name: "500 with a JSON error body is not retried", replies: () => [faults.internalError()], attempts: 1, exit: 8, mentions: ["answered 500", "internal server error (injected)"] },
-  { name: "503 with a JSON error body is retried, then exit 8", replies: () => [faults.unavailable()], attempts: 3, exit: 8, mentions: ["answered 503"] },
-  { name: "502 HTML page is retried, then exit 8 naming the status", replies: () => [faults.badGatewayHtml()], attempts: 3, exit: 8, mentions: ["answered 502 Bad Gateway"] },
+  {
+    name: "500 with a JSON error body is not retried",
+    replies: () => [faults.internalError()],
+    attempts: 1,
+    exit: 8,
+    mentions: ["answered 500", "internal server error (injected)"],
+  },
+  {
+    name: "503 with a JSON error body is retried, then exit 8",
+    replies: () => [faults.unavailable()],
+    attempts: 3,
+    exit: 8,
+    mentions: ["answered 503"],
+  },
+  {
+    name: "502 HTML page is retried, then exit 8 naming the status",
+    replies: () => [faults.badGatewayHtml()],
+    attempts: 3,
+    exit: 8,
+    mentions: ["answered 502 Bad Gateway"],
+  },
   { name: "504 is retried, then exit 8", replies: () => [faults.gatewayTimeout()], attempts: 3, exit: 8, mentions: ["answered 504"] },
-  { name: "429 with Retry-After: 1 is retried --retries times, then exit 8", replies: () => [faults.rateLimited(1)], attempts: 3, exit: 8, mentions: ["answered 429"] },
-  { name: "429 with --retries 0 is one attempt", replies: () => [faults.rateLimited(1)], args: ["--retries", "0"], attempts: 1, exit: 8, mentions: ["answered 429"] },
-  { name: "a reset mid-body is a network error: retried, then exit 8", replies: () => [faults.resetMidBody()], attempts: 3, exit: 8, mentions: ["unreachable", /connection/] },
-  { name: "no answer within --timeout 1: one retry, then exit 8", replies: () => [faults.hang()], args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
-  { name: "a connection closed without an answer is retried, then exit 8", replies: () => [faults.closeWithoutAnswer()], attempts: 3, exit: 8, mentions: ["unreachable", "connection reset"] },
-  { name: "a body that drips forever ends at --timeout like no answer", replies: () => [faults.drip(200)], args: ["--timeout", "1", "--retries", "1"], attempts: 2, exit: 8, mentions: ["no answer within 1 s"] },
-  { name: "headers past the parser's limit are a network error: retried, then exit 8", replies: () => [faults.hugeHeaders()], attempts: 3, exit: 8, mentions: ["headers are over"] },
-  { name: "truncated JSON in a 200 is unreadable: exit 1, not retried", replies: () => [faults.truncatedJson()], attempts: 1, exit: 1, mentions: ["unreadable response", "200"] },
-  { name: "a 200 whose body is HTML is unreadable: exit 1", replies: () => [faults.notJson()], attempts: 1, exit: 1, mentions: ["unreadable response", "200", "not JSON"] },
-  { name: "a 200 without intake_info is unexpected: exit 1", replies: () => [faults.withoutIntakeInfo()], attempts: 1, exit: 1, mentions: ["unexpected response", "200", "intake_info"] },
-  { name: "a 50 MB body with Content-Length is refused unread: exit 1", replies: () => [faults.huge(true)], attempts: 1, exit: 1, mentions: ["unreadable response", "200", /limit/] },
-  { name: "a 50 MB streamed body without Content-Length is cut off at the limit: exit 1", replies: () => [faults.huge(false)], attempts: 1, exit: 1, mentions: ["unreadable response", "200", /limit/] },
-  { name: "400 is not retried: exit 7", replies: () => [faults.error(400, "bad id")], attempts: 1, exit: 7, mentions: ["answered 400", "bad id"] },
-  { name: "401 is not retried: exit 4", replies: () => [faults.error(401, "token expired")], attempts: 1, exit: 4, mentions: ["answered 401"] },
+  {
+    name: "429 with Retry-After: 1 is retried --retries times, then exit 8",
+    replies: () => [faults.rateLimited(1)],
+    attempts: 3,
+    exit: 8,
+    mentions: ["answered 429"],
+  },
+  {
+    name: "429 with --retries 0 is one attempt",
+    replies: () => [faults.rateLimited(1)],
+    args: ["--retries", "0"],
+    attempts: 1,
+    exit: 8,
+    mentions: ["answered 429"],
+  },
+  {
+    name: "a reset mid-body is a network error: retried, then exit 8",
+    replies: () => [faults.resetMidBody()],
+    attempts: 3,
+    exit: 8,
+    mentions: ["unreachable", /connection/],
+  },
+  {
+    name: "no answer within --timeout 1: one retry, then exit 8",
+    replies: () => [faults.hang()],
+    args: ["--timeout", "1", "--retries", "1"],
+    attempts: 2,
+    exit: 8,
+    mentions: ["no answer within 1 s"],
+  },
+  {
+    name: "a connection closed without an answer is retried, then exit 8",
+    replies: () => [faults.closeWithoutAnswer()],
+    attempts: 3,
+    exit: 8,
+    mentions: ["unreachable", "connection reset"],
+  },
+  {
+    name: "a body that drips forever ends at --timeout like no answer",
+    replies: () => [faults.drip(200)],
+    args: ["--timeout", "1", "--retries", "1"],
+    attempts: 2,
+    exit: 8,
+    mentions: ["no answer within 1 s"],
+  },
+  {
+    name: "headers past the parser's limit are a network error: retried, then exit 8",
+    replies: () => [faults.hugeHeaders()],
+    attempts: 3,
+    exit: 8,
+    mentions: ["headers are over"],
+  },
+  {
+    name: "truncated JSON in a 200 is unreadable: exit 1, not retried",
+    replies: () => [faults.truncatedJson()],
+    attempts: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200"],
+  },
+  {
+    name: "a 200 whose body is HTML is unreadable: exit 1",
+    replies: () => [faults.notJson()],
+    attempts: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200", "not JSON"],
+  },
+  {
+    name: "a 200 without intake_info is unexpected: exit 1",
+    replies: () => [faults.withoutIntakeInfo()],
+    attempts: 1,
+    exit: 1,
+    mentions: ["unexpected response", "200", "intake_info"],
+  },
+  {
+    name: "a 50 MB body with Content-Length is refused unread: exit 1",
+    replies: () => [faults.huge(true)],
+    attempts: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200", /limit/],
+  },
+  {
+    name: "a 50 MB streamed body without Content-Length is cut off at the limit: exit 1",
+    replies: () => [faults.huge(false)],
+    attempts: 1,
+    exit: 1,
+    mentions: ["unreadable response", "200", /limit/],
+  },
+  {
+    name: "400 is not retried: exit 7",
+    replies: () => [faults.error(400, "bad id")],
+    attempts: 1,
+    exit: 7,
+    mentions: ["answered 400", "bad id"],
+  },
+  {
+    name: "401 is not retried: exit 4",
+    replies: () => [faults.error(401, "token expired")],
+    attempts: 1,
+    exit: 4,
+    mentions: ["answered 401"],
+  },
   { name: "403 is not retried: exit 5", replies: () => [faults.error(403, "not yours")], attempts: 1, exit: 5, mentions: ["answered 403"] },
-  { name: "404 is not retried: exit 6", replies: () => [faults.error(404, "no such intake")], attempts: 1, exit: 6, mentions: ["answered 404"] },
+  {
+    name: "404 is not retried: exit 6",
+    replies: () => [faults.error(404, "no such intake")],
+    attempts: 1,
+    exit: 6,
+    mentions: ["answered 404"],
+  },
   { name: "409 is not retried: exit 7", replies: () => [faults.error(409, "conflict")], attempts: 1, exit: 7, mentions: ["answered 409"] },
 ];
 
@@ -100,7 +211,10 @@ describe.concurrent("intake show against faults", () => {
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
-    const result = await runFoodctl(["--api-url", url, "--retries", "1", "intake", "show", "1002"], { env: { FOODCTL_TOKEN: token }, clock: fakeClock() });
+    const result = await runFoodctl(["--api-url", url, "--retries", "1", "intake", "show", "1002"], {
+      env: { FOODCTL_TOKEN: token },
+      clock: fakeClock(),
+    });
     expectOneLineError(result, 8, [new URL(url).host, "connection refused"]);
   });
 

@@ -39,7 +39,10 @@ beforeEach(() => {
  */
 function start(args: string[], env: Record<string, string>, options: { process?: boolean } = {}) {
   if (options.process) {
-    const child = spawn(process.execPath, [cliBin(), ...args], { env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...env }), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliBin(), ...args], {
+      env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...env }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const done = collect(child, { timeoutMs: KILL_AFTER_MS });
     return {
       async interruptWhen(when: Promise<unknown>): Promise<CliResult> {
@@ -158,7 +161,9 @@ describe("SIGINT against a slow sandbox", () => {
 
   it("set-quantity interrupted while its read before is answered slowly: nothing changed", async () => {
     const before = sandbox.intake(1003);
-    const run = start(["--api-url", sandbox.url, "intake", "set-quantity", "1003", "manual1=99"], { FOODCTL_TOKEN: sandbox.tokenFor("alice") });
+    const run = start(["--api-url", sandbox.url, "intake", "set-quantity", "1003", "manual1=99"], {
+      FOODCTL_TOKEN: sandbox.tokenFor("alice"),
+    });
     const result = await run.interruptWhen(received("GET /v2/intake/:image_id"));
     expectInterrupted(result, NOT_SENT);
     expect(sandbox.stats().requests["POST /v2/nutrition/confirm/quantity"] ?? 0).toBe(0);
@@ -176,9 +181,14 @@ describe("SIGINT against a sandbox that answers after a second", () => {
   });
 
   it("set-quantity interrupted after the sandbox applied the update (its answer still delayed): says it may have been applied", async () => {
-    const servingOf = () => (sandbox.intake(1003) as { recipe_per_item: Array<{ food_item_position: string; serving_size: number }> }).recipe_per_item.find((item) => item.food_item_position === "manual1")!.serving_size;
+    const servingOf = () =>
+      (sandbox.intake(1003) as { recipe_per_item: Array<{ food_item_position: string; serving_size: number }> }).recipe_per_item.find(
+        (item) => item.food_item_position === "manual1",
+      )!.serving_size;
     expect(servingOf()).not.toBe(99);
-    const run = start(["--api-url", sandbox.url, "intake", "set-quantity", "1003", "manual1=99"], { FOODCTL_TOKEN: sandbox.tokenFor("alice") });
+    const run = start(["--api-url", sandbox.url, "intake", "set-quantity", "1003", "manual1=99"], {
+      FOODCTL_TOKEN: sandbox.tokenFor("alice"),
+    });
     // The change is in the sandbox; only its answer is held back by the latency.
     const applied = (async () => {
       for (let waited = 0; waited < 15_000; waited += 10) {

@@ -23,7 +23,8 @@ const C1 = Array.from({ length: 0x20 }, (_, index) => String.fromCharCode(0x80 +
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
 
-const foodctl = (args: string[], tty = false) => runFoodctl(["--api-url", server.url, "--retries", "0", ...args], { env: { FOODCTL_TOKEN: token }, tty });
+const foodctl = (args: string[], tty = false) =>
+  runFoodctl(["--api-url", server.url, "--retries", "0", ...args], { env: { FOODCTL_TOKEN: token }, tty });
 
 function intakeNamed(imageId: number, names: [string, string]) {
   const intake = segmentationIntake(imageId);
@@ -75,7 +76,10 @@ describe("terminal and JSON output of outside text", () => {
   });
 
   it("the cleaner keeps key order and a __proto__ key as a plain property", () => {
-    const cleaned = cleanParsedValue(JSON.parse('{"b": "\\u001b", "a": [1, "x\\u202e"], "__proto__": {"polluted": true}}')) as Record<string, unknown>;
+    const cleaned = cleanParsedValue(JSON.parse('{"b": "\\u001b", "a": [1, "x\\u202e"], "__proto__": {"polluted": true}}')) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(cleaned)).toEqual(["b", "a", "__proto__"]);
     expect(cleaned).toEqual(JSON.parse('{"b": "\ufffd", "a": [1, "x\ufffd"], "__proto__": {"polluted": true}}'));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -73,7 +73,12 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(FOODCTL_|XDG_CACHE_HOME$|XDG_STATE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name)) continue;
+    if (
+      /^(FOODCTL_|XDG_CACHE_HOME$|XDG_STATE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(
+        name,
+      )
+    )
+      continue;
     env[name] = value;
   }
   env.XDG_CONFIG_HOME ??= tempConfigHome();
@@ -92,7 +97,12 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 /** foodctl in this process: the same argv, environment and exit code as the built CLI, in milliseconds. */
 export async function runFoodctl(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
   const stdin = options.stdin === undefined ? undefined : Buffer.isBuffer(options.stdin) ? options.stdin : Buffer.from(options.stdin);
-  const buffers = bufferIO({ env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...options.env }), stdin, tty: options.tty ?? false, columns: options.columns });
+  const buffers = bufferIO({
+    env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...options.env }),
+    stdin,
+    tty: options.tty ?? false,
+    columns: options.columns,
+  });
   const code = await run(args, {
     io: buffers.io,
     signal: options.signal ?? new AbortController().signal,
@@ -133,7 +143,10 @@ export function collect(child: import("node:child_process").ChildProcess, option
 
 /** The run ended by itself with this exit code; when it did not, the failure shows both streams. */
 export function expectExit(result: CliResult, code: number): void {
-  expect({ code: result.code, signal: result.signal }, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toEqual({ code, signal: null });
+  expect({ code: result.code, signal: result.signal }, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toEqual({
+    code,
+    signal: null,
+  });
 }
 
 /**
@@ -173,10 +186,11 @@ export function expectJsonError(result: CliResult, code: number, errorCode: stri
   return parsed.error;
 }
 
-export type AnyRunOptions = CliOptions & InProcessOptions & {
-  /** Run the built CLI as a real process instead (implied by `spawn` or `cwd`). */
-  process?: boolean;
-};
+export type AnyRunOptions = CliOptions &
+  InProcessOptions & {
+    /** Run the built CLI as a real process instead (implied by `spawn` or `cwd`). */
+    process?: boolean;
+  };
 
 /** In process unless the options ask for a real process; for harnesses that serve both kinds. */
 export function runEither(args: string[], options: AnyRunOptions = {}): Promise<CliResult> {

@@ -40,7 +40,12 @@ export type Reply =
 /** The faults of the brief, ready to script. */
 export const faults = {
   intake: (intake: unknown): Reply => ({ kind: "json", status: 200, body: { intake_info: intake } }),
-  json: (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ kind: "json", status, body, ...(headers ? { headers } : {}) }),
+  json: (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+    kind: "json",
+    status,
+    body,
+    ...(headers ? { headers } : {}),
+  }),
   error: (status: number, message = `fault ${status}`): Reply => ({ kind: "json", status, body: { message, code: status } }),
   internalError: (): Reply => faults.error(500, "internal server error (injected)"),
   unavailable: (): Reply => faults.error(503, "service unavailable (injected)"),
@@ -64,8 +69,18 @@ export const faults = {
   drip: (intervalMs = 200): Reply => ({ kind: "drip", intervalMs }),
   /** A header block past what an HTTP parser accepts (Node's limit is 16 KiB). */
   hugeHeaders: (): Reply => ({ kind: "raw", status: 200, body: "{}", headers: { "x-padding": "p".repeat(64 * 1024) } }),
-  truncatedJson: (): Reply => ({ kind: "raw", status: 200, body: '{"intake_info": {"image_id": 1002, "foodName": ["Pasta", "Sal', headers: { "content-type": "application/json" } }),
-  notJson: (): Reply => ({ kind: "raw", status: 200, body: "<html><body>Welcome to nginx!</body></html>\n", headers: { "content-type": "text/html" } }),
+  truncatedJson: (): Reply => ({
+    kind: "raw",
+    status: 200,
+    body: '{"intake_info": {"image_id": 1002, "foodName": ["Pasta", "Sal',
+    headers: { "content-type": "application/json" },
+  }),
+  notJson: (): Reply => ({
+    kind: "raw",
+    status: 200,
+    body: "<html><body>Welcome to nginx!</body></html>\n",
+    headers: { "content-type": "text/html" },
+  }),
   withoutIntakeInfo: (): Reply => faults.json(200, { message: "ok", intake: { image_id: 1002 } }),
   huge: (contentLength: boolean, bytes = 50 * 1024 * 1024): Reply => ({ kind: "huge", bytes, contentLength }),
   redirect: (location: string, status = 302): Reply => ({ kind: "raw", status, body: "", headers: { location } }),

@@ -57,7 +57,14 @@ export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
       const start = index;
       const body: string[] = [];
       for (index++; index < lines.length && !/^```\s*$/.test(lines[index]!); index++) body.push(lines[index]!);
-      blocks.push({ line: start + 1, lang: fence[1] ?? "", code: `${body.join("\n")}\n`, section, heading, ...(pending ? { marker: pending } : {}) });
+      blocks.push({
+        line: start + 1,
+        lang: fence[1] ?? "",
+        code: `${body.join("\n")}\n`,
+        section,
+        heading,
+        ...(pending ? { marker: pending } : {}),
+      });
       if (current) current.body += `${[line, ...body, "```"].join("\n")}\n`;
       pending = undefined;
       continue;

@@ -52,7 +52,12 @@ export interface JsonAnswer<T> {
 }
 
 // Test code reads deep into answers; `any` by default keeps those reads short.
-export async function fetchJson<T = any>(handle: SandboxHandle, method: string, path: string, options: FetchJsonOptions = {}): Promise<JsonAnswer<T>> {
+export async function fetchJson<T = any>(
+  handle: SandboxHandle,
+  method: string,
+  path: string,
+  options: FetchJsonOptions = {},
+): Promise<JsonAnswer<T>> {
   const url = new URL(path, handle.url);
   for (const [name, value] of Object.entries(options.query ?? {})) {
     for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));

@@ -54,8 +54,18 @@ export function scriptedTransport(): ScriptedTransport {
     const reply = script.replies[Math.min(script.served, script.replies.length - 1)]!;
     script.served++;
     const body = Buffer.from(reply.kind === "json" ? JSON.stringify(reply.body) : reply.body);
-    const headers: Record<string, string> = { ...(reply.kind === "json" ? { "content-type": "application/json" } : {}), ...reply.headers, "content-length": String(body.byteLength) };
-    if (body.byteLength > request.maxResponseBytes) throw new TransportError("too_large", `response body of ${body.byteLength} bytes is over the ${request.maxResponseBytes}-byte limit`, true, reply.status);
+    const headers: Record<string, string> = {
+      ...(reply.kind === "json" ? { "content-type": "application/json" } : {}),
+      ...reply.headers,
+      "content-length": String(body.byteLength),
+    };
+    if (body.byteLength > request.maxResponseBytes)
+      throw new TransportError(
+        "too_large",
+        `response body of ${body.byteLength} bytes is over the ${request.maxResponseBytes}-byte limit`,
+        true,
+        reply.status,
+      );
     return { status: reply.status, headers, body };
   };
   const scripted: ScriptedTransport = {
@@ -65,7 +75,8 @@ export function scriptedTransport(): ScriptedTransport {
     route(route, ...replies) {
       if (replies.length === 0) throw new Error("a route needs at least one reply");
       for (const reply of replies) {
-        if (reply.kind !== "json" && reply.kind !== "raw") throw new Error(`a ${reply.kind} reply needs a real connection: use the fault server`);
+        if (reply.kind !== "json" && reply.kind !== "raw")
+          throw new Error(`a ${reply.kind} reply needs a real connection: use the fault server`);
       }
       scripts.set(route, { replies: replies as MemoryReply[], served: 0 });
       return scripted;

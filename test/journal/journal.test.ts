@@ -16,7 +16,14 @@ describe("every change leaves one journal entry with its before and after", () =
     expect((await sandbox.cli(["intake", "set-quantity", "1002", "1=150"])).code).toBe(0);
     const [entry, ...rest] = await journalEntries(sandbox);
     expect(rest).toEqual([]);
-    expect(entry).toMatchObject({ command: "intake set-quantity", image_id: 1002, user_id: 101, profile: "default", api_url: sandbox.handle.url, outcome: "applied" });
+    expect(entry).toMatchObject({
+      command: "intake set-quantity",
+      image_id: 1002,
+      user_id: 101,
+      profile: "default",
+      api_url: sandbox.handle.url,
+      outcome: "applied",
+    });
     expect(entry.request).toMatchObject({ method: "POST", body: { imageId: 1002, quantity: { "1": 150 } } });
     expect(item(entry.before, "1")).toEqual({ position: "1", grams: 180, salt: "medium", sugar: "none", oil: "low", measures: "metric" });
     expect(item(entry.after, "1").grams).toBe(150);
@@ -53,7 +60,10 @@ describe("every change leaves one journal entry with its before and after", () =
     const changes = sandbox.file("fixes.jsonl", '{"image_id":1002,"quantity":{"1":160}}\n{"image_id":1001,"salt":"high"}\n');
     const result = await sandbox.cli(["intake", "apply", changes]);
     expect(result.code).toBe(0);
-    const results = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const results = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const entries = await journalEntries(sandbox);
     expect(entries.map((entry) => entry.command)).toEqual(["intake apply", "intake apply"]);
     expect(new Set(results.map((line) => line.journal_id))).toEqual(new Set(entries.map((entry) => entry.id)));
@@ -113,13 +123,29 @@ describe("turning the journal off, and retention", () => {
   it("entries older than journal-days are dropped on the next write, with their image copies; newer ones stay", async () => {
     const day = 86_400_000;
     const begin = (id: string, ageDays: number) =>
-      JSON.stringify({ image_copy: { file: `images/${id}`, bytes: 1, sha256: "" }, record: "begin", id, time: new Date(Date.now() - ageDays * day).toISOString(), profile: "default", api_url: sandbox.handle.url, user_id: 101, image_id: 1002, command: "intake set-quantity", request: { method: "POST", url: `${sandbox.handle.url}/v2/nutrition/confirm/quantity`, body: {} }, before: null });
-    const complete = (id: string) => JSON.stringify({ record: "complete", id, time: new Date().toISOString(), outcome: "applied", after: null });
+      JSON.stringify({
+        image_copy: { file: `images/${id}`, bytes: 1, sha256: "" },
+        record: "begin",
+        id,
+        time: new Date(Date.now() - ageDays * day).toISOString(),
+        profile: "default",
+        api_url: sandbox.handle.url,
+        user_id: 101,
+        image_id: 1002,
+        command: "intake set-quantity",
+        request: { method: "POST", url: `${sandbox.handle.url}/v2/nutrition/confirm/quantity`, body: {} },
+        before: null,
+      });
+    const complete = (id: string) =>
+      JSON.stringify({ record: "complete", id, time: new Date().toISOString(), outcome: "applied", after: null });
     await sandbox.cli(["intake", "set-quantity", "1002", "1=150"]); // creates the folder
     const kept = journalText(sandbox);
     sandbox.file("foodctl/images/old0000000001", "x");
     sandbox.file("foodctl/images/mid0000000001", "x");
-    sandbox.file("foodctl/journal.jsonl", [begin("old0000000001", 100), complete("old0000000001"), begin("mid0000000001", 10)].join("\n") + "\n" + kept);
+    sandbox.file(
+      "foodctl/journal.jsonl",
+      [begin("old0000000001", 100), complete("old0000000001"), begin("mid0000000001", 10)].join("\n") + "\n" + kept,
+    );
     await sandbox.cli(["intake", "set-quantity", "1002", "1=140"]);
     const ids = (await journalEntries(sandbox)).map((entry) => entry.id);
     expect(ids).not.toContain("old0000000001");
@@ -130,7 +156,7 @@ describe("turning the journal off, and retention", () => {
     expect((await sandbox.cli(["config", "set", "journal-days", "5"])).code).toBe(0);
     await sandbox.cli(["intake", "set-quantity", "1002", "1=130"]);
     expect((await journalEntries(sandbox)).map((entry) => entry.id)).not.toContain("mid0000000001");
-    expect((await journalEntries(sandbox))).toHaveLength(3);
+    expect(await journalEntries(sandbox)).toHaveLength(3);
   });
 });
 

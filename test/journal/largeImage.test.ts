@@ -29,7 +29,9 @@ it("display-image remove of an image over 1 MiB: warns, removes it, and the entr
   const buffers = bufferIO({ env });
   const code = await run(["display-image", "remove", "1003", "--yes"], { io: buffers.io, signal: new AbortController().signal });
   expect(code).toBe(0);
-  expect(buffers.stderr()).toContain("warning: intake 1003: the display image is larger than 1 MiB: no copy was kept, undo cannot bring it back");
+  expect(buffers.stderr()).toContain(
+    "warning: intake 1003: the display image is larger than 1 MiB: no copy was kept, undo cannot bring it back",
+  );
   expect(server.requests.filter((request) => request.route === "GET /images/big.png")[0]?.headers.authorization).toBeUndefined();
   const list = bufferIO({ env });
   await run(["journal", "--json"], { io: list.io, signal: new AbortController().signal });

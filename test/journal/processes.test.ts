@@ -26,11 +26,21 @@ const request = { method: "POST", url: "http://127.0.0.1:1/v2/nutrition/confirm/
 for (let i = 0; i < 200; i++) await recorder.begin({ imageId: 1002, request, before: null });
 `;
     writeFileSync(join(dir, "entry.ts"), source);
-    await build({ entryPoints: [join(dir, "entry.ts")], outfile: script, bundle: true, format: "esm", platform: "node", logLevel: "silent" });
+    await build({
+      entryPoints: [join(dir, "entry.ts")],
+      outfile: script,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      logLevel: "silent",
+    });
     const journal = join(dir, "state");
     const runs = [0, 1].map(() => collect(spawn(process.execPath, [script, journal], { stdio: ["pipe", "pipe", "pipe"] })));
     const results = await Promise.all(runs);
-    expect(results.map((result) => [result.code, result.stderr])).toEqual([[0, ""], [0, ""]]);
+    expect(results.map((result) => [result.code, result.stderr])).toEqual([
+      [0, ""],
+      [0, ""],
+    ]);
     const lines = readFileSync(join(journal, "journal.jsonl"), "utf8").split("\n").filter(Boolean);
     expect(lines).toHaveLength(400);
     const records = lines.map((line) => JSON.parse(line) as { id: string; profile: string });
@@ -48,8 +58,16 @@ describe("a crash between sending and the answer", () => {
 
   it("leaves the entry with outcome unknown", async () => {
     const home = join(dir, "crash");
-    const env = baseEnv({ FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.tokenFor("alice"), XDG_CONFIG_HOME: home, XDG_STATE_HOME: home });
-    const child = spawn(process.execPath, [cliBin(), "intake", "set-quantity", "1003", "manual1=99"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const env = baseEnv({
+      FOODCTL_API_URL: sandbox.url,
+      FOODCTL_TOKEN: sandbox.tokenFor("alice"),
+      XDG_CONFIG_HOME: home,
+      XDG_STATE_HOME: home,
+    });
+    const child = spawn(process.execPath, [cliBin(), "intake", "set-quantity", "1003", "manual1=99"], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const done = collect(child);
     const serving = () => (sandbox.intake(1003) as { recipe_per_item: Array<{ serving_size: number }> }).recipe_per_item[0]!.serving_size;
     // The sandbox has applied the update; its answer is held back by the latency: kill the CLI now.

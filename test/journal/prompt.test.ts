@@ -12,7 +12,12 @@ beforeEach(async () => {
 afterEach(() => sandbox.close());
 
 async function answerUndo(keys: string): Promise<{ code: number; stderr: string }> {
-  const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"), XDG_CONFIG_HOME: sandbox.home, XDG_STATE_HOME: sandbox.home };
+  const env = {
+    FOODCTL_API_URL: sandbox.handle.url,
+    FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
+    XDG_CONFIG_HOME: sandbox.home,
+    XDG_STATE_HOME: sandbox.home,
+  };
   const buffers = bufferIO({ env, tty: true });
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
   buffers.io.stdin = stdin;

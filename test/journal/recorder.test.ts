@@ -21,9 +21,21 @@ describe("journal recorder", () => {
     ["a JWT", JWT],
   ])("masks %s wherever it appears in what is written (body, error text), and its signature", async (_name, token) => {
     const store = new JournalStore(dir);
-    const recorder = new JournalRecorder({ store, days: 90, profile: "default", apiUrl: "https://api.example.com", userId: 101, command: "intake set-quantity", secrets: [token] });
+    const recorder = new JournalRecorder({
+      store,
+      days: 90,
+      profile: "default",
+      apiUrl: "https://api.example.com",
+      userId: 101,
+      command: "intake set-quantity",
+      secrets: [token],
+    });
     const url = "https://api.example.com/v2/nutrition/confirm/quantity?user_id=202";
-    const id = await recorder.begin({ imageId: 1002, request: { method: "POST", url, headers: {}, body: { imageId: 1002, comment: `Bearer ${token}`, echo: token } }, before: null });
+    const id = await recorder.begin({
+      imageId: 1002,
+      request: { method: "POST", url, headers: {}, body: { imageId: 1002, comment: `Bearer ${token}`, echo: token } },
+      before: null,
+    });
     await recorder.complete(id, { outcome: "failed", after: null, error: new Error(`server said: your token ${token} is bad`) });
     const text = readFileSync(store.path, "utf8");
     expect(text).not.toContain(token);

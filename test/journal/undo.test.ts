@@ -21,7 +21,11 @@ describe("undo puts the intake back exactly", () => {
   it.each([
     ["quantities of an itemized intake", 1002, ["intake", "set-quantity", "1002", "1=150", "3=120"]],
     ["the total of a recognition-only intake", 1001, ["intake", "set-quantity", "1001", "250"]],
-    ["levels and measures", 1002, ["intake", "set-modifiers", "1002", "1", "2", "--salt", "high", "--oil", "medium", "--measures", "imperial"]],
+    [
+      "levels and measures",
+      1002,
+      ["intake", "set-modifiers", "1002", "1", "2", "--salt", "high", "--oil", "medium", "--measures", "imperial"],
+    ],
     ["recognition-only levels", 1001, ["intake", "set-modifiers", "1001", "--salt", "none", "--sugar", "high"]],
   ])("%s", async (_name, imageId, change) => {
     const before = await sandbox.show(imageId);
@@ -61,7 +65,10 @@ describe("undo puts the intake back exactly", () => {
 
   it("a whole batch, from its results file, last line first", async () => {
     const before = [await sandbox.show(1001), await sandbox.show(1002)];
-    const changes = sandbox.file("fixes.jsonl", '{"image_id":1002,"quantity":{"1":160}}\n{"image_id":1001,"salt":"high"}\n{"image_id":1002,"quantity":{"1":140}}\n');
+    const changes = sandbox.file(
+      "fixes.jsonl",
+      '{"image_id":1002,"quantity":{"1":160}}\n{"image_id":1001,"salt":"high"}\n{"image_id":1002,"quantity":{"1":140}}\n',
+    );
     const applied = await sandbox.cli(["intake", "apply", changes, "--concurrency", "1"]);
     expect(applied.code).toBe(0);
     const results = sandbox.file("results.jsonl", applied.stdout);
@@ -122,7 +129,10 @@ describe("undo refuses what it cannot do safely", () => {
   });
 
   it("an entry sent with --no-verify has no after state: undo needs --force", async () => {
-    await expectOk(["intake", "set-quantity", "1002", "1=150", "--no-verify"], "quantity change sent for intake 1002 (not verified: --no-verify)\n");
+    await expectOk(
+      ["intake", "set-quantity", "1002", "1=150", "--no-verify"],
+      "quantity change sent for intake 1002 (not verified: --no-verify)\n",
+    );
     const refused = await sandbox.cli(["undo", "--last", "--yes"]);
     expect(refused.code).toBe(7);
     expect(refused.stderr).toMatch(/has no after state .* undo cannot tell/);

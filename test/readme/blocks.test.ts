@@ -29,7 +29,9 @@ const sections = [...new Set(runnable.map((block) => block.section))].map((secti
 
 describe("README markers", () => {
   it("every not-run marker gives a reason", () => {
-    const bare = readme.blocks.filter((block) => block.marker && block.marker.reason === "").map((block) => `README.md:${block.marker!.line} ${block.marker!.text}`);
+    const bare = readme.blocks
+      .filter((block) => block.marker && block.marker.reason === "")
+      .map((block) => `README.md:${block.marker!.line} ${block.marker!.text}`);
     expect(bare, "write `<!-- not-run: why this block cannot run in the suite -->`").toEqual([]);
   });
 
@@ -54,7 +56,9 @@ afterAll(async () => {
 describe.concurrent("README shell blocks", () => {
   it.each(sections.map((entry) => [entry.section, entry.blocks] as const))("section %s runs as written", async (_section, blocks) => {
     const result = await runSection(blocks, sandbox);
-    const where = result.block ? `README.md:${result.block} (${blocks.find((block) => block.line === result.block)?.heading})` : "before the first block";
+    const where = result.block
+      ? `README.md:${result.block} (${blocks.find((block) => block.line === result.block)?.heading})`
+      : "before the first block";
     expect(result.timedOut, `stopped after ${SECTION_LIMIT_MS} ms at ${where}\n${result.output}`).toBe(false);
     expect(result.code, `exit ${result.code} at ${where}\n${result.output}`).toBe(0);
     expect(result.leftRunning, `a block left a process running (${where})\n${result.output}`).toBe(false);
@@ -81,10 +85,23 @@ function writeShims(dir: string): string {
     `exec '${process.execPath}' '${cliBin()}' "$@"`,
     "",
   ].join("\n");
-  const npx = ["#!/usr/bin/env bash", '# `npx foodctl` as in a checkout; nothing is fetched.', 'if [ "${1-}" = foodctl ]; then shift; exec foodctl "$@"; fi', 'echo "npx $*: not available to README blocks" >&2', "exit 127", ""].join("\n");
+  const npx = [
+    "#!/usr/bin/env bash",
+    "# `npx foodctl` as in a checkout; nothing is fetched.",
+    'if [ "${1-}" = foodctl ]; then shift; exec foodctl "$@"; fi',
+    'echo "npx $*: not available to README blocks" >&2',
+    "exit 127",
+    "",
+  ].join("\n");
   // An unmarked block that installs or runs npm scripts must fail, not reach the registry or start this suite.
-  const npm = ["#!/usr/bin/env bash", 'echo "npm $*: not available to README blocks (mark the block not-run)" >&2', "exit 127", ""].join("\n");
-  for (const [name, text] of [["foodctl", foodctl], ["npx", npx], ["npm", npm]] as const) {
+  const npm = ["#!/usr/bin/env bash", 'echo "npm $*: not available to README blocks (mark the block not-run)" >&2', "exit 127", ""].join(
+    "\n",
+  );
+  for (const [name, text] of [
+    ["foodctl", foodctl],
+    ["npx", npx],
+    ["npm", npm],
+  ] as const) {
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }

@@ -72,7 +72,8 @@ function commandLines(readme: Readme): Array<{ text: string; where: string }> {
   const found: Array<{ text: string; where: string }> = [];
   for (const block of readme.blocks) {
     for (const line of block.code.split("\n")) {
-      for (const match of line.matchAll(/\bfoodctl((?:\s+[^\s|;&#<>()`]+)*)/g)) found.push({ text: match[1] ?? "", where: `README.md:${block.line} (${block.heading})` });
+      for (const match of line.matchAll(/\bfoodctl((?:\s+[^\s|;&#<>()`]+)*)/g))
+        found.push({ text: match[1] ?? "", where: `README.md:${block.line} (${block.heading})` });
     }
   }
   for (const section of readme.sections) {
@@ -102,7 +103,9 @@ function parseLine(text: string, commands: CommandHelp[]): { path: string[]; bef
       continue;
     }
     if (token.startsWith("-")) continue;
-    const next = commands.find((command) => command.path.length === path.length + 1 && command.path.every((name, i) => name === (i < path.length ? path[i] : token)));
+    const next = commands.find(
+      (command) => command.path.length === path.length + 1 && command.path.every((name, i) => name === (i < path.length ? path[i] : token)),
+    );
     if (next && current.subcommands.includes(token)) {
       path.push(token);
       current = next;
@@ -133,10 +136,16 @@ describe("--help and README.md agree", () => {
 
   it("every command's help lists the global options", () => {
     const root = commands.find((command) => command.path.length === 0)!;
-    const expected = root.options.map((option) => option.flag).filter((flag) => !UNIVERSAL.has(flag)).sort();
+    const expected = root.options
+      .map((option) => option.flag)
+      .filter((flag) => !UNIVERSAL.has(flag))
+      .sort();
     for (const command of commands.filter((candidate) => candidate.path.length > 0)) {
       const listed = [...command.options, ...command.globals].map((option) => option.flag);
-      expect(expected.filter((flag) => !listed.includes(flag)), `foodctl ${command.path.join(" ")} --help`).toEqual([]);
+      expect(
+        expected.filter((flag) => !listed.includes(flag)),
+        `foodctl ${command.path.join(" ")} --help`,
+      ).toEqual([]);
     }
   });
 
@@ -153,7 +162,9 @@ describe("--help and README.md agree", () => {
         continue;
       }
       const text = sections.map((section) => section.text).join("\n");
-      for (const option of own) if (!mentions(text, option.flag)) missing.push(`${name} ${option.flag} (sections: ${sections.map((section) => section.heading).join(", ")})`);
+      for (const option of own)
+        if (!mentions(text, option.flag))
+          missing.push(`${name} ${option.flag} (sections: ${sections.map((section) => section.heading).join(", ")})`);
     }
     expect(missing).toEqual([]);
   });
@@ -168,7 +179,8 @@ describe("--help and README.md agree", () => {
       const own = new Set([...command.options, ...command.globals].map((option) => option.flag));
       for (const flag of before) if (!globals.has(flag)) unknown.push(`${line.where}: foodctl ${flag} (not a global option)`);
       // Each command's help lists the global options too, so an option after the command is in its help.
-      for (const flag of after) if (!own.has(flag) && !UNIVERSAL.has(flag)) unknown.push(`${line.where}: foodctl ${path.join(" ")} ${flag}`);
+      for (const flag of after)
+        if (!own.has(flag) && !UNIVERSAL.has(flag)) unknown.push(`${line.where}: foodctl ${path.join(" ")} ${flag}`);
     }
     expect(unknown).toEqual([]);
   });

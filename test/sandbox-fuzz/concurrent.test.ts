@@ -29,12 +29,20 @@ function post(handle: SandboxHandle, token: string, body: unknown): Promise<{ st
   const bytes = Buffer.from(JSON.stringify(body));
   const url = new URL("/v2/nutrition/confirm/quantity", handle.url);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", agent, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": String(bytes.byteLength) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": String(bytes.byteLength) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(bytes);
   });
@@ -68,8 +76,14 @@ function expectSameIntake(actual: unknown, expected: unknown, path = "intake"): 
   }
   if (expected !== null && typeof expected === "object") {
     const keys = Object.keys(expected).filter((key) => key !== "image_url");
-    expect(Object.keys(actual as object).filter((key) => key !== "image_url").sort(), path).toEqual(keys.sort());
-    for (const key of keys) expectSameIntake((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${path}.${key}`);
+    expect(
+      Object.keys(actual as object)
+        .filter((key) => key !== "image_url")
+        .sort(),
+      path,
+    ).toEqual(keys.sort());
+    for (const key of keys)
+      expectSameIntake((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${path}.${key}`);
     return;
   }
   expect(actual, path).toEqual(expected);
@@ -78,14 +92,19 @@ function expectSameIntake(actual: unknown, expected: unknown, path = "intake"): 
 describe("concurrent updates of one intake", () => {
   it(`${REQUESTS} updates, ${IN_FLIGHT} in flight, leave exactly one requested state`, async () => {
     // Distinct quantity triples (grams with two decimals), seeded.
-    const triples = fc.sample(
-      fc.uniqueArray(fc.tuple(fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 })), {
-        minLength: REQUESTS,
-        maxLength: REQUESTS,
-        selector: (triple) => triple.join(","),
-      }),
-      { numRuns: 1, seed: 1002 },
-    )[0]!.map((triple) => triple.map((hundredths) => hundredths / 100) as [number, number, number]);
+    const triples = fc
+      .sample(
+        fc.uniqueArray(
+          fc.tuple(fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 }), fc.integer({ min: 10, max: 150_000 })),
+          {
+            minLength: REQUESTS,
+            maxLength: REQUESTS,
+            selector: (triple) => triple.join(","),
+          },
+        ),
+        { numRuns: 1, seed: 1002 },
+      )[0]!
+      .map((triple) => triple.map((hundredths) => hundredths / 100) as [number, number, number]);
     const token = sandbox.tokenFor("alice");
 
     let next = 0;
@@ -103,7 +122,9 @@ describe("concurrent updates of one intake", () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
 
     const final = sandbox.intake(IMAGE_ID) as Intake;
-    const sizes = POSITIONS.map((position) => final.recipe_per_item.find((item) => String(item.food_item_position) === position)!.serving_size);
+    const sizes = POSITIONS.map(
+      (position) => final.recipe_per_item.find((item) => String(item.food_item_position) === position)!.serving_size,
+    );
     const matching = triples.filter((triple) => triple.every((grams, index) => grams === sizes[index]));
     expect(matching, `final serving sizes ${sizes.join(", ")} are no request's quantities`).toHaveLength(1);
     const [winner] = matching as [[number, number, number]];
@@ -111,7 +132,10 @@ describe("concurrent updates of one intake", () => {
     expect(final.serving_size).toBeCloseTo(winner[0] + winner[1] + winner[2], 6);
 
     // The same request alone, on a fresh sandbox, gives the same intake.
-    const alone = await post(reference, reference.tokenFor("alice"), { imageId: IMAGE_ID, quantity: Object.fromEntries(POSITIONS.map((position, index) => [position, winner[index]])) });
+    const alone = await post(reference, reference.tokenFor("alice"), {
+      imageId: IMAGE_ID,
+      quantity: Object.fromEntries(POSITIONS.map((position, index) => [position, winner[index]])),
+    });
     expect(alone.status).toBe(200);
     expectSameIntake(final, reference.intake(IMAGE_ID));
     expect(sandbox.stats().nutrition_calculations).toBe(REQUESTS);

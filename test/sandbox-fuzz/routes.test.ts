@@ -47,7 +47,14 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   return new Promise((resolve, reject) => {
     const url = new URL(sandbox.url);
     const req = http.request(
-      { host: url.hostname, port: url.port, method, path, agent, headers: body ? { ...headers, "content-length": String(body.byteLength) } : headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        agent,
+        headers: body ? { ...headers, "content-length": String(body.byteLength) } : headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -119,13 +126,23 @@ const queryPairs = fc.oneof(
   // The history list requires both dates; language is accepted everywhere.
   {
     weight: 2,
-    arbitrary: fc.subarray<[string, string]>([["date_from", "2026/11/01, 00:00:00"], ["date_to", "2026/12/31, 23:59:59"], ["language", "tur"]]),
+    arbitrary: fc.subarray<[string, string]>([
+      ["date_from", "2026/11/01, 00:00:00"],
+      ["date_to", "2026/12/31, 23:59:59"],
+      ["language", "tur"],
+    ]),
   },
   {
     weight: 2,
-    arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom("user_id", "date_from", "date_to"), fc.constantFrom("imageId", "user_id"), fc.string({ maxLength: 8 })), queryValue), {
-      maxLength: 3,
-    }),
+    arbitrary: fc.array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom("user_id", "date_from", "date_to"), fc.constantFrom("imageId", "user_id"), fc.string({ maxLength: 8 })),
+        queryValue,
+      ),
+      {
+        maxLength: 3,
+      },
+    ),
   },
 );
 const query = queryPairs.map((pairs) => {
@@ -137,7 +154,23 @@ const query = queryPairs.map((pairs) => {
 
 const positionKey = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("1", "2", "3", "manual1", "manual2") },
-  { weight: 2, arbitrary: fc.constantFrom("4", "manual3", "0", "-1", "01", "1.5", "manual0", "manual", "Manual1", "constructor", "toString", "hasOwnProperty") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "4",
+      "manual3",
+      "0",
+      "-1",
+      "01",
+      "1.5",
+      "manual0",
+      "manual",
+      "Manual1",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
 );
 const level = fc.oneof(
@@ -165,7 +198,10 @@ const updateObject = fc.record({ imageId: ids, ...updateFields }, { requiredKeys
 const dishObject = fc.record(
   {
     imageId: ids,
-    confirmedClass: fc.oneof({ weight: 4, arbitrary: fc.array(fc.integer({ min: 499, max: 516 }), { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }),
+    confirmedClass: fc.oneof(
+      { weight: 4, arbitrary: fc.array(fc.integer({ min: 499, max: 516 }), { minLength: 1, maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
+    ),
     food_item_position: fc.oneof(
       { weight: 4, arbitrary: fc.array(fc.oneof(fc.integer({ min: 0, max: 4 }), positionKey), { maxLength: 3 }) },
       { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
@@ -176,9 +212,16 @@ const dishObject = fc.record(
 );
 
 /** alice's intakes and their positions (null: recognition-only), for requests that should pass. */
-const ALICE_INTAKES: Record<number, string[] | null> = { 1001: null, 1002: ["1", "2", "3"], 1003: ["manual1", "manual2"], 1004: ["manual1"], 1005: ["manual1"] };
+const ALICE_INTAKES: Record<number, string[] | null> = {
+  1001: null,
+  1002: ["1", "2", "3"],
+  1003: ["manual1", "manual2"],
+  1004: ["manual1"],
+  1005: ["manual1"],
+};
 const validLevel = fc.constantFrom("none", "low", "medium", "high");
-const someOf = <T>(keys: string[], value: fc.Arbitrary<T>) => fc.dictionary(fc.constantFrom(...keys), value, { minKeys: 1, maxKeys: keys.length });
+const someOf = <T>(keys: string[], value: fc.Arbitrary<T>) =>
+  fc.dictionary(fc.constantFrom(...keys), value, { minKeys: 1, maxKeys: keys.length });
 /** Valid fields for the intake, then at most one field replaced by something random. */
 const mutation = fc.option(
   fc.tuple(
@@ -213,39 +256,66 @@ const nearValidDish = fc.constantFrom(1001, 1002, 1003, 1004, 1005).chain((image
   const confirm =
     positions === null
       ? fc.integer({ min: 501, max: 514 }).map((dish) => ({ confirmedClass: [dish] }))
-      : fc.subarray(positions, { minLength: 1 }).chain((chosen) =>
-          fc.array(fc.integer({ min: 501, max: 514 }), { minLength: chosen.length, maxLength: chosen.length }).map((dishes) => ({ confirmedClass: dishes, food_item_position: chosen })),
-        );
+      : fc
+          .subarray(positions, { minLength: 1 })
+          .chain((chosen) =>
+            fc
+              .array(fc.integer({ min: 501, max: 514 }), { minLength: chosen.length, maxLength: chosen.length })
+              .map((dishes) => ({ confirmedClass: dishes, food_item_position: chosen })),
+          );
   return fc.tuple(confirm, mutation).map(([valid, change]) => mutate({ imageId, ...valid }, change));
 });
 
-const contentType = fc.constantFrom("application/json", "application/json", "application/json; charset=utf-8", "text/plain", "application/octet-stream", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "");
+const contentType = fc.constantFrom(
+  "application/json",
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/octet-stream",
+  "multipart/form-data; boundary=x",
+  "application/x-www-form-urlencoded",
+  "",
+);
 
 /** A body as bytes with its content type. */
 const jsonBody = (object: fc.Arbitrary<unknown>) =>
   fc.oneof(
     { weight: 4, arbitrary: object.map((value) => ({ type: "application/json", bytes: Buffer.from(JSON.stringify(value) ?? "null") })) },
-    { weight: 2, arbitrary: fc.jsonValue().map((value) => ({ type: "application/json", bytes: Buffer.from(JSON.stringify(value) ?? "null") })) },
-    { weight: 1, arbitrary: fc.tuple(contentType, fc.string({ maxLength: 300 })).map(([type, text]) => ({ type, bytes: Buffer.from(text) })) },
-    { weight: 1, arbitrary: fc.tuple(contentType, fc.uint8Array({ maxLength: 300 })).map(([type, bytes]) => ({ type, bytes: Buffer.from(bytes) })) },
+    {
+      weight: 2,
+      arbitrary: fc.jsonValue().map((value) => ({ type: "application/json", bytes: Buffer.from(JSON.stringify(value) ?? "null") })),
+    },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(
-        '{"imageId": 1002, "__proto__": {"quantity": 5}}',
-        '{"imageId": 1002, "constructor": {"prototype": {"x": 1}}}',
-        '{"imageId": 1002, "quantity": {"1": 150}, "quantity": {"1": -1}}',
-        '{"imageId": 1002, "quantity": {"1": 1e999}}',
-        '{"imageId": 1002, "quantity": {"1": 150}',
-        "",
-        "null",
-        "[]",
-        '"x"',
-      ).map((text) => ({ type: "application/json", bytes: Buffer.from(text) })),
+      arbitrary: fc.tuple(contentType, fc.string({ maxLength: 300 })).map(([type, text]) => ({ type, bytes: Buffer.from(text) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(contentType, fc.uint8Array({ maxLength: 300 })).map(([type, bytes]) => ({ type, bytes: Buffer.from(bytes) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '{"imageId": 1002, "__proto__": {"quantity": 5}}',
+          '{"imageId": 1002, "constructor": {"prototype": {"x": 1}}}',
+          '{"imageId": 1002, "quantity": {"1": 150}, "quantity": {"1": -1}}',
+          '{"imageId": 1002, "quantity": {"1": 1e999}}',
+          '{"imageId": 1002, "quantity": {"1": 150}',
+          "",
+          "null",
+          "[]",
+          '"x"',
+        )
+        .map((text) => ({ type: "application/json", bytes: Buffer.from(text) })),
     },
   );
 
 const filePart = fc.record({
-  field: fc.oneof({ weight: 5, arbitrary: fc.constant("image") }, { weight: 1, arbitrary: fc.constantFrom("file", "other", "", 'image"; x="1', "__proto__") }),
+  field: fc.oneof(
+    { weight: 5, arbitrary: fc.constant("image") },
+    { weight: 1, arbitrary: fc.constantFrom("file", "other", "", 'image"; x="1', "__proto__") },
+  ),
   filename: fc.option(fc.constantFrom("photo.png", "x.jpg", "", "../../etc/passwd", "a\u0000b.png"), { nil: undefined }),
   type: fc.option(fc.constantFrom("image/png", "image/jpeg", "text/plain", "application/octet-stream"), { nil: undefined }),
   content: fc.oneof(
@@ -259,9 +329,21 @@ const filePart = fc.record({
 });
 const multipartBody = fc
   .record({
-    parts: fc.oneof({ weight: 3, arbitrary: fc.array(filePart, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(filePart, { maxLength: 4 }) }),
+    parts: fc.oneof(
+      { weight: 3, arbitrary: fc.array(filePart, { minLength: 1, maxLength: 1 }) },
+      { weight: 1, arbitrary: fc.array(filePart, { maxLength: 4 }) },
+    ),
     boundary: fc.constantFrom("fuzzBoundary", "----x", "a"),
-    breakage: fc.constantFrom("none", "none", "none", "no-closing", "header-boundary-differs", "no-boundary-param", "garbage-after", "no-part-headers"),
+    breakage: fc.constantFrom(
+      "none",
+      "none",
+      "none",
+      "no-closing",
+      "header-boundary-differs",
+      "no-boundary-param",
+      "garbage-after",
+      "no-part-headers",
+    ),
   })
   .map(({ parts, boundary, breakage }) => {
     const chunks: Buffer[] = [];
@@ -337,12 +419,18 @@ describe("sandbox routes under random input", () => {
 
   it("POST /v2/nutrition/recipe/ingredients and recipe/nutritionalInfo", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("ingredients", "nutritionalInfo"), jsonBody(fc.record({ imageId: ids, extra: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] })), query, token, async (which, body, q, bearer) => {
-        const path = `/v2/nutrition/recipe/${which}${q}`;
-        const headers: Record<string, string> = { authorization: `Bearer ${tokens[bearer]!}` };
-        if (body.type) headers["content-type"] = body.type;
-        check(await send("POST", path, headers, body.bytes), `POST ${path} ${body.bytes.toString("utf8").slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("ingredients", "nutritionalInfo"),
+        jsonBody(fc.record({ imageId: ids, extra: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] })),
+        query,
+        token,
+        async (which, body, q, bearer) => {
+          const path = `/v2/nutrition/recipe/${which}${q}`;
+          const headers: Record<string, string> = { authorization: `Bearer ${tokens[bearer]!}` };
+          if (body.type) headers["content-type"] = body.type;
+          check(await send("POST", path, headers, body.bytes), `POST ${path} ${body.bytes.toString("utf8").slice(0, 200)}`);
+        },
+      ),
       runOptions,
     );
     expectBothOutcomes();
@@ -350,7 +438,10 @@ describe("sandbox routes under random input", () => {
 
   it("POST /v2/intake/{id}/display_image with random multipart and other bodies", async () => {
     const body = fc.oneof({ weight: 3, arbitrary: multipartBody }, { weight: 1, arbitrary: jsonBody(fc.jsonValue()) });
-    const target = fc.oneof({ weight: 3, arbitrary: fc.constantFrom("1003", "1004", "1005", "1002", "2003", "3001") }, { weight: 1, arbitrary: idText });
+    const target = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom("1003", "1004", "1005", "1002", "2003", "3001") },
+      { weight: 1, arbitrary: idText },
+    );
     await fc.assert(
       fc.asyncProperty(target, body, query, token, async (id, payload, q, bearer) => {
         const path = `/v2/intake/${id}/display_image${q}`;
@@ -377,7 +468,17 @@ describe("sandbox routes under random input", () => {
   it("unknown paths, wrong methods and image names", async () => {
     const method = fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
     const path = fc.oneof(
-      fc.constantFrom("/v2/intake", "/v2/intake/", "/v2/nutrition/confirm/quantity", "/v2/intake/1003/display_image", "/v2/history/getIntakesList", "/v2", "/v3/intake/1002", "/images/", "/v2/intake/1002/extra"),
+      fc.constantFrom(
+        "/v2/intake",
+        "/v2/intake/",
+        "/v2/nutrition/confirm/quantity",
+        "/v2/intake/1003/display_image",
+        "/v2/history/getIntakesList",
+        "/v2",
+        "/v3/intake/1002",
+        "/images/",
+        "/v2/intake/1002/extra",
+      ),
       fc.string({ maxLength: 12 }).map((text) => `/v2/${encodeURIComponent(text)}`),
       fc.string({ maxLength: 12 }).map((text) => `/images/${encodeURIComponent(text)}`),
     );

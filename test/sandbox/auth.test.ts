@@ -77,7 +77,9 @@ describe("401: token missing or invalid", () => {
   });
 
   it("the scheme name is case-insensitive", async () => {
-    const answer = await fetchJson(sb.handle, "GET", intakePath(1001), { headers: { authorization: `bearer ${sb.handle.tokenFor("alice")}` } });
+    const answer = await fetchJson(sb.handle, "GET", intakePath(1001), {
+      headers: { authorization: `bearer ${sb.handle.tokenFor("alice")}` },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -128,11 +130,15 @@ describe("user_id rules", () => {
 
   it("a manager for a user it does not manage → 403", async () => {
     expect((await fetchJson(sb.handle, "GET", intakePath(3001), { as: "dave", query: { user_id: 103 } })).status).toBe(403);
-    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { ...ALL_TIME, user_id: 104 } })).status).toBe(403);
+    expect(
+      (await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { ...ALL_TIME, user_id: 104 } })).status,
+    ).toBe(403);
   });
 
   it("a manager naming a user that does not exist → 403", async () => {
-    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { ...ALL_TIME, user_id: 999 } })).status).toBe(403);
+    expect(
+      (await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "dave", query: { ...ALL_TIME, user_id: 999 } })).status,
+    ).toBe(403);
   });
 
   it("an APIUser with a foreign user_id → 403", async () => {
@@ -160,7 +166,12 @@ describe("user_id rules", () => {
   });
 
   it("a company acts for every one of its users", async () => {
-    for (const [userId, imageId] of [[101, 1001], [102, 2001], [103, 3001], [104, 4001]] as const) {
+    for (const [userId, imageId] of [
+      [101, 1001],
+      [102, 2001],
+      [103, 3001],
+      [104, 4001],
+    ] as const) {
       expect((await fetchJson(sb.handle, "GET", intakePath(imageId), { as: "acme", query: { user_id: userId } })).status).toBe(200);
     }
     const list = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "acme", query: { ...ALL_TIME, user_id: 104 } });

@@ -102,7 +102,9 @@ describe("start-up output", () => {
       ["201", "dave", "APIUserManager", "-"],
       ["301", "acme", "APICompany", "-"],
     ]);
-    expect(lines.slice(1).every((line) => line.split("\t").length === 5 && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(line.split("\t")[4]!))).toBe(true);
+    expect(lines.slice(1).every((line) => line.split("\t").length === 5 && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(line.split("\t")[4]!))).toBe(
+      true,
+    );
     run.stop();
     expect(await run.done).toBe(0);
   });
@@ -138,7 +140,10 @@ describe("which token --env exports", () => {
   );
 
   it("--token-kind opaque exports the user's opaque token instead of the JWT", () => {
-    expect(chooseExport("http://x", users, { as: "bob", tokenKind: "opaque" }).env).toEqual({ url: "http://x", token: "102".padStart(40, "a") });
+    expect(chooseExport("http://x", users, { as: "bob", tokenKind: "opaque" }).env).toEqual({
+      url: "http://x",
+      token: "102".padStart(40, "a"),
+    });
     expect(chooseExport("http://x", users, { as: "bob", tokenKind: "jwt" }).env).toEqual({ url: "http://x", token: "jwt-bob" });
   });
 
@@ -160,7 +165,9 @@ describe("refusals: one line on stderr (JSON under --json), an exit code, nothin
   it("an unknown --token-kind: exit 2", async () => {
     const { io, stderr } = bufferIO();
     expect(await run(["sandbox", "--port", "0", "--env", "--token-kind", "paper"], { io, signal: new AbortController().signal })).toBe(2);
-    expect(stderr()).toMatch(/^error: option '--token-kind <kind>' argument 'paper' is invalid\. Allowed choices are jwt, opaque\.\nhint: /);
+    expect(stderr()).toMatch(
+      /^error: option '--token-kind <kind>' argument 'paper' is invalid\. Allowed choices are jwt, opaque\.\nhint: /,
+    );
   });
 
   it("a port already in use: exit 8 at once, the error as JSON under --json and nothing on stdout", async () => {
@@ -209,7 +216,10 @@ describe("refusals: one line on stderr (JSON under --json), an exit code, nothin
 
 describe("the built CLI", () => {
   it("`foodctl sandbox --port 0 --json` serves, and exits 0 on a real SIGINT (the run's signal)", async () => {
-    const child = spawn(process.execPath, [cliBin(), "sandbox", "--port", "0", "--json"], { env: baseEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliBin(), "sandbox", "--port", "0", "--json"], {
+      env: baseEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

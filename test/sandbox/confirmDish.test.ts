@@ -6,7 +6,8 @@ import { getIntake, itemAt, itemNutritionAt, nutrient, weightsSum, codeFor } fro
 
 const sb = withSandbox({}, { perTest: true });
 
-const confirm = (as: string, body: unknown, query?: Record<string, number>) => fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as, body, query });
+const confirm = (as: string, body: unknown, query?: Record<string, number>) =>
+  fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as, body, query });
 const dish = (id: number) => DISHES.find((d) => d.id === id)!;
 
 describe("update rule 7", () => {
@@ -33,14 +34,26 @@ describe("update rule 7", () => {
   });
 
   it("the nutrition after confirm/dish equals a separate confirm and update", async () => {
-    await confirm("alice", { imageId: 1003, confirmedClass: [509], food_item_position: ["manual2"], quantity: { manual2: 200 }, oil: { manual2: "high" } });
+    await confirm("alice", {
+      imageId: 1003,
+      confirmedClass: [509],
+      food_item_position: ["manual2"],
+      quantity: { manual2: 200 },
+      oil: { manual2: "high" },
+    });
     const once = await getIntake(sb.handle, 1003, "alice");
     expect(sb.handle.stats().nutrition_calculations).toBe(1);
 
-    const other = await fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as: "alice", body: { imageId: 1003, confirmedClass: [511], food_item_position: ["manual2"] } });
+    const other = await fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", {
+      as: "alice",
+      body: { imageId: 1003, confirmedClass: [511], food_item_position: ["manual2"] },
+    });
     expect(other.status).toBe(200);
     await confirm("alice", { imageId: 1003, confirmedClass: [509], food_item_position: ["manual2"] });
-    await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1003, quantity: { manual2: 200 }, oil: { manual2: "high" } } });
+    await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
+      as: "alice",
+      body: { imageId: 1003, quantity: { manual2: 200 }, oil: { manual2: "high" } },
+    });
     expect(await getIntake(sb.handle, 1003, "alice")).toEqual(once);
   });
 });
@@ -53,10 +66,17 @@ describe("confirming dishes", () => {
     const [oldItem, newItem] = [itemAt(before, 2), itemAt(after, 2)];
     expect(newItem.name).toBe("Oat porridge with banana");
     expect(newItem.serving_size).toBe(oldItem.serving_size);
-    expect([newItem.salt, newItem.sugar, newItem.oil, newItem.measures]).toEqual([oldItem.salt, oldItem.sugar, oldItem.oil, oldItem.measures]);
+    expect([newItem.salt, newItem.sugar, newItem.oil, newItem.measures]).toEqual([
+      oldItem.salt,
+      oldItem.sugar,
+      oldItem.oil,
+      oldItem.measures,
+    ]);
     expect(newItem.recipe.map((c: { name: string }) => c.name)).toEqual(["oat porridge made with milk", "banana", "salt", "sugar", "oil"]);
     expect(itemAt(after, 1)).toEqual(itemAt(before, 1));
-    expect(nutrient(itemNutritionAt(after, 2).nutritional_info, "FAT")).not.toBe(nutrient(itemNutritionAt(before, 2).nutritional_info, "FAT"));
+    expect(nutrient(itemNutritionAt(after, 2).nutritional_info, "FAT")).not.toBe(
+      nutrient(itemNutritionAt(before, 2).nutritional_info, "FAT"),
+    );
     expect([after.timestamp, after.occasion]).toEqual([before.timestamp, before.occasion]);
   });
 

@@ -75,7 +75,12 @@ describe("--detach", () => {
     expect(await sandboxCommand(run.deps, { ...options, pidFile })).toBe(0);
     const start = JSON.parse(run.stdout());
     started.push(start.pid);
-    expect(start).toMatchObject({ url: expect.stringMatching(/^http:/), pid: expect.any(Number), port: expect.any(Number), pid_file: pidFile });
+    expect(start).toMatchObject({
+      url: expect.stringMatching(/^http:/),
+      pid: expect.any(Number),
+      port: expect.any(Number),
+      pid_file: pidFile,
+    });
     expect(start.users).toHaveLength(6);
     expect(JSON.parse(readFileSync(pidFile, "utf8"))).toMatchObject({ pid: start.pid, url: start.url });
 
@@ -127,7 +132,6 @@ describe("sandbox stop", () => {
     expect(isSandboxRunning(a.pid)).toBe(true);
     expect(await stopSandbox(deps().deps, { port: a.port })).toBe(0);
   });
-
 
   it("with nothing recorded: exit 6 and says where it looked", async () => {
     const message = `no detached sandbox is recorded in ${join(dir, "run", "foodctl")}`;

@@ -7,7 +7,12 @@ import { GIF, getIntake, imageForm, JPEG, paddedTo, PNG, WEBP, type Json, codeFo
 
 const sb = withSandbox({}, { perTest: true });
 
-function attach(handle: SandboxHandle, imageId: number, body: FormData | Uint8Array | string, options: { as?: string; query?: Record<string, string | number>; contentType?: string } = {}) {
+function attach(
+  handle: SandboxHandle,
+  imageId: number,
+  body: FormData | Uint8Array | string,
+  options: { as?: string; query?: Record<string, string | number>; contentType?: string } = {},
+) {
   return fetchJson(handle, "POST", `/v2/intake/${imageId}/display_image`, {
     as: options.as ?? "alice",
     rawBody: body,

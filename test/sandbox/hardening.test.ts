@@ -107,7 +107,9 @@ describe("issue 15 #5: one sandbox per state file", () => {
       const refused = await startSandbox({ port: 0, statePath: path }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(StateLockedError);
       expect(refused).toBeInstanceOf(StateFileError);
-      expect((refused as Error).message).toBe(`state file ${path} is in use by another sandbox (pid ${process.pid}); stop it or use another --state file`);
+      expect((refused as Error).message).toBe(
+        `state file ${path} is in use by another sandbox (pid ${process.pid}); stop it or use another --state file`,
+      );
       expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
     } finally {
       await first.close();
@@ -147,7 +149,10 @@ describe("issue 15 #5: one sandbox per state file", () => {
   it("#5 a real sandbox process: SIGTERM releases the lock; after kill -9 the stale lock is taken over", async () => {
     const path = join(tempDir(), "state.json");
     const startProcess = async () => {
-      const child = spawn(process.execPath, [cliBin(), "sandbox", "--port", "0", "--json", "--state", path], { env: baseEnv(), stdio: ["ignore", "pipe", "ignore"] });
+      const child = spawn(process.execPath, [cliBin(), "sandbox", "--port", "0", "--json", "--state", path], {
+        env: baseEnv(),
+        stdio: ["ignore", "pipe", "ignore"],
+      });
       const exited = new Promise((resolve) => child.on("close", resolve));
       await new Promise((resolve) => child.stdout.setEncoding("utf8").once("data", resolve));
       return { child, exited };
@@ -186,7 +191,12 @@ describe("issue 15 #5: one sandbox per state file", () => {
 describe("issue 15: hostile JSON and bodies", () => {
   const sb = withSandbox({}, { perTest: true });
   const raw = (text: string, headers: Record<string, string> = {}) =>
-    fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: text, contentType: "application/json", headers });
+    fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
+      as: "alice",
+      rawBody: text,
+      contentType: "application/json",
+      headers,
+    });
 
   it("__proto__ and constructor keys in a quantity or level map are named, not called invalid JSON", async () => {
     for (const [text, key] of [
@@ -228,7 +238,12 @@ describe("issue 15: hostile JSON and bodies", () => {
 
   it("a body sent with Content-Encoding: gzip (or any encoding) is answered 415 (code 1503) and nothing changes", async () => {
     const body = JSON.stringify({ imageId: 1002, quantity: { "1": 111 } });
-    for (const [encoding, bytes] of [["gzip", body], ["gzip", gzipSync(body)], ["br", body], ["deflate, gzip", body]] as const) {
+    for (const [encoding, bytes] of [
+      ["gzip", body],
+      ["gzip", gzipSync(body)],
+      ["br", body],
+      ["deflate, gzip", body],
+    ] as const) {
       const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
         as: "alice",
         rawBody: typeof bytes === "string" ? bytes : new Uint8Array(bytes),
@@ -249,7 +264,12 @@ describe("issue 15: addresses", () => {
     const { port } = new URL(sb.handle.url);
     const body = await new Promise<string>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port: Number(port), path: "/v2/intake/1001", headers: { host: "evil.example:666", authorization: `Bearer ${sb.handle.tokenFor("alice")}` } },
+        {
+          host: "127.0.0.1",
+          port: Number(port),
+          path: "/v2/intake/1001",
+          headers: { host: "evil.example:666", authorization: `Bearer ${sb.handle.tokenFor("alice")}` },
+        },
         (response) => {
           let text = "";
           response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));

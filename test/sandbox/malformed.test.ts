@@ -13,7 +13,8 @@ const sb = withSandbox();
 const allIntakes = () => SEED_INTAKES.map((seed) => sb.handle.intake(seed.imageId));
 
 function expectClientError(answer: JsonAnswer<Json>, context: unknown) {
-  if (answer.status < 400 || answer.status > 499) throw new Error(`expected a 4xx for ${JSON.stringify(context)}, got ${answer.status} ${answer.text}`);
+  if (answer.status < 400 || answer.status > 499)
+    throw new Error(`expected a 4xx for ${JSON.stringify(context)}, got ${answer.status} ${answer.text}`);
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   expect(answer.body).toEqual({ message: expect.any(String), code: codeFor(answer.status) });
   expect(answer.body.message.length).toBeGreaterThan(0);
@@ -28,21 +29,21 @@ const JSON_ROUTES = [
 
 describe("hand-picked malformed requests", () => {
   const rawBodies: Array<[string, string, string | undefined]> = [
-    ["bad JSON", "{\"imageId\": 1002,", "application/json"],
+    ["bad JSON", '{"imageId": 1002,', "application/json"],
     ["an empty JSON body", "", "application/json"],
-    ["a JSON string", "\"hello\"", "application/json"],
+    ["a JSON string", '"hello"', "application/json"],
     ["a JSON number", "1002", "application/json"],
     ["JSON null", "null", "application/json"],
     ["a JSON array", "[1002]", "application/json"],
-    ["NaN", "{\"imageId\": NaN}", "application/json"],
-    ["a __proto__ key", "{\"imageId\": 1002, \"__proto__\": {\"admin\": true}}", "application/json"],
-    ["a constructor.prototype key", "{\"imageId\": 1002, \"constructor\": {\"prototype\": {}}}", "application/json"],
-    ["text/plain", "{\"imageId\": 1002}", "text/plain"],
+    ["NaN", '{"imageId": NaN}', "application/json"],
+    ["a __proto__ key", '{"imageId": 1002, "__proto__": {"admin": true}}', "application/json"],
+    ["a constructor.prototype key", '{"imageId": 1002, "constructor": {"prototype": {}}}', "application/json"],
+    ["text/plain", '{"imageId": 1002}', "text/plain"],
     ["form-urlencoded", "imageId=1002", "application/x-www-form-urlencoded"],
     ["an image content type", "xxxx", "image/jpeg"],
-    ["a malformed content type", "{\"imageId\": 1002}", "application/"],
-    ["huge numbers written literally", "{\"imageId\": 1e400, \"quantity\": 1e400}", "application/json"],
-    ["a huge integer id", "{\"imageId\": 123456789012345678901234567890}", "application/json"],
+    ["a malformed content type", '{"imageId": 1002}', "application/"],
+    ["huge numbers written literally", '{"imageId": 1e400, "quantity": 1e400}', "application/json"],
+    ["a huge integer id", '{"imageId": 123456789012345678901234567890}', "application/json"],
     ["deeply nested JSON", `{"imageId": 1002, "quantity": ${"[".repeat(500)}${"]".repeat(500)}}`, "application/json"],
   ];
   for (const route of JSON_ROUTES) {
@@ -71,7 +72,7 @@ describe("hand-picked malformed requests", () => {
     const response = await fetch(`${sb.handle.url}/v2/nutrition/confirm/quantity`, {
       method: "POST",
       headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` },
-      body: new Uint8Array(Buffer.from("{\"imageId\":1002}")),
+      body: new Uint8Array(Buffer.from('{"imageId":1002}')),
     });
     expect(response.status).toBe(415);
   });
@@ -87,7 +88,11 @@ describe("properties", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...JSON_ROUTES), fc.jsonValue(), async (route, body) => {
         const before = allIntakes();
-        const answer = await fetchJson(sb.handle, "POST", route, { as: "alice", rawBody: JSON.stringify(body), contentType: "application/json" });
+        const answer = await fetchJson(sb.handle, "POST", route, {
+          as: "alice",
+          rawBody: JSON.stringify(body),
+          contentType: "application/json",
+        });
         if (answer.status !== 200) {
           expectClientError(answer, { route, body });
           expect(allIntakes()).toEqual(before);
@@ -100,7 +105,11 @@ describe("properties", () => {
   it("any text as a JSON body gives a 4xx or 200, never a 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
-        const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: text, contentType: "application/json" });
+        const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
+          as: "alice",
+          rawBody: text,
+          contentType: "application/json",
+        });
         if (answer.status !== 200) expectClientError(answer, text);
       }),
       { numRuns: 60 },
@@ -173,7 +182,10 @@ describe("properties", () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), fc.constantFrom("image", "file", "IMAGE"), async (bytes, fieldName) => {
         const before = sb.handle.intake(1003);
-        const answer = await fetchJson(sb.handle, "POST", "/v2/intake/1003/display_image", { as: "alice", rawBody: imageForm(bytes, fieldName) });
+        const answer = await fetchJson(sb.handle, "POST", "/v2/intake/1003/display_image", {
+          as: "alice",
+          rawBody: imageForm(bytes, fieldName),
+        });
         expectClientError(answer, { length: bytes.length, fieldName });
         expect(sb.handle.intake(1003)).toEqual(before);
       }),

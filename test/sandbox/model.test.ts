@@ -10,7 +10,12 @@ import { createSeedState, dishComponents } from "../../src/sandbox/state.js";
 import { parseState, serializeState } from "../../src/sandbox/stateFile.js";
 
 const pancakes = dishComponents(DISHES.find((dish) => dish.id === 503)!);
-const portion = (servingSize: number, levels: Partial<Record<"salt" | "sugar" | "oil", Level>> = {}, components: BaseComponent[] = pancakes, likelyAddedSugar = true) => ({
+const portion = (
+  servingSize: number,
+  levels: Partial<Record<"salt" | "sugar" | "oil", Level>> = {},
+  components: BaseComponent[] = pancakes,
+  likelyAddedSugar = true,
+) => ({
   servingSize,
   levels: { salt: "none" as Level, sugar: "none" as Level, oil: "none" as Level, ...levels },
   likelyAddedSugar,
@@ -88,7 +93,9 @@ describe("seed data", () => {
 
   it("item 3 of intake 1002 and item 2 of 2002 are likely to contain added sugars; their other items are not", () => {
     const likely = (imageId: number) =>
-      SEED_INTAKES.find((seed) => seed.imageId === imageId)!.items.map((item) => DISHES.find((dish) => dish.id === item.dish)!.likelyAddedSugar);
+      SEED_INTAKES.find((seed) => seed.imageId === imageId)!.items.map(
+        (item) => DISHES.find((dish) => dish.id === item.dish)!.likelyAddedSugar,
+      );
     expect(likely(1002)).toEqual([false, false, true]);
     expect(likely(2002)).toEqual([false, true]);
   });

@@ -32,8 +32,19 @@ describe("GET /v2/intake/{image_id}", () => {
   it("the seeded positions are as documented", async () => {
     const positions = (record: Json) => record.recipe_per_item?.map((item: Json) => item.food_item_position) ?? null;
     const expected: Record<number, unknown> = {
-      1001: null, 1002: [1, 2, 3], 1003: ["manual1", "manual2"], 1004: ["manual1"], 1005: ["manual1"],
-      2001: null, 2002: [1, 2], 2003: ["manual1", "manual2"], 3001: ["manual1", "manual2"], 3002: [1, 2], 4001: [1, 2], 4002: ["manual1"], 4003: [1, 3],
+      1001: null,
+      1002: [1, 2, 3],
+      1003: ["manual1", "manual2"],
+      1004: ["manual1"],
+      1005: ["manual1"],
+      2001: null,
+      2002: [1, 2],
+      2003: ["manual1", "manual2"],
+      3001: ["manual1", "manual2"],
+      3002: [1, 2],
+      4001: [1, 2],
+      4002: ["manual1"],
+      4003: [1, 3],
     };
     for (const [imageId, list] of Object.entries(expected)) {
       expect([imageId, positions(sb.handle.intake(Number(imageId)))]).toEqual([imageId, list]);
@@ -65,7 +76,8 @@ describe("GET /v2/intake/{image_id}", () => {
       expect(Object.keys(totals).length).toBeGreaterThanOrEqual(12);
       expect(Object.keys(totals)).toEqual(expect.arrayContaining(["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA", ...extra]));
       expect(totals.CHOCDF.label).toBe("Carbs");
-      for (const item of record.nutritional_info_per_item ?? []) expect(Object.keys(item.nutritional_info.totalNutrients)).toEqual(Object.keys(totals));
+      for (const item of record.nutritional_info_per_item ?? [])
+        expect(Object.keys(item.nutritional_info.totalNutrients)).toEqual(Object.keys(totals));
     }
     const pizza = (sb.handle.intake(1001) as Json).nutritional_info.totalNutrients;
     expect(pizza.CA).toEqual({ label: "Calcium", quantity: expect.any(Number), unit: "mg" });
@@ -96,14 +108,25 @@ describe("GET /v2/intake/{image_id}", () => {
     const plain = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice" });
     const withLanguage = await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query });
     expect(withLanguage.body).toEqual(plain.body);
-    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { ...ALL_TIME, ...query } })).status).toBe(200);
+    expect(
+      (await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { ...ALL_TIME, ...query } })).status,
+    ).toBe(200);
     for (const path of ["/v2/nutrition/recipe/ingredients", "/v2/nutrition/recipe/nutritionalInfo", "/v2/nutrition/confirm/quantity"]) {
-      expect([path, (await fetchJson(sb.handle, "POST", path, { as: "alice", query, body: { imageId: 1001 } })).status]).toEqual([path, 200]);
+      expect([path, (await fetchJson(sb.handle, "POST", path, { as: "alice", query, body: { imageId: 1001 } })).status]).toEqual([
+        path,
+        200,
+      ]);
     }
-    const dish = await fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", { as: "carol", query, body: { imageId: 3002, confirmedClass: [506], food_item_position: [1] } });
+    const dish = await fetchJson(sb.handle, "POST", "/v2/image/confirm/dish", {
+      as: "carol",
+      query,
+      body: { imageId: 3002, confirmedClass: [506], food_item_position: [1] },
+    });
     expect(dish.status).toBe(200);
     expect((await fetchJson(sb.handle, "DELETE", "/v2/intake/1003/display_image", { as: "alice", query })).status).toBe(200);
-    expect((await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { language: ["tur", "eng"] } })).body.code).toBe(1401);
+    expect((await fetchJson(sb.handle, "GET", "/v2/intake/1001", { as: "alice", query: { language: ["tur", "eng"] } })).body.code).toBe(
+      1401,
+    );
   });
 
   it("image_url serves the normal image with its content type and the dimensions in processed_image_size", async () => {
@@ -142,7 +165,10 @@ describe("GET /v2/intake/{image_id}", () => {
   }
 
   it("HEAD answers like GET without a body", async () => {
-    const response = await fetch(`${sb.handle.url}/v2/intake/1001`, { method: "HEAD", headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
+    const response = await fetch(`${sb.handle.url}/v2/intake/1001`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` },
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -166,7 +192,10 @@ describe("GET /v2/history/getIntakesList", () => {
   });
 
   it("§5 history dates: the history list requires both dates, and a 400 names the missing one", async () => {
-    const from = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_from: "2026/11/03, 00:00:00" } });
+    const from = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+      as: "bob",
+      query: { date_from: "2026/11/03, 00:00:00" },
+    });
     expect(from.status).toBe(400);
     expect(from.body).toEqual({ message: expect.stringMatching(/^date_to is required/), code: 1401 });
     const to = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_to: "2026/11/03, 00:00:00" } });
@@ -174,7 +203,10 @@ describe("GET /v2/history/getIntakesList", () => {
     const none = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob" });
     expect(none.status).toBe(400);
     expect(none.body.message).toMatch(/date_from and date_to are required/);
-    const both = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "bob", query: { date_from: "2026/11/03, 00:00:00", date_to: "2026/11/30, 00:00:00" } });
+    const both = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+      as: "bob",
+      query: { date_from: "2026/11/03, 00:00:00", date_to: "2026/11/30, 00:00:00" },
+    });
     expect(ids(both)).toEqual([2002, 2003]);
   });
 
@@ -186,7 +218,16 @@ describe("GET /v2/history/getIntakesList", () => {
     expect(answer.body).toEqual({ intakes_list: [] });
   });
 
-  for (const bad of ["2026-11-03 08:00:00", "2026/11/03", "2026/13/01, 00:00:00", "2026/02/30, 00:00:00", "2026/11/03, 24:00:00", "2026/11/03,08:00:00", "yesterday", ""]) {
+  for (const bad of [
+    "2026-11-03 08:00:00",
+    "2026/11/03",
+    "2026/13/01, 00:00:00",
+    "2026/02/30, 00:00:00",
+    "2026/11/03, 24:00:00",
+    "2026/11/03,08:00:00",
+    "yesterday",
+    "",
+  ]) {
     it(`a malformed date ${JSON.stringify(bad)} → 400`, async () => {
       const answer = await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { date_from: bad } });
       expect(answer.status).toBe(400);
@@ -204,7 +245,14 @@ describe("GET /v2/history/getIntakesList", () => {
 
   it("an unknown or repeated query parameter → 400", async () => {
     expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { limit: 5 } })).status).toBe(400);
-    expect((await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", { as: "alice", query: { date_from: ["2026/11/01, 00:00:00", "2026/11/02, 00:00:00"] } })).status).toBe(400);
+    expect(
+      (
+        await fetchJson(sb.handle, "GET", "/v2/history/getIntakesList", {
+          as: "alice",
+          query: { date_from: ["2026/11/01, 00:00:00", "2026/11/02, 00:00:00"] },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("a manager lists a managed user's intakes", async () => {
@@ -223,7 +271,13 @@ describe("recipe endpoints", () => {
   it("recipe/nutritionalInfo of a recognition-only intake gives the totals", async () => {
     const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "bob", body: { imageId: 2001 } });
     const record = sb.handle.intake(2001) as Json;
-    expect(answer.body).toEqual({ imageId: 2001, ids: [2001001], foodName: record.foodName, hasNutritionalInfo: true, nutritional_info: record.nutritional_info });
+    expect(answer.body).toEqual({
+      imageId: 2001,
+      ids: [2001001],
+      foodName: record.foodName,
+      hasNutritionalInfo: true,
+      nutritional_info: record.nutritional_info,
+    });
   });
 
   const badBodies: Array<[string, unknown]> = [
@@ -256,7 +310,9 @@ describe("sandbox-only routes and framework answers", () => {
     const after = (await fetchJson(sb.handle, "GET", "/sandbox/stats")).body;
     expect(after.total_requests - before.total_requests).toBe(4);
     expect(after.requests["GET /v2/intake/:image_id"] - (before.requests["GET /v2/intake/:image_id"] ?? 0)).toBe(2);
-    expect(after.requests["POST /v2/nutrition/recipe/ingredients"] - (before.requests["POST /v2/nutrition/recipe/ingredients"] ?? 0)).toBe(1);
+    expect(after.requests["POST /v2/nutrition/recipe/ingredients"] - (before.requests["POST /v2/nutrition/recipe/ingredients"] ?? 0)).toBe(
+      1,
+    );
     expect(after.requests["GET *"] - (before.requests["GET *"] ?? 0)).toBe(1);
     expect(after).toEqual(sb.handle.stats());
     expect(Object.keys(after.requests).some((key) => key.includes("stats") || key.includes("images"))).toBe(false);

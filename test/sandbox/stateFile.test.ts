@@ -39,7 +39,14 @@ describe("state file", () => {
     let changed: unknown;
     try {
       token = first.tokenFor("alice");
-      expect((await fetchJson(first, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1002, quantity: { "2": 99.5 }, salt: { "1": "high" } } })).status).toBe(200);
+      expect(
+        (
+          await fetchJson(first, "POST", "/v2/nutrition/confirm/quantity", {
+            as: "alice",
+            body: { imageId: 1002, quantity: { "2": 99.5 }, salt: { "1": "high" } },
+          })
+        ).status,
+      ).toBe(200);
       expect((await fetchJson(first, "POST", "/v2/intake/1003/display_image", { as: "alice", rawBody: imageForm(JPEG) })).status).toBe(200);
       expect((await fetchJson(first, "DELETE", "/v2/intake/1005/display_image", { as: "alice" })).status).toBe(200);
       changed = [first.intake(1002), first.intake(1003), first.intake(1005)];
@@ -79,7 +86,10 @@ describe("state file", () => {
     ["not JSON", "{not json"],
     ["empty", ""],
     ["JSON of another shape", JSON.stringify({ hello: "world" })],
-    ["a state with a broken intake", JSON.stringify({ format: "foodctl-sandbox-state", version: 1, secret: "x".repeat(32), intakes: [{ imageId: 1 }], images: {} })],
+    [
+      "a state with a broken intake",
+      JSON.stringify({ format: "foodctl-sandbox-state", version: 1, secret: "x".repeat(32), intakes: [{ imageId: 1 }], images: {} }),
+    ],
   ];
   for (const [label, text] of corrupt) {
     it(`a corrupt state file (${label}) is refused with a one-line StateFileError and left untouched`, async () => {

@@ -39,7 +39,10 @@ describe("tables fit the terminal", () => {
   });
 
   it("intake list at 200 columns and with --wide at 80: every food whole", async () => {
-    for (const [argv, columns] of [[["intake", "list", ...NOVEMBER], 200], [["intake", "list", "--wide", ...NOVEMBER], 80]] as const) {
+    for (const [argv, columns] of [
+      [["intake", "list", ...NOVEMBER], 200],
+      [["intake", "list", "--wide", ...NOVEMBER], 80],
+    ] as const) {
       const { code, lines } = await asBob([...argv], columns);
       expect(code).toBe(0);
       expect(lines.join("\n")).not.toContain("…");

@@ -172,7 +172,9 @@ describe("rules 3 and 4: modifiers change the recipe and nutrition", () => {
     expect(componentWeight(item.recipe, "salt")).toBeCloseTo(180 * MODIFIER_SHARES.salt.high, 2);
     expect(item.serving_size).toBe(180);
     expect(weightsSum(item.recipe)).toBeCloseTo(180, 1);
-    expect(nutrient(itemNutritionAt(after, 1).nutritional_info, "NA")).toBeGreaterThan(nutrient(itemNutritionAt(before, 1).nutritional_info, "NA"));
+    expect(nutrient(itemNutritionAt(after, 1).nutritional_info, "NA")).toBeGreaterThan(
+      nutrient(itemNutritionAt(before, 1).nutritional_info, "NA"),
+    );
   });
 
   it("salt none removes the salt component's weight and lowers sodium", async () => {
@@ -257,7 +259,10 @@ describe("update rule 6: nutrition is recalculated and shown everywhere at once"
     await update(sb.handle, "alice", { imageId: 1002, quantity: { "1": 123.45, "3": 210 } });
     const intake = await getIntake(sb.handle, 1002, "alice");
     const servings = intake.recipe_per_item.map((item: Json) => item.serving_size);
-    expect(intake.serving_size).toBeCloseTo(servings.reduce((a: number, b: number) => a + b, 0), 6);
+    expect(intake.serving_size).toBeCloseTo(
+      servings.reduce((a: number, b: number) => a + b, 0),
+      6,
+    );
     for (const code of ["ENERC_KCAL", "PROCNT", "FAT", "CHOCDF", "SUGAR", "NA"]) {
       const sum = intake.nutritional_info_per_item.reduce((total: number, item: Json) => total + nutrient(item.nutritional_info, code), 0);
       expect(nutrient(intake.nutritional_info, code)).toBeCloseTo(sum, 1);
@@ -323,8 +328,16 @@ describe("quantity and level checks", () => {
 
   it("a quantity written as 1e400 in the JSON text is refused with 400", async () => {
     const before = sb.handle.intake(1002);
-    for (const text of ['{"imageId":1002,"quantity":{"1":1e400}}', '{"imageId":1001,"quantity":1e400}', '{"imageId":1002,"quantity":{"1":-1e400}}']) {
-      const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: text, contentType: "application/json" });
+    for (const text of [
+      '{"imageId":1002,"quantity":{"1":1e400}}',
+      '{"imageId":1001,"quantity":1e400}',
+      '{"imageId":1002,"quantity":{"1":-1e400}}',
+    ]) {
+      const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
+        as: "alice",
+        rawBody: text,
+        contentType: "application/json",
+      });
       expect(answer.status).toBe(400);
     }
     expect(sb.handle.intake(1002)).toEqual(before);

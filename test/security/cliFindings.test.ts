@@ -45,7 +45,10 @@ describe("issue 15 #2, proxy and plain HTTP", () => {
   });
 
   it("a loopback API URL bypasses the proxy when NO_PROXY is not set", async () => {
-    const result = await runIn(newHome(), ["--api-url", server.url, "intake", "show", "1002"], { FOODCTL_TOKEN: OPAQUE_TOKEN, HTTP_PROXY: remoteProxy });
+    const result = await runIn(newHome(), ["--api-url", server.url, "intake", "show", "1002"], {
+      FOODCTL_TOKEN: OPAQUE_TOKEN,
+      HTTP_PROXY: remoteProxy,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(server.count()).toBe(1);
     expect(server.connects).toEqual([]);
@@ -61,7 +64,10 @@ describe("issue 15 #3, config file symlinked to another file", () => {
     const { rmSync } = await import("node:fs");
     rmSync(file);
     symlinkSync(target, file);
-    for (const args of [["auth", "status"], ["config", "set", "user", "7"]]) {
+    for (const args of [
+      ["auth", "status"],
+      ["config", "set", "user", "7"],
+    ]) {
       const result = await runIn(home, args, { FOODCTL_TOKEN: OPAQUE_TOKEN });
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toContain(`config file ${file} is a symbolic link`);
@@ -127,18 +133,29 @@ describe("issue 15, low: credentials in an API URL are masked", () => {
   it("auth status and config list never print the password of https://user:pass@host", async () => {
     const home = newHome();
     configFile(home, { default: { "api-url": "https://alice:s3cretpass@api.example.com" } });
-    for (const args of [["auth", "status"], ["auth", "status", "--json"], ["config", "list"], ["config", "list", "--json"], ["config", "get", "api-url"]]) {
+    for (const args of [
+      ["auth", "status"],
+      ["auth", "status", "--json"],
+      ["config", "list"],
+      ["config", "list", "--json"],
+      ["config", "get", "api-url"],
+    ]) {
       const result = await runIn(home, args, { FOODCTL_TOKEN: OPAQUE_TOKEN });
       expect(result.stdout + result.stderr, args.join(" ")).not.toContain("s3cretpass");
       expect(result.stdout + result.stderr, args.join(" ")).not.toContain("alice:");
       expect(result.stdout, args.join(" ")).toContain("https://****@api.example.com");
     }
-    const env = await runIn(newHome(), ["auth", "status"], { FOODCTL_TOKEN: OPAQUE_TOKEN, FOODCTL_API_URL: "https://bob:hunter22@api.example.com" });
+    const env = await runIn(newHome(), ["auth", "status"], {
+      FOODCTL_TOKEN: OPAQUE_TOKEN,
+      FOODCTL_API_URL: "https://bob:hunter22@api.example.com",
+    });
     expect(env.stdout).not.toContain("hunter22");
   });
 
   it("using such a URL is refused (exit 2) without echoing the password", async () => {
-    const result = await runIn(newHome(), ["--api-url", "https://alice:s3cretpass@api.example.com", "intake", "show", "1002"], { FOODCTL_TOKEN: OPAQUE_TOKEN });
+    const result = await runIn(newHome(), ["--api-url", "https://alice:s3cretpass@api.example.com", "intake", "show", "1002"], {
+      FOODCTL_TOKEN: OPAQUE_TOKEN,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).not.toContain("s3cretpass");
   });
@@ -146,7 +163,9 @@ describe("issue 15, low: credentials in an API URL are masked", () => {
 
 describe("issue 15, low: evil.localhost is not loopback", () => {
   it("plain http:// to evil.localhost is refused (exit 2) before anything is sent", async () => {
-    const result = await runIn(newHome(), ["--api-url", "http://evil.localhost:8787", "intake", "show", "1002"], { FOODCTL_TOKEN: OPAQUE_TOKEN });
+    const result = await runIn(newHome(), ["--api-url", "http://evil.localhost:8787", "intake", "show", "1002"], {
+      FOODCTL_TOKEN: OPAQUE_TOKEN,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/refusing to send the token over plain http:\/\/ to evil\.localhost/);
   });

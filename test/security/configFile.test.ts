@@ -50,7 +50,9 @@ describe("config file permissions", () => {
     const { dir, file } = paths(home);
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
-    writeFileSync(file, JSON.stringify({ profiles: { default: { user: 101 }, staging: { "api-url": "https://staging.example.com" } } }), { mode: 0o644 });
+    writeFileSync(file, JSON.stringify({ profiles: { default: { user: 101 }, staging: { "api-url": "https://staging.example.com" } } }), {
+      mode: 0o644,
+    });
     chmodSync(file, 0o644);
     await change(home);
     expect(mode(file).toString(8)).toBe("600");

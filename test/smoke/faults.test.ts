@@ -38,7 +38,10 @@ describe("foodctl smoke with faults", () => {
     const rows = stepRows(result.stdout);
     expect(rows.get("change")?.result).toBe("failed");
     expect(rows.get("change")?.detail).toMatch(/answered 503/);
-    expect(rows.get("restore")).toEqual({ result: "passed", detail: "not needed: nothing was applied (the intake, read again, is unchanged)" });
+    expect(rows.get("restore")).toEqual({
+      result: "passed",
+      detail: "not needed: nothing was applied (the intake, read again, is unchanged)",
+    });
     expect(rows.get("display image")?.result).toBe("skipped");
     expect(result.stderr).toMatch(/^error: smoke check of intake 1002 failed at step "change": .*answered 503/m);
     expect(result.stderr).toMatch(/^hint: restore not needed: nothing was applied/m);
@@ -46,7 +49,13 @@ describe("foodctl smoke with faults", () => {
   });
 
   it("a failure after the change was applied: the restore runs and puts the original values back", async () => {
-    const server = await serverFor(faults.intake(original), faults.intake(original), faults.internalError(), faults.intake(changed), faults.intake(original));
+    const server = await serverFor(
+      faults.intake(original),
+      faults.intake(original),
+      faults.internalError(),
+      faults.intake(changed),
+      faults.intake(original),
+    );
     server.route(UPDATE, faults.updated(1002));
     const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code, result.stderr).toBe(8);
@@ -118,13 +127,21 @@ describe("foodctl smoke with faults", () => {
   });
 
   it("a recognition-only total that is not whole grams is not changed (exit 7): the restore could not send it back", async () => {
-    const intake = { ...segmentationIntake(1001), image_id: 1001, serving_size: 320.4, recipe_per_item: undefined, nutritional_info_per_item: undefined };
+    const intake = {
+      ...segmentationIntake(1001),
+      image_id: 1001,
+      serving_size: 320.4,
+      recipe_per_item: undefined,
+      nutritional_info_per_item: undefined,
+    };
     const server = await startFaultServer();
     servers.push(server);
     server.route("GET /v2/intake/1001", faults.intake(intake)).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
     const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1001"]);
     expect(result.code).toBe(7);
-    expect(stepRows(result.stdout).get("change")?.detail).toBe("intake 1001: its total of 320.4 g is not whole grams, so it could not be restored");
+    expect(stepRows(result.stdout).get("change")?.detail).toBe(
+      "intake 1001: its total of 320.4 g is not whole grams, so it could not be restored",
+    );
     expect(stepRows(result.stdout).get("restore")).toEqual({ result: "skipped", detail: "no change was sent" });
     expect(server.count(UPDATE)).toBe(0);
   });
@@ -154,7 +171,8 @@ describe("foodctl smoke with faults", () => {
     expect(result.code).toBe(4);
     const rows = stepRows(result.stdout);
     expect(rows.get("auth")?.result).toBe("failed");
-    for (const step of ["read", "history", "change", "display image"]) expect(rows.get(step)).toEqual({ result: "skipped", detail: "an earlier step failed" });
+    for (const step of ["read", "history", "change", "display image"])
+      expect(rows.get(step)).toEqual({ result: "skipped", detail: "an earlier step failed" });
     expect(rows.get("restore")).toEqual({ result: "skipped", detail: "no change was sent" });
     expect(result.stderr).toMatch(/^error: smoke check of intake 1002 failed at step "auth": .*answered 401/m);
     expect(server.requests.map((request) => request.route)).toEqual([READ]);

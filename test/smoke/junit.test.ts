@@ -52,7 +52,8 @@ function readJunit(path: string): { suite: Attributes; cases: TestCase[] } {
     expect(entry.name).toBeTruthy();
     expect(entry.classname).toBe("foodctl smoke.intake 1002");
     expect(entry.time).toMatch(DECIMAL);
-    for (const key of Object.keys(entry)) if (!["name", "classname", "time"].includes(key)) expect(TESTCASE_CHILDREN.has(key), key).toBe(true);
+    for (const key of Object.keys(entry))
+      if (!["name", "classname", "time"].includes(key)) expect(TESTCASE_CHILDREN.has(key), key).toBe(true);
   }
   expect(document.testsuites.tests).toBe(suite.tests);
   return { suite, cases };

@@ -19,22 +19,26 @@ const KINDS = [
 ] as const;
 
 describe("foodctl smoke against the sandbox", () => {
-  it.each(KINDS)("passes on intake $imageId ($kind) and leaves `intake show --json` byte for byte the same", async ({ imageId, user, displayImage }) => {
-    const token = sb.handle.tokenFor(user);
-    const before = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
-    expect(before.code, before.stderr).toBe(0);
+  it.each(KINDS)(
+    "passes on intake $imageId ($kind) and leaves `intake show --json` byte for byte the same",
+    async ({ imageId, user, displayImage }) => {
+      const token = sb.handle.tokenFor(user);
+      const before = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
+      expect(before.code, before.stderr).toBe(0);
 
-    const smoke = await runAgainstApi(sb.handle.url, token, ["smoke", String(imageId)]);
-    expect(smoke.code, smoke.stderr + smoke.stdout).toBe(0);
-    const rows = stepRows(smoke.stdout);
-    expect([...rows.keys()]).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
-    for (const step of ["auth", "read", "history", "change", "restore"]) expect(rows.get(step)?.result, `${step}: ${rows.get(step)?.detail}`).toBe("passed");
-    expect(rows.get("display image")?.result).toBe(displayImage);
-    expect(rows.get("restore")?.detail).toBe("original quantities and levels back");
+      const smoke = await runAgainstApi(sb.handle.url, token, ["smoke", String(imageId)]);
+      expect(smoke.code, smoke.stderr + smoke.stdout).toBe(0);
+      const rows = stepRows(smoke.stdout);
+      expect([...rows.keys()]).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
+      for (const step of ["auth", "read", "history", "change", "restore"])
+        expect(rows.get(step)?.result, `${step}: ${rows.get(step)?.detail}`).toBe("passed");
+      expect(rows.get("display image")?.result).toBe(displayImage);
+      expect(rows.get("restore")?.detail).toBe("original quantities and levels back");
 
-    const after = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
-    expect(after.stdout).toBe(before.stdout);
-  });
+      const after = await runAgainstApi(sb.handle.url, token, ["intake", "show", String(imageId), "--json"]);
+      expect(after.stdout).toBe(before.stdout);
+    },
+  );
 
   it("--read-only sends nothing but GET requests and reports the changing steps as skipped", async () => {
     const before = sb.handle.stats().requests;
@@ -86,7 +90,12 @@ describe("foodctl smoke against the sandbox", () => {
 
   it("a --junit file in a folder that does not exist is a usage error (exit 2) and nothing is sent", async () => {
     const before = sb.handle.stats().total_requests;
-    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", "/nonexistent-folder-of-foodctl/report.xml"]);
+    const smoke = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), [
+      "smoke",
+      "1002",
+      "--junit",
+      "/nonexistent-folder-of-foodctl/report.xml",
+    ]);
     expect(smoke.code).toBe(2);
     expect(smoke.stderr).toMatch(/^error: --junit .*no such folder/);
     expect(sb.handle.stats().total_requests).toBe(before);

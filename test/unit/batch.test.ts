@@ -50,7 +50,7 @@ describe("splitLines", () => {
   });
 
   it("joins a line and a multi-byte character split across chunks", async () => {
-    const bytes = Buffer.from("{\"a\": \"crème\"}\nnext\n", "utf8");
+    const bytes = Buffer.from('{"a": "crème"}\nnext\n', "utf8");
     const cut = bytes.indexOf(0xa8); // inside "è"
     const lines = await collectLines(chunksOf(bytes.subarray(0, cut), bytes.subarray(cut)));
     expect(lines.map((line) => line.text)).toEqual(['{"a": "crème"}', "next"]);
@@ -67,14 +67,23 @@ describe("splitLines", () => {
 
   it("gives the same lines however the input is cut into chunks", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: "grapheme", maxLength: 12 }).filter((text) => !/[\r\n]/.test(text)), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), async (texts, cuts) => {
-        const bytes = Buffer.from(texts.map((text) => `${text}\n`).join(""), "utf8");
-        const points = [...new Set(cuts.map((cut) => (bytes.length ? cut % bytes.length : 0)))].sort((a, b) => a - b);
-        const pieces = [0, ...points, bytes.length].slice(1).map((end, index, ends) => bytes.subarray(index === 0 ? 0 : ends[index - 1]!, end));
-        const lines = await collectLines(chunksOf(bytes.subarray(0, 0), ...pieces));
-        // A leading BOM is dropped, like a BOM at the start of a file.
-        expect(lines.map((line) => line.text)).toEqual(texts.map((text, index) => (index === 0 ? text.replace(/^\uFEFF/, "") : text)));
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: "grapheme", maxLength: 12 }).filter((text) => !/[\r\n]/.test(text)),
+          { maxLength: 8 },
+        ),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (texts, cuts) => {
+          const bytes = Buffer.from(texts.map((text) => `${text}\n`).join(""), "utf8");
+          const points = [...new Set(cuts.map((cut) => (bytes.length ? cut % bytes.length : 0)))].sort((a, b) => a - b);
+          const pieces = [0, ...points, bytes.length]
+            .slice(1)
+            .map((end, index, ends) => bytes.subarray(index === 0 ? 0 : ends[index - 1]!, end));
+          const lines = await collectLines(chunksOf(bytes.subarray(0, 0), ...pieces));
+          // A leading BOM is dropped, like a BOM at the start of a file.
+          expect(lines.map((line) => line.text)).toEqual(texts.map((text, index) => (index === 0 ? text.replace(/^\uFEFF/, "") : text)));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -128,7 +137,10 @@ describe("parseJsonLine", () => {
   });
 
   it("keeps what JSON.stringify writes for any valid change", () => {
-    const position = fc.oneof(fc.integer({ min: 1, max: 99 }).map(String), fc.integer({ min: 1, max: 9 }).map((n) => `manual${n}`));
+    const position = fc.oneof(
+      fc.integer({ min: 1, max: 99 }).map(String),
+      fc.integer({ min: 1, max: 9 }).map((n) => `manual${n}`),
+    );
     const level = fc.constantFrom("none", "low", "medium", "high");
     const itemized = fc.record(
       {
@@ -137,7 +149,10 @@ describe("parseJsonLine", () => {
       },
       { requiredKeys: ["quantity"] },
     );
-    const change = fc.record({ image_id: fc.integer({ min: 1, max: 2 ** 40 }), user_id: fc.integer({ min: 1, max: 10_000 }) }, { requiredKeys: ["image_id"] });
+    const change = fc.record(
+      { image_id: fc.integer({ min: 1, max: 2 ** 40 }), user_id: fc.integer({ min: 1, max: 10_000 }) },
+      { requiredKeys: ["image_id"] },
+    );
     fc.assert(
       fc.property(change, itemized, (ids, fields) => {
         // Mixed position forms are refused on purpose; keep to one form.
@@ -153,7 +168,9 @@ describe("parseJsonLine", () => {
 
 describe("readJsonLines", () => {
   it("keeps line numbers across blank lines and CRLF", async () => {
-    const input = await readJsonLines(chunksOf('{"image_id": 1001, "quantity": 320}\r\n\r\n   \n{"image_id": 1002, "quantity": {"1": 150}}\n'));
+    const input = await readJsonLines(
+      chunksOf('{"image_id": 1001, "quantity": 320}\r\n\r\n   \n{"image_id": 1002, "quantity": {"1": 150}}\n'),
+    );
     expect(input.problemCount).toBe(0);
     expect([...input.changes].map((change) => [change.line, change.imageId])).toEqual([
       [1, 1001],
@@ -219,7 +236,12 @@ describe("readCsv", () => {
     );
     expect(input.problems).toEqual([]);
     expect([...input.changes]).toEqual<BatchChange[]>([
-      { line: 2, imageId: 1002, userId: 101, fields: { quantity: { "1": 150, "2": 80.5 }, salt: { "1": "low" }, oil: { "2": "high" }, measures: { "2": "imperial" } } },
+      {
+        line: 2,
+        imageId: 1002,
+        userId: 101,
+        fields: { quantity: { "1": 150, "2": 80.5 }, salt: { "1": "low" }, oil: { "2": "high" }, measures: { "2": "imperial" } },
+      },
       { line: 4, imageId: 1001, userId: undefined, fields: { quantity: 320, salt: "medium", sugar: "none" } },
       { line: 5, imageId: 1002, userId: 102, fields: { quantity: { "1": 90 } } },
       { line: 6, imageId: 1003, userId: 101, fields: { quantity: { manual2: 40 } } },
@@ -247,7 +269,13 @@ describe("readCsv", () => {
     ["an unknown level", csv("1002,,1,,salty,,,"), 2, "salt", /^salt of position 1 must be one of none, low, medium, high$/],
     ["oil on a recognition-only row", csv("1001,,,,,,low,"), 2, "oil", /only to itemized intakes/],
     ["a row that changes nothing", csv("1002,,1,,,,,"), 2, null, /nothing to change/],
-    ["a position given twice", csv("1002,,1,150,,,,", "1002,,1,160,,,,"), 3, "position", /position 1 of intake 1002 is given twice \(also on line 2\)/],
+    [
+      "a position given twice",
+      csv("1002,,1,150,,,,", "1002,,1,160,,,,"),
+      3,
+      "position",
+      /position 1 of intake 1002 is given twice \(also on line 2\)/,
+    ],
     ["two recognition-only rows", csv("1001,,,300,,,,", "1001,,,310,,,,"), 3, "position", /exactly one row/],
     ["item rows after a recognition-only row", csv("1001,,,300,,,,", "1001,,1,310,,,,"), 3, "position", /no item rows/],
     ["mixed position forms", csv("1003,,manual1,10,,,,", "1003,,2,10,,,,"), 3, "position", /mixes segmentation/],
@@ -309,7 +337,12 @@ describe("ChangeList", () => {
   it("returns every change as pushed, past its first capacity, with bodies replaced in place", () => {
     const list = new ChangeList();
     for (let index = 0; index < 5000; index++) {
-      list.push({ line: index + 1, imageId: 1000 + index, userId: index % 2 ? 101 : undefined, fields: { quantity: { [String((index % 9) + 1)]: index + 0.5 }, salt: { "1": "low" } } });
+      list.push({
+        line: index + 1,
+        imageId: 1000 + index,
+        userId: index % 2 ? 101 : undefined,
+        fields: { quantity: { [String((index % 9) + 1)]: index + 0.5 }, salt: { "1": "low" } },
+      });
     }
     list.setFields(2, { quantity: 77 });
     expect(list.length).toBe(5000);
@@ -322,7 +355,12 @@ describe("ChangeList", () => {
   it("keeps ids up to 2^53 and text outside ASCII exactly", () => {
     const list = new ChangeList();
     list.push({ line: 1, imageId: Number.MAX_SAFE_INTEGER, userId: 2 ** 40, fields: { measures: { "1": "système métrique" } } });
-    expect(list.at(0)).toEqual({ line: 1, imageId: Number.MAX_SAFE_INTEGER, userId: 2 ** 40, fields: { measures: { "1": "système métrique" } } });
+    expect(list.at(0)).toEqual({
+      line: 1,
+      imageId: Number.MAX_SAFE_INTEGER,
+      userId: 2 ** 40,
+      fields: { measures: { "1": "système métrique" } },
+    });
   });
 });
 
@@ -372,7 +410,11 @@ describe("readApplyOptions", () => {
       dryRun: false,
       verify: true,
     });
-    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({ format: "jsonl", concurrency: 64, verify: false });
+    expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({
+      format: "jsonl",
+      concurrency: 64,
+      verify: false,
+    });
   });
 
   it.each([
@@ -382,7 +424,9 @@ describe("readApplyOptions", () => {
     ["fixes.jsonl", { concurrency: "2.5" }, /--concurrency/],
     ["-", { format: "csv", skipApplied: "-" }, /stdin cannot hold both/],
   ])("refuses %s with %j (exit 2)", (file, options, message) => {
-    expect(() => readApplyOptions(file, options)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }));
+    expect(() => readApplyOptions(file, options)).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }),
+    );
   });
 });
 
@@ -410,7 +454,19 @@ describe("batch output", () => {
       "applied 12,000 · failed 3 · skipped 40 · not sent 302 · ignored modifiers 5 (on 2 changes) · 12,345 changes in 12.3 s\nbatch 20261123-161504-4fd7c4\n",
     );
     expect(JSON.parse(renderSummary(summary, true, false))).toEqual({
-      summary: { batch_id: "20261123-161504-4fd7c4", changes: 12_345, applied: 12_000, failed: 3, skipped: 40, dry_run: 0, not_sent: 302, ignored_modifiers: 5, changes_with_ignored_modifiers: 2, elapsed_seconds: 12.346, stopped: "failure" },
+      summary: {
+        batch_id: "20261123-161504-4fd7c4",
+        changes: 12_345,
+        applied: 12_000,
+        failed: 3,
+        skipped: 40,
+        dry_run: 0,
+        not_sent: 302,
+        ignored_modifiers: 5,
+        changes_with_ignored_modifiers: 2,
+        elapsed_seconds: 12.346,
+        stopped: "failure",
+      },
     });
   });
 
@@ -419,8 +475,15 @@ describe("batch output", () => {
       { line: 3, field: null, message: "not valid JSON" },
       { line: 5, field: "salt.1", message: "salt of position 1 must be one of none, low, medium, high" },
     ];
-    expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe("fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\nand 2 more problems\n");
-    expect(renderProblems(problems, 2, "stdin", true).trim().split("\n").map((line) => JSON.parse(line))).toEqual([
+    expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe(
+      "fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\nand 2 more problems\n",
+    );
+    expect(
+      renderProblems(problems, 2, "stdin", true)
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { problem: { source: "stdin", line: 3, field: null, message: "not valid JSON" } },
       { problem: { source: "stdin", ...problems[1] } },
     ]);

@@ -117,7 +117,13 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
       { food_item_position: 2, name: "Fresh fruit salad" },
     ],
   };
-  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({ salt: undefined, sugar: undefined, oil: undefined, measures: undefined, ...values });
+  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({
+    salt: undefined,
+    sugar: undefined,
+    oil: undefined,
+    measures: undefined,
+    ...values,
+  });
   const build = (intake: Intake, values: Parameters<typeof levels>[0], positions: string[], allItems: boolean) =>
     buildModifierFields(intake, intakePositions(intake), levels(values), positions, allItems);
 
@@ -138,7 +144,10 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
   });
 
   it("keys each level by the positions named", () => {
-    expect(build(segmentation, { salt: "none", oil: "high" }, ["2"], false).fields).toEqual({ salt: { "2": "none" }, oil: { "2": "high" } });
+    expect(build(segmentation, { salt: "none", oil: "high" }, ["2"], false).fields).toEqual({
+      salt: { "2": "none" },
+      oil: { "2": "high" },
+    });
   });
 
   it("targets every item with --all-items", () => {
@@ -151,7 +160,13 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
 });
 
 describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
-  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({ salt: undefined, sugar: undefined, oil: undefined, measures: undefined, ...values });
+  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({
+    salt: undefined,
+    sugar: undefined,
+    oil: undefined,
+    measures: undefined,
+    ...values,
+  });
 
   it.each([
     [{ oil: "low" }, [], false, /--oil applies to items/],

@@ -46,7 +46,7 @@ describe("errorMessage", () => {
     ["JSON without a message", { code: 400 }],
     ["an empty message", { message: "" }],
     ["a message that is not a string", { message: 42 }],
-    ["a JSON string", "\"oops\""],
+    ["a JSON string", '"oops"'],
     ["a JSON array", [1]],
     ["JSON null", "null"],
   ])("gives null for %s", (_name, value) => {

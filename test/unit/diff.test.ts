@@ -33,7 +33,15 @@ function segmentation(overrides: { grams1?: number; kcal1?: number; salt1?: stri
       { food_item_position: 2, serving_size: 150, nutritional_info: nutrition(80) },
     ],
     recipe_per_item: [
-      { food_item_position: 1, name: "Scrambled eggs on toast", serving_size: grams1, salt: overrides.salt1 ?? "medium", sugar: "none", oil: "low", measures: "metric" },
+      {
+        food_item_position: 1,
+        name: "Scrambled eggs on toast",
+        serving_size: grams1,
+        salt: overrides.salt1 ?? "medium",
+        sugar: "none",
+        oil: "low",
+        measures: "metric",
+      },
       { food_item_position: 2, name: "Fresh fruit salad", serving_size: 150, salt: "none", sugar: "none", oil: "none", measures: "metric" },
     ],
   };
@@ -50,7 +58,17 @@ function manual(display: { url: string; width: number; height: number } | null):
     serving_size: 350,
     nutritional_info: nutrition(500),
     nutritional_info_per_item: [{ food_item_position: "manual1", serving_size: 350, nutritional_info: nutrition(500) }],
-    recipe_per_item: [{ food_item_position: "manual1", name: "Spaghetti bolognese", serving_size: 350, salt: "medium", sugar: "none", oil: "low", measures: "metric" }],
+    recipe_per_item: [
+      {
+        food_item_position: "manual1",
+        name: "Spaghetti bolognese",
+        serving_size: 350,
+        salt: "medium",
+        sugar: "none",
+        oil: "low",
+        measures: "metric",
+      },
+    ],
   };
 }
 
@@ -61,7 +79,10 @@ describe("diffIntakes", () => {
   it("marks only the items whose grams, kcal or levels changed", () => {
     const diff = diffIntakes(segmentation(), segmentation({ grams1: 150, kcal1: 250 }));
     expect(diff.changed).toBe(true);
-    expect(diff.items.map((item) => [item.position, item.changed])).toEqual([["1", true], ["2", false]]);
+    expect(diff.items.map((item) => [item.position, item.changed])).toEqual([
+      ["1", true],
+      ["2", false],
+    ]);
     expect(diff.items[0]!.grams).toEqual({ before: 180, after: 150 });
     expect(diff.items[0]!.kcal).toEqual({ before: 300, after: 250 });
     expect(diff.totals.find((total) => total.label === "energy")).toMatchObject({ before: 380, after: 330, unit: "kcal" });
@@ -87,10 +108,23 @@ describe("diffIntakes", () => {
   });
 
   it("reads a recognition-only intake as one row without a position", () => {
-    const before: Intake = { image_id: 1001, foodName: ["Margherita pizza"], serving_size: 320, salt: "medium", sugar: "none", nutritional_info: nutrition(800) };
+    const before: Intake = {
+      image_id: 1001,
+      foodName: ["Margherita pizza"],
+      serving_size: 320,
+      salt: "medium",
+      sugar: "none",
+      nutritional_info: nutrition(800),
+    };
     const diff = diffIntakes(before, { ...before, serving_size: 400, nutritional_info: nutrition(1000) });
     expect(diff.items).toHaveLength(1);
-    expect(diff.items[0]).toMatchObject({ position: null, food: "Margherita pizza", grams: { before: 320, after: 400 }, kcal: { before: 800, after: 1000 }, changed: true });
+    expect(diff.items[0]).toMatchObject({
+      position: null,
+      food: "Margherita pizza",
+      grams: { before: 320, after: 400 },
+      kcal: { before: 800, after: 1000 },
+      changed: true,
+    });
   });
 });
 
@@ -104,8 +138,14 @@ describe("renderDiff", () => {
   });
 
   it("piped: the display image line names the URLs and dimensions", () => {
-    const text = renderDiff(diffIntakes(manual(null), manual({ url: "http://127.0.0.1/images/new.png", width: 8, height: 6 })), piped, false);
-    expect(text).toBe("image\tnormal image http://127.0.0.1/images/normal.png (60×40) → display image http://127.0.0.1/images/new.png (8×6)\n");
+    const text = renderDiff(
+      diffIntakes(manual(null), manual({ url: "http://127.0.0.1/images/new.png", width: 8, height: 6 })),
+      piped,
+      false,
+    );
+    expect(text).toBe(
+      "image\tnormal image http://127.0.0.1/images/normal.png (60×40) → display image http://127.0.0.1/images/new.png (8×6)\n",
+    );
   });
 
   it("prints nothing piped and says so on a terminal when nothing changed", () => {
@@ -115,7 +155,7 @@ describe("renderDiff", () => {
   });
 
   it("on a terminal draws a table with the arrows", () => {
-    const text = renderDiff(diffIntakes(segmentation(), segmentation({ salt1: "high", kcal1: 301 , total: 381 })), terminal, false);
+    const text = renderDiff(diffIntakes(segmentation(), segmentation({ salt1: "high", kcal1: 301, total: 381 })), terminal, false);
     expect(text).toContain("medium → high");
     expect(text).toContain("300 → 301");
     expect(text).toContain("totals  energy 380 → 381 kcal");
@@ -134,7 +174,9 @@ describe("findIgnoredModifiers", () => {
 
   it("compares a recognition-only intake's plain levels", () => {
     const after: Intake = { image_id: 1001, foodName: ["Pizza"], salt: "medium", sugar: "none" };
-    expect(findIgnoredModifiers({ salt: "low", sugar: "none" }, after)).toEqual([{ position: null, field: "salt", requested: "low", actual: "medium" }]);
+    expect(findIgnoredModifiers({ salt: "low", sugar: "none" }, after)).toEqual([
+      { position: null, field: "salt", requested: "low", actual: "medium" },
+    ]);
   });
 
   it("finds nothing when only quantities were asked for", () => {

@@ -22,7 +22,11 @@ describe("the editable state of an intake", () => {
   });
 
   it("the smoke change takes a recognition-only total to the next whole gram", () => {
-    expect(buildSmokeChange(recognition(320))).toMatchObject({ fields: { quantity: 321 }, position: null, grams: { before: 320, after: 321 } });
+    expect(buildSmokeChange(recognition(320))).toMatchObject({
+      fields: { quantity: 321 },
+      position: null,
+      grams: { before: 320, after: 321 },
+    });
     expect(buildSmokeChange(recognition(320.4))?.fields).toEqual({ quantity: 321 });
   });
 
@@ -40,7 +44,9 @@ describe("the editable state of an intake", () => {
   it("a level that differs is named with its field", () => {
     const changed = segmentationIntake(1002) as Intake;
     changed.recipe_per_item![1]!.salt = "high";
-    expect(stateDifference(editableState(changed), editableState(segmentationIntake(1002) as Intake))).toBe("position 2: salt high instead of medium");
+    expect(stateDifference(editableState(changed), editableState(segmentationIntake(1002) as Intake))).toBe(
+      "position 2: salt high instead of medium",
+    );
   });
 
   it("describes each item on one line for a person to restore by hand", () => {
@@ -51,6 +57,8 @@ describe("the editable state of an intake", () => {
 describe("xmlEscape", () => {
   it("escapes XML's five special characters and replaces what XML 1.0 cannot hold", () => {
     expect(xmlEscape(`<a href="x">&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-    expect(xmlEscape("bell\u0007 esc\u001b tab\t nl\n \ud800 ok \ud83d\ude00")).toBe("bell\ufffd esc\ufffd tab\t nl\n \ufffd ok \ud83d\ude00");
+    expect(xmlEscape("bell\u0007 esc\u001b tab\t nl\n \ud800 ok \ud83d\ude00")).toBe(
+      "bell\ufffd esc\ufffd tab\t nl\n \ufffd ok \ud83d\ude00",
+    );
   });
 });

@@ -64,6 +64,18 @@ describe("toCliError", () => {
 
 describe("EXIT", () => {
   it("holds the exit codes of docs/cli.md", () => {
-    expect(EXIT).toEqual({ ok: 0, failure: 1, usage: 2, cancelled: 3, auth: 4, forbidden: 5, notFound: 6, rejected: 7, unavailable: 8, partial: 9, interrupted: 130 });
+    expect(EXIT).toEqual({
+      ok: 0,
+      failure: 1,
+      usage: 2,
+      cancelled: 3,
+      auth: 4,
+      forbidden: 5,
+      notFound: 6,
+      rejected: 7,
+      unavailable: 8,
+      partial: 9,
+      interrupted: 130,
+    });
   });
 });

@@ -11,8 +11,14 @@ describe("resolveHistoryWindow", () => {
   });
 
   it("reads --to alone as the days before it, --from alone as up to now, --from with --days as that many days after", () => {
-    expect(resolveHistoryWindow({ to: at("2026-11-07T00:00:00Z") }, NOW)).toEqual({ from: at("2026-10-31T00:00:00Z"), to: at("2026-11-07T00:00:00Z") });
-    expect(resolveHistoryWindow({ from: at("2026-11-20T00:00:00Z") }, NOW)).toEqual({ from: at("2026-11-20T00:00:00Z"), to: at("2026-11-23T10:00:00Z") });
+    expect(resolveHistoryWindow({ to: at("2026-11-07T00:00:00Z") }, NOW)).toEqual({
+      from: at("2026-10-31T00:00:00Z"),
+      to: at("2026-11-07T00:00:00Z"),
+    });
+    expect(resolveHistoryWindow({ from: at("2026-11-20T00:00:00Z") }, NOW)).toEqual({
+      from: at("2026-11-20T00:00:00Z"),
+      to: at("2026-11-23T10:00:00Z"),
+    });
     const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z") };
     expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), days: 2 }, NOW)).toEqual(twoDays);
   });
@@ -26,7 +32,9 @@ describe("resolveHistoryWindow", () => {
   it("refuses crossed ends and --days with both ends", () => {
     expect(resolveHistoryWindow({ from: at("2026-11-02T00:00:00Z"), to: at("2026-11-01T00:00:00Z") }, NOW)).toHaveProperty("problem");
     expect(resolveHistoryWindow({ from: at("2026-12-01T00:00:00Z") }, NOW)).toHaveProperty("problem");
-    expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), to: at("2026-11-02T00:00:00Z"), days: 1 }, NOW)).toHaveProperty("problem");
+    expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), to: at("2026-11-02T00:00:00Z"), days: 1 }, NOW)).toHaveProperty(
+      "problem",
+    );
   });
 });
 

@@ -64,7 +64,13 @@ describe("at the terminal's width", () => {
     recipe_per_item: [{ food_item_position: "manual1", name: "Scrambled eggs on toast with chives and butter", serving_size: 350 }],
   });
   const at = (columns: number) => ({ write: () => true, isTTY: true, columns });
-  const widest = (text: string) => Math.max(...text.trimEnd().split("\n").map((line) => [...line].length));
+  const widest = (text: string) =>
+    Math.max(
+      ...text
+        .trimEnd()
+        .split("\n")
+        .map((line) => [...line].length),
+    );
 
   it("at 80 columns intake show and intake list fit, long foods and URLs cut with …", () => {
     const show = renderIntake(long, at(80), false);
@@ -90,8 +96,12 @@ describe("at the terminal's width", () => {
 
 describe("displayImageText", () => {
   it("says whether a display image can be attached", () => {
-    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: true, image_url: "u" }))).toBe("none (can attach); image: u");
-    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: false }))).toBe("not editable (not a manual intake); image: -");
+    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: true, image_url: "u" }))).toBe(
+      "none (can attach); image: u",
+    );
+    expect(displayImageText(IntakeSchema.parse({ image_id: 1, can_edit_display_image: false }))).toBe(
+      "not editable (not a manual intake); image: -",
+    );
   });
 });
 

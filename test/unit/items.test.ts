@@ -7,7 +7,9 @@ const nutrition = (kcal: number, extra: Record<string, number> = {}) => ({
   calories: kcal,
   totalNutrients: {
     ENERC_KCAL: { label: "Energy", quantity: kcal, unit: "kcal" },
-    ...Object.fromEntries(Object.entries(extra).map(([code, quantity]) => [code, { label: code, quantity, unit: code === "NA" ? "mg" : "g" }])),
+    ...Object.fromEntries(
+      Object.entries(extra).map(([code, quantity]) => [code, { label: code, quantity, unit: code === "NA" ? "mg" : "g" }]),
+    ),
   },
 });
 
@@ -37,7 +39,16 @@ function segmentationIntake(): Intake {
     ],
     recipe_per_item: [
       { food_item_position: 1, name: "Rice", serving_size: 180, salt: "low", sugar: "none", oil: "none", measures: "metric", recipe: [] },
-      { food_item_position: 2, name: "Chicken", serving_size: 120, salt: "medium", sugar: "none", oil: "high", measures: "imperial", recipe: [] },
+      {
+        food_item_position: 2,
+        name: "Chicken",
+        serving_size: 120,
+        salt: "medium",
+        sugar: "none",
+        oil: "high",
+        measures: "imperial",
+        recipe: [],
+      },
     ],
   });
 }
@@ -83,7 +94,9 @@ describe("readItems", () => {
       foodName: ["Soup"],
       nutritional_info_per_item: [{ food_item_position: "manual1", serving_size: 250, nutritional_info: { calories: 90 } }],
     });
-    expect(readItems(intake)).toEqual([{ position: "manual1", food: "Soup", grams: 250, salt: null, sugar: null, oil: null, measures: null, kcal: 90 }]);
+    expect(readItems(intake)).toEqual([
+      { position: "manual1", food: "Soup", grams: 250, salt: null, sugar: null, oil: null, measures: null, kcal: 90 },
+    ]);
   });
 });
 

@@ -10,7 +10,9 @@ const nutrition = (position: number | string) => ({ food_item_position: position
 describe("readIntakeKind", () => {
   it("not confirmed: a record without items, recipe, levels or an editable display image does not tell its kind", () => {
     expect(readIntakeKind({})).toBe("unknown");
-    expect(readIntakeKind({ recipe_per_item: null, nutritional_info_per_item: null, can_edit_display_image: false, foodName: ["Pasta"] })).toBe("unknown");
+    expect(
+      readIntakeKind({ recipe_per_item: null, nutritional_info_per_item: null, can_edit_display_image: false, foodName: ["Pasta"] }),
+    ).toBe("unknown");
     expect(readIntakeKind({ recipe_per_item: [], nutritional_info_per_item: [] })).toBe("unknown");
   });
 

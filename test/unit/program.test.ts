@@ -21,17 +21,24 @@ async function help(args: string[], columns?: number) {
 }
 
 describe("help from the specs", () => {
-  it.each(COMMANDS.filter((path) => path.length > 0).map((path) => [path.join(" "), path]))("of %s lists the global options", async (_name, path) => {
-    const result = await help([...path, "--help"]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Global Options:");
-    for (const flag of ["--profile <name>", "--user <id>", "--api-url <url>", "--json", "--no-color"]) expect(result.stdout).toContain(flag);
-  });
+  it.each(COMMANDS.filter((path) => path.length > 0).map((path) => [path.join(" "), path]))(
+    "of %s lists the global options",
+    async (_name, path) => {
+      const result = await help([...path, "--help"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("Global Options:");
+      for (const flag of ["--profile <name>", "--user <id>", "--api-url <url>", "--json", "--no-color"])
+        expect(result.stdout).toContain(flag);
+    },
+  );
 
-  it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))("of %s fits 80 columns when not on a terminal", async (_name, path) => {
-    const lines = (await help([...path, "--help"])).stdout.split("\n");
-    expect(lines.filter((line) => line.length > 80)).toEqual([]);
-  });
+  it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))(
+    "of %s fits 80 columns when not on a terminal",
+    async (_name, path) => {
+      const lines = (await help([...path, "--help"])).stdout.split("\n");
+      expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    },
+  );
 
   it("wraps at the terminal's width", async () => {
     const narrow = (await help(["intake", "set-modifiers", "--help"], 72)).stdout.split("\n");

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
-import { checkItemQuantity, checkRecognitionQuantity, MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS, parseGrams } from "../../src/intake/quantity.js";
+import {
+  checkItemQuantity,
+  checkRecognitionQuantity,
+  MAX_QUANTITY_GRAMS,
+  MIN_QUANTITY_GRAMS,
+  parseGrams,
+} from "../../src/intake/quantity.js";
 
 describe("checkRecognitionQuantity", () => {
   it.each([1, 320, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {
@@ -56,9 +62,12 @@ describe("parseGrams", () => {
     expect(parseGrams(text)).toBe(value);
   });
 
-  it.each(["", " 150", "150 ", "+150", "-5", "1e3", "0x10", "1,5", "1.", ".5", "01", "Infinity", "NaN", "150g", "1_000"])("refuses %j", (text) => {
-    expect(parseGrams(text)).toBeNull();
-  });
+  it.each(["", " 150", "150 ", "+150", "-5", "1e3", "0x10", "1,5", "1.", ".5", "01", "Infinity", "NaN", "150g", "1_000"])(
+    "refuses %j",
+    (text) => {
+      expect(parseGrams(text)).toBeNull();
+    },
+  );
 
   it("reads back every plain decimal it is given", () => {
     fc.assert(

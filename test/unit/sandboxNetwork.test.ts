@@ -12,7 +12,9 @@ describe("--host 0.0.0.0 (issue 15: printed a 127.0.0.1 URL and warned of nothin
   });
 
   it("a non-loopback address comes with a warning that the well-known tokens are reachable from the network", () => {
-    expect(networkWarning("0.0.0.0", "http://0.0.0.0:8787")).toMatch(/listens on http:\/\/0\.0\.0\.0:8787, reachable from the network: its well-known tokens/);
+    expect(networkWarning("0.0.0.0", "http://0.0.0.0:8787")).toMatch(
+      /listens on http:\/\/0\.0\.0\.0:8787, reachable from the network: its well-known tokens/,
+    );
     expect(networkWarning("192.168.1.20", "http://192.168.1.20:8787")).not.toBeNull();
     for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) expect(networkWarning(host, "x")).toBeNull();
     expect(isLoopbackHost("evil.localhost")).toBe(false);

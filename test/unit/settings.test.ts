@@ -65,7 +65,10 @@ describe("resolveSettings precedence: flag > env > profile > default", () => {
   });
 
   it("calls a profile timeout equal to the default the profile's", () => {
-    expect(resolveSettings({}, {}, { profiles: { default: { timeout: 30 } } })).toMatchObject({ timeoutSeconds: 30, timeoutSource: "profile" });
+    expect(resolveSettings({}, {}, { profiles: { default: { timeout: 30 } } })).toMatchObject({
+      timeoutSeconds: 30,
+      timeoutSource: "profile",
+    });
   });
 
   it("ignores empty flag and environment values", () => {
@@ -77,7 +80,9 @@ describe("resolveSettings precedence: flag > env > profile > default", () => {
 
   it("picks the profile by flag, then FOODCTL_PROFILE", () => {
     expect(resolveSettings({}, { FOODCTL_PROFILE: "staging" }, config).apiUrl?.value).toBe("https://staging.example.com");
-    expect(resolveSettings({ profile: "default" }, { FOODCTL_PROFILE: "staging" }, config).apiUrl?.value).toBe("https://profile.example.com");
+    expect(resolveSettings({ profile: "default" }, { FOODCTL_PROFILE: "staging" }, config).apiUrl?.value).toBe(
+      "https://profile.example.com",
+    );
     expect(resolveSettings({ profile: "staging" }, {}, config)).toMatchObject({ profile: "staging", user: 21, timeoutSeconds: 22 });
   });
 });
@@ -115,7 +120,11 @@ describe("resolveSettings refusals", () => {
   });
 
   it("accepts an unknown profile when the command creates it", () => {
-    expect(resolveSettings({ profile: "prod" }, {}, config, { requireProfile: false })).toMatchObject({ profile: "prod", profileExists: false, apiUrl: null });
+    expect(resolveSettings({ profile: "prod" }, {}, config, { requireProfile: false })).toMatchObject({
+      profile: "prod",
+      profileExists: false,
+      apiUrl: null,
+    });
   });
 
   it("accepts a missing default profile", () => {
@@ -127,7 +136,9 @@ describe("resolveSettings refusals", () => {
   });
 
   it("names FOODCTL_USER when the bad user id comes from the environment", () => {
-    expect(usageFrom(() => resolveSettings({}, { FOODCTL_USER: "alice" }, config)).message).toMatch(/^FOODCTL_USER must be a positive integer/);
+    expect(usageFrom(() => resolveSettings({}, { FOODCTL_USER: "alice" }, config)).message).toMatch(
+      /^FOODCTL_USER must be a positive integer/,
+    );
   });
 
   it.each(["0", "-5", "abc", "1e2", "3601", "0.0", " 5"])("refuses --timeout %j", (timeout) => {
@@ -195,7 +206,7 @@ describe("checkApiUrl", () => {
 
   it("names where a bad URL came from", () => {
     expect(usageFrom(() => checkApiUrl("nope", "FOODCTL_API_URL")).message).toMatch(/^FOODCTL_API_URL "nope" is not a valid URL/);
-    expect(usageFrom(() => checkApiUrl("http://example.com", "the api-url of profile \"default\"")).message).toContain("plain http");
+    expect(usageFrom(() => checkApiUrl("http://example.com", 'the api-url of profile "default"')).message).toContain("plain http");
   });
 });
 
@@ -203,9 +214,12 @@ describe("isLoopbackHost", () => {
   it.each(["localhost", "127.0.0.1", "127.255.255.254", "[::1]", "::1"])("calls %s loopback", (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  it.each(["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]", "127.0.0.256"])("calls %s remote", (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  it.each(["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]", "127.0.0.256"])(
+    "calls %s remote",
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 });
 
 describe("issue 15, low: evil.localhost is not loopback", () => {

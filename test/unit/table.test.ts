@@ -5,7 +5,12 @@ import { formatTime } from "../../src/output/time.js";
 
 describe("renderTsv", () => {
   it("writes one line per row, cells separated by tabs", () => {
-    expect(renderTsv([["1002", "lunch", 600], ["1003", null, undefined]])).toBe("1002\tlunch\t600\n1003\t\t\n");
+    expect(
+      renderTsv([
+        ["1002", "lunch", 600],
+        ["1003", null, undefined],
+      ]),
+    ).toBe("1002\tlunch\t600\n1003\t\t\n");
   });
 
   it("writes nothing for no rows", () => {
@@ -36,12 +41,24 @@ describe("renderTable", () => {
   });
 
   it("draws a compact table on a terminal: header, one rule under it, one line per row, no trailing spaces", () => {
-    const text = renderTable({ write: () => true, isTTY: true }, { ...options, rows: [[1, "Rice"], [22, "Spaghetti bolognese"]], color: false });
+    const text = renderTable(
+      { write: () => true, isTTY: true },
+      {
+        ...options,
+        rows: [
+          [1, "Rice"],
+          [22, "Spaghetti bolognese"],
+        ],
+        color: false,
+      },
+    );
     expect(text).toBe("id  food\n───────────────────────\n1   Rice\n22  Spaghetti bolognese\n");
   });
 
   it("keeps a cell with a line break on one line", () => {
-    expect(renderTable({ write: () => true, isTTY: true }, { ...options, rows: [[1, "two\nlines"]], color: false })).toContain("1   two lines\n");
+    expect(renderTable({ write: () => true, isTTY: true }, { ...options, rows: [[1, "two\nlines"]], color: false })).toContain(
+      "1   two lines\n",
+    );
   });
 });
 
@@ -78,7 +95,9 @@ describe("cutToWidth and joinToWidth", () => {
   });
 
   it("starts a new indented line before a part that would pass the width", () => {
-    expect(joinToWidth(["energy 835.7 kcal", "protein 35.9 g", "fat 38.9 g"], " · ", 42, 8)).toBe("energy 835.7 kcal · protein 35.9 g\n        fat 38.9 g");
+    expect(joinToWidth(["energy 835.7 kcal", "protein 35.9 g", "fat 38.9 g"], " · ", 42, 8)).toBe(
+      "energy 835.7 kcal · protein 35.9 g\n        fat 38.9 g",
+    );
     expect(joinToWidth(["a", "b"], " · ", undefined, 8)).toBe("a · b");
   });
 });

@@ -6,7 +6,10 @@ const sandbox = { strictMeasures: true };
 
 describe("pickUpdateFields", () => {
   it("keeps only the update fields", () => {
-    expect(pickUpdateFields({ imageId: 1, image_id: 1, user_id: 2, quantity: 3, salt: "low", extra: true })).toEqual({ quantity: 3, salt: "low" });
+    expect(pickUpdateFields({ imageId: 1, image_id: 1, user_id: 2, quantity: 3, salt: "low", extra: true })).toEqual({
+      quantity: 3,
+      salt: "low",
+    });
   });
 });
 
@@ -33,7 +36,13 @@ describe("readUpdateShape", () => {
   });
 
   it("accepts an itemized body keyed by segmentation positions", () => {
-    const fields = { quantity: { "1": 150, "2": 80.5 }, salt: { "1": "low" }, sugar: { "2": "none" }, oil: { "1": "high" }, measures: { "1": "imperial" } };
+    const fields = {
+      quantity: { "1": 150, "2": 80.5 },
+      salt: { "1": "low" },
+      sugar: { "2": "none" },
+      oil: { "1": "high" },
+      measures: { "1": "imperial" },
+    };
     expect(readUpdateShape(fields, sandbox)).toEqual({ shape: "itemized", problems: [] });
   });
 
@@ -89,7 +98,11 @@ describe("checkUpdateAgainstIntake", () => {
   });
 
   it("names every unknown position and the positions the intake has", () => {
-    const problems = checkUpdateAgainstIntake({ quantity: { "1": 150, "4": 10 }, salt: { "5": "low" } }, "itemized", "segmentation", ["1", "2", "3"]);
+    const problems = checkUpdateAgainstIntake({ quantity: { "1": 150, "4": 10 }, salt: { "5": "low" } }, "itemized", "segmentation", [
+      "1",
+      "2",
+      "3",
+    ]);
     expect(problems.map((problem) => problem.field)).toEqual(["quantity.4", "salt.5"]);
     expect(problems[0]!.message).toContain("1, 2, 3");
   });
@@ -100,6 +113,8 @@ describe("checkUpdateAgainstIntake", () => {
   });
 
   it("accepts known positions of a manual intake stored as APIImage", () => {
-    expect(checkUpdateAgainstIntake({ quantity: { manual1: 60 }, sugar: { manual1: "low" } }, "itemized", "manual", ["manual1"])).toEqual([]);
+    expect(checkUpdateAgainstIntake({ quantity: { manual1: 60 }, sugar: { manual1: "low" } }, "itemized", "manual", ["manual1"])).toEqual(
+      [],
+    );
   });
 });

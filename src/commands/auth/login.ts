@@ -56,7 +56,9 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
     const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;
     ctx.io.stdout.write(cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`));
   } else {
-    ctx.io.stdout.write(`Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`);
+    ctx.io.stdout.write(
+      `Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`,
+    );
   }
   return 0;
 }

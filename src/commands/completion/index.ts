@@ -9,12 +9,22 @@ const script = verb({
   name: "completion",
   description: "print a shell completion script",
   args: [{ name: "<shell>", description: "bash, zsh or fish", complete: SHELLS }],
-  examples: ["source <(foodctl completion bash)", "source <(foodctl completion zsh)", "foodctl completion fish > ~/.config/fish/completions/foodctl.fish"],
+  examples: [
+    "source <(foodctl completion bash)",
+    "source <(foodctl completion zsh)",
+    "foodctl completion fish > ~/.config/fish/completions/foodctl.fish",
+  ],
   parse: (input) => ({ shell: input.arg(0) }),
   run: async (ctx, { shell }) => (await import("./scripts.js")).completionCommand(ctx, shell),
 });
 
-export const completion: Noun = { name: "completion", description: script.description, examples: script.examples, verbs: [], action: script };
+export const completion: Noun = {
+  name: "completion",
+  description: script.description,
+  examples: script.examples,
+  verbs: [],
+  action: script,
+};
 
 const values = verb({
   name: "__complete",

@@ -36,7 +36,14 @@ function nodes(): Node[] {
   const all = [nodeFor([], [...nouns.map((noun) => noun.name), "help"], [...GLOBAL_OPTIONS, { flags: "-V, --version", description: "" }])];
   for (const noun of nouns) {
     const verbs = noun.verbs.filter((verb) => !verb.hidden);
-    all.push(nodeFor([noun.name], verbs.map((verb) => verb.name), noun.action?.options ?? [], noun.action));
+    all.push(
+      nodeFor(
+        [noun.name],
+        verbs.map((verb) => verb.name),
+        noun.action?.options ?? [],
+        noun.action,
+      ),
+    );
     for (const verb of verbs) all.push(nodeFor([noun.name, verb.name], [], verb.options ?? [], verb));
   }
   return all;
@@ -57,13 +64,22 @@ function bashOptionCases(all: Node[]): string {
 /** Walks the words typed so far to the command path they name (`intake set-modifiers`). */
 function bashPathCases(all: Node[]): string {
   const groups = all.filter((node) => node.subcommands.length);
-  return groups.map((node) => `      "${node.path.join(" ")}") [[ " ${node.subcommands.join(" ")} " == *" $word "* ]] && path="\${path:+$path }$word" ;;`).join("\n");
+  return groups
+    .map(
+      (node) => `      "${node.path.join(" ")}") [[ " ${node.subcommands.join(" ")} " == *" $word "* ]] && path="\${path:+$path }$word" ;;`,
+    )
+    .join("\n");
 }
 
 function bash(all: Node[], globals: string[]): string {
   const cases = all
     .map((node) => {
-      const words = [...(node.argValues ? [bashValues(node.argValues)] : []), ...node.subcommands, ...node.options, ...(node.path.length ? globals : [])];
+      const words = [
+        ...(node.argValues ? [bashValues(node.argValues)] : []),
+        ...node.subcommands,
+        ...node.options,
+        ...(node.path.length ? globals : []),
+      ];
       return `      "${node.path.join(" ")}") words="${words.join(" ")}" ;;`;
     })
     .join("\n");
@@ -107,7 +123,10 @@ function fishValues(values: Completion): string {
 }
 
 function fish(all: Node[]): string {
-  const lines = ["# fish completion for foodctl: foodctl completion fish > ~/.config/fish/completions/foodctl.fish", "complete -c foodctl -f"];
+  const lines = [
+    "# fish completion for foodctl: foodctl completion fish > ~/.config/fish/completions/foodctl.fish",
+    "complete -c foodctl -f",
+  ];
   for (const node of all) {
     // Every word of the path must have been seen: `config list` and `intake list` differ.
     const seen = node.path.map((word) => `__fish_seen_subcommand_from ${word}`).join("; and ");

@@ -17,7 +17,9 @@ function checkKey(key: string): ConfigKey {
 function effective(settings: Settings, key: ConfigKey): { value: string | number | null; source: Source } {
   switch (key) {
     case "api-url":
-      return settings.apiUrl ? { value: redactSecrets(settings.apiUrl.value), source: settings.apiUrl.source } : { value: null, source: "default" };
+      return settings.apiUrl
+        ? { value: redactSecrets(settings.apiUrl.value), source: settings.apiUrl.source }
+        : { value: null, source: "default" };
     case "user":
       return { value: settings.user ?? null, source: settings.userSource ?? "default" };
     case "timeout":
@@ -29,7 +31,13 @@ function effective(settings: Settings, key: ConfigKey): { value: string | number
   }
 }
 
-const NONE: Record<ConfigKey, string> = { "api-url": "(none)", user: "(none: the token's own user)", timeout: "", journal: "", "journal-days": "" };
+const NONE: Record<ConfigKey, string> = {
+  "api-url": "(none)",
+  user: "(none: the token's own user)",
+  timeout: "",
+  journal: "",
+  "journal-days": "",
+};
 
 export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();

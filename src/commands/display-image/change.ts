@@ -34,7 +34,8 @@ export async function changeDisplayImage(
   if (options.dryRun) return dryRunOutcome(imageId, before, request);
   const send = () => (action.kind === "attach" ? client.attachDisplayImage(imageId, action.image) : client.removeDisplayImage(imageId));
   const journal = options.journal;
-  if (!journal || before.has_display_image !== true || !before.image_url) return sendChange(client, { imageId, before, request, fields: {}, options, send });
+  if (!journal || before.has_display_image !== true || !before.image_url)
+    return sendChange(client, { imageId, before, request, fields: {}, options, send });
   const journalId = journal.newId();
   const kept = await keepImageCopy(client, journal, journalId, before.image_url);
   if (kept.note) warn(`intake ${imageId}: ${kept.note}`);
@@ -43,7 +44,12 @@ export async function changeDisplayImage(
 }
 
 /** Downloads the attached image (at most 1 MiB) into the journal's folder, so the change can be undone. */
-async function keepImageCopy(client: ApiClient, journal: JournalRecorder, id: string, url: string): Promise<{ copy: ImageCopy | null; note: string | null }> {
+async function keepImageCopy(
+  client: ApiClient,
+  journal: JournalRecorder,
+  id: string,
+  url: string,
+): Promise<{ copy: ImageCopy | null; note: string | null }> {
   let bytes: Buffer | null;
   try {
     bytes = await client.downloadImage(new URL(url), MAX_DISPLAY_IMAGE_BYTES);

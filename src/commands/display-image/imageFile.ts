@@ -28,7 +28,8 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
   if (fromStdin) {
     if (stdin.isTTY) throw usageError("stdin is a terminal: pipe an image into it, or give a file path");
     bytes = await readAtMost(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
-    if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
+    if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES)
+      throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
   } else {
     let info;
     try {

@@ -61,7 +61,8 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${concurrencyText}"`);
   }
   const { skipApplied, results } = options;
-  if (skipApplied === "-" && file === "-") throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
+  if (skipApplied === "-" && file === "-")
+    throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
   if (results === "-" || results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   return {
     format: formatFlag,
@@ -81,7 +82,11 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
  * changes in flight; 0 with one), every request of the batch waits `RateLimit-Reset` seconds
  * instead of running into 429s.
  */
-export function holdOnRateLimit(client: () => ApiClient | undefined, inFlight: () => number, now: () => number = Date.now): (info: ResponseInfo) => void {
+export function holdOnRateLimit(
+  client: () => ApiClient | undefined,
+  inFlight: () => number,
+  now: () => number = Date.now,
+): (info: ResponseInfo) => void {
   return (info) => {
     const remainingText = info.headers["ratelimit-remaining"]?.trim();
     const remaining = remainingText === undefined || remainingText === "" ? NaN : Number(remainingText);
@@ -106,7 +111,10 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
   // batch down instead of failing lines.
   const holder: { client?: ApiClient; run?: BatchRun } = {};
-  const onResponse = holdOnRateLimit(() => holder.client, () => holder.run?.inFlight ?? 1);
+  const onResponse = holdOnRateLimit(
+    () => holder.client,
+    () => holder.run?.inFlight ?? 1,
+  );
   const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES, onResponse });
   holder.client = batchClient;
   const clients = new Map<number, ApiClient>();
@@ -145,9 +153,12 @@ function finishBatch(ctx: Context, run: BatchRun): number {
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr));
   const resume = "resume with --skip-applied <the results file>";
   if (run.stopped === "output_closed") {
-    throw failure(`stdout was closed: stopped sending, ${plural(run.notSent, "change")} not sent; the results of the last changes were lost`, {
-      hint: "keep the results in a file (--results results.jsonl) so a run can be resumed with --skip-applied",
-    });
+    throw failure(
+      `stdout was closed: stopped sending, ${plural(run.notSent, "change")} not sent; the results of the last changes were lost`,
+      {
+        hint: "keep the results in a file (--results results.jsonl) so a run can be resumed with --skip-applied",
+      },
+    );
   }
   if (run.stopped === "interrupted") {
     const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
@@ -159,11 +170,15 @@ function finishBatch(ctx: Context, run: BatchRun): number {
   }
   const first = run.firstFailure!;
   const notSent = run.notSent > 0 ? `; stopped: ${plural(run.notSent, "change")} not sent` : "";
-  const hint = run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
+  const hint =
+    run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
   const nothingDone = run.applied === 0 && run.skipped === 0;
   if (nothingDone && !run.mixedFailures) {
     const prefix = run.failed === 1 ? "" : `all ${run.failed} changes sent failed: `;
-    throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, { status: first.status, hint: hint ?? first.hint });
+    throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, {
+      status: first.status,
+      hint: hint ?? first.hint,
+    });
   }
   throw new CliError("partial", EXIT.partial, `${run.failed} of ${plural(run.changes, "change")} failed${notSent}`, { hint });
 }

@@ -23,7 +23,8 @@ export function displayName(file: string): string {
 /** Streams a file (or stdin for "-") into a reader; a file that cannot be read is a usage error. */
 async function readFrom<T>(ctx: Context, file: string, reader: (chunks: AsyncIterable<Buffer | string>) => Promise<T>): Promise<T> {
   if (file === "-") {
-    if (ctx.io.stdin.isTTY === true) throw usageError("stdin is a terminal: pipe the changes into it (… | foodctl intake apply -), or give a file path");
+    if (ctx.io.stdin.isTTY === true)
+      throw usageError("stdin is a terminal: pipe the changes into it (… | foodctl intake apply -), or give a file path");
     return reader(ctx.io.stdin as AsyncIterable<Buffer | string>);
   }
   const cannotRead = (error: unknown) => usageError(`cannot read ${file}: ${fileErrorReason(error, "no such file")}`);
@@ -44,7 +45,13 @@ async function readFrom<T>(ctx: Context, file: string, reader: (chunks: AsyncIte
 }
 
 /** The problems on stderr, then one usage error: nothing was sent. */
-function refuseProblems(ctx: Context, source: string, input: { problems: BatchInput["problems"]; problemCount: number }, what: string, hint: string): never {
+function refuseProblems(
+  ctx: Context,
+  source: string,
+  input: { problems: BatchInput["problems"]; problemCount: number },
+  what: string,
+  hint: string,
+): never {
   ctx.io.stderr.write(renderProblems(input.problems, input.problemCount, source, ctx.json));
   throw usageError(what, { hint });
 }

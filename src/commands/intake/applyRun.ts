@@ -106,19 +106,34 @@ async function applyChange(
   carried: Carried | undefined,
   update: typeof runIntakeUpdate,
 ) {
-  const base = (status: BatchResult["status"]): BatchResult => ({ line: change.line, image_id: change.imageId, status, batch_id: options.batchId });
+  const base = (status: BatchResult["status"]): BatchResult => ({
+    line: change.line,
+    image_id: change.imageId,
+    status,
+    batch_id: options.batchId,
+  });
   if (run.stopped !== null) return null;
   if (options.done?.has(resultKey(change.line, change.imageId))) return { result: base("skipped"), after: undefined };
   const fail = (error: CliError): BatchResult => {
     run.firstFailure ??= error;
     if (error.exitCode !== run.firstFailure.exitCode) run.mixedFailures = true;
     if (!options.continueOnError || stopsEveryChange(error)) run.stopped ??= "failure";
-    return { ...base("failed"), error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message } };
+    return {
+      ...base("failed"),
+      error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message },
+    };
   };
   let outcome: UpdateOutcome;
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
-    const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: options.verify && !options.dryRun, before, batchId: options.batchId, journal: options.journal };
+    const changeOptions = {
+      dryRun: options.dryRun,
+      verify: options.verify,
+      precheck: options.verify && !options.dryRun,
+      before,
+      batchId: options.batchId,
+      journal: options.journal,
+    };
     outcome = await update(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();
@@ -170,7 +185,9 @@ export async function runBatch(changes: ChangeList, options: RunOptions, tools: 
         const change = changes.at(index);
         run.inFlight++;
         const client = tools.clientFor(change.userId);
-        const outcome = await applyChange(run, client, change, options, carried, tools.update ?? runIntakeUpdate).finally(() => run.inFlight--);
+        const outcome = await applyChange(run, client, change, options, carried, tools.update ?? runIntakeUpdate).finally(
+          () => run.inFlight--,
+        );
         if (outcome === null) return undefined;
         finished++;
         count(run, outcome.result);

@@ -56,7 +56,10 @@ export function precheckUpdate(intake: Intake, fields: Record<string, unknown>):
   if (problems.length) throw usageError(problems[0]!.message);
   const kind = readIntakeKind(intake);
   const mismatches = checkUpdateAgainstIntake(fields, shape, kind, intakePositions(intake));
-  if (mismatches.length) throw rejectedError(`intake ${intake.image_id}: ${mismatches.map((problem) => problem.message).join("; ")}`, { hint: "nothing was sent" });
+  if (mismatches.length)
+    throw rejectedError(`intake ${intake.image_id}: ${mismatches.map((problem) => problem.message).join("; ")}`, {
+      hint: "nothing was sent",
+    });
 }
 
 export async function runIntakeUpdate(
@@ -119,7 +122,8 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   try {
     outcome = await finishChange(client, change.imageId, change.before, response, change.options.verify, change.fields);
   } catch (error) {
-    if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: ["reading the intake back failed"], error });
+    if (journalId)
+      await journal?.complete(journalId, { outcome: "applied", after: null, notes: ["reading the intake back failed"], error });
     throw error;
   }
   if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });

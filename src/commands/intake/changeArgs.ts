@@ -17,7 +17,8 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
   if (values.length === 0) throw usageError("give a total (e.g. 320) or quantities per position (e.g. 1=150 2=80.5)");
   const withPosition = values.filter((value) => value.includes("="));
   if (withPosition.length === 0) {
-    if (values.length > 1) throw usageError(`one total quantity expected, got ${values.length} values; per-item quantities are written <pos>=<grams>`);
+    if (values.length > 1)
+      throw usageError(`one total quantity expected, got ${values.length} values; per-item quantities are written <pos>=<grams>`);
     const text = values[0]!;
     const read = readGramsText(text, "quantity", true);
     if ("problem" in read) throw usageError(read.problem);

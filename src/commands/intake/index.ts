@@ -18,7 +18,8 @@ import { changeOptions, readChangeFlags, verb, type Noun } from "../spec.js";
 
 const list = verb({
   name: "list",
-  description: "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
+  description:
+    "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
   options: [
     { flags: "--from <date>", description: "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now" },
     { flags: "--to <date>", description: "up to this date or time (a bare date includes the whole day); alone: the 7 days before it" },
@@ -39,7 +40,11 @@ const show = verb({
   description: "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals",
   args: [{ name: "<image_id>", description: "the intake's id (from `intake list`)" }],
   options: [
-    { flags: "--nutrients <which>", description: "all: every nutrient code of the answer, per intake and per item (default: the six)", complete: ["all"] },
+    {
+      flags: "--nutrients <which>",
+      description: "all: every nutrient code of the answer, per intake and per item (default: the six)",
+      complete: ["all"],
+    },
   ],
   examples: [
     "foodctl intake show 1002",
@@ -59,7 +64,11 @@ const setQuantity = verb({
     { name: "<values...>", description: "recognition-only: total grams (a positive integer); itemized: <pos>=<grams> per item" },
   ],
   options: changeOptions(),
-  examples: ["foodctl intake set-quantity 1001 320", "foodctl intake set-quantity 1002 1=150 2=80.5", "foodctl intake set-quantity 1003 manual2=40 --dry-run"],
+  examples: [
+    "foodctl intake set-quantity 1001 320",
+    "foodctl intake set-quantity 1002 1=150 2=80.5",
+    "foodctl intake set-quantity 1003 manual2=40 --dry-run",
+  ],
   parse: (input) => ({ imageId: input.arg(0), values: input.list(1), ...readChangeFlags(input) }),
   run: async (ctx, options) => (await import("./setQuantity.js")).setQuantityCommand(ctx, options),
 });
@@ -101,11 +110,18 @@ const apply = verb({
   description: "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)",
   args: [{ name: "<file>", description: "JSON Lines or CSV file of changes, or - for stdin" }],
   options: [
-    { flags: "--format <format>", description: "input format (default: from the file extension, else from the content)", choices: ["jsonl", "csv"] },
+    {
+      flags: "--format <format>",
+      description: "input format (default: from the file extension, else from the content)",
+      choices: ["jsonl", "csv"],
+    },
     { flags: "--concurrency <n>", description: "intakes changed at once, 1 to 64 (default 4); one intake's changes go in file order" },
     { flags: "--continue-on-error", description: "keep sending after a failed change (a 401 or an unreachable API still stops the batch)" },
     { flags: "--results <file>", description: "also append each result as a JSON line to this file (created 0600)" },
-    { flags: "--skip-applied <results>", description: "skip lines whose result in this earlier results file was applied (same line and image_id)" },
+    {
+      flags: "--skip-applied <results>",
+      description: "skip lines whose result in this earlier results file was applied (same line and image_id)",
+    },
     ...changeOptions({
       strict: "count a change whose modifiers did not take effect as failed",
       dryRun: "validate and print the requests without sending",

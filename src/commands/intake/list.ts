@@ -1,7 +1,14 @@
 import type { Context } from "../../context.js";
 import { jsonBody } from "../../output/sanitize.js";
 import { usageError } from "../../errors.js";
-import { formatApiDateTime, MAX_WINDOW_DAYS, parseApiDateTime, resolveHistoryWindow, toApiDateTime, type HistoryWindow } from "../../intake/dates.js";
+import {
+  formatApiDateTime,
+  MAX_WINDOW_DAYS,
+  parseApiDateTime,
+  resolveHistoryWindow,
+  toApiDateTime,
+  type HistoryWindow,
+} from "../../intake/dates.js";
 
 export interface ListOptions {
   from?: unknown;
@@ -20,7 +27,9 @@ function convert(flag: string, text: unknown, edge: "start" | "end"): Date | und
 function parseDays(text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;
   if (!/^[1-9][0-9]{0,5}$/.test(text)) {
-    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` });
+    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, {
+      hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to`,
+    });
   }
   return Number(text);
 }

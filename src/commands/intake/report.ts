@@ -15,7 +15,8 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   if (outcome.ignored.length) ctx.warn(describeIgnored(outcome.imageId, outcome.ignored));
   if (ctx.json) {
     if (outcome.afterRaw !== null) ctx.io.stdout.write(jsonBody(outcome.afterRaw));
-    else ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
+    else
+      ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
   } else if (outcome.diff) {
     ctx.io.stdout.write(renderDiff(outcome.diff, ctx.io.stdout, ctx.io.color.stdout));
     if (!outcome.diff.changed && !ctx.io.stdout.isTTY) ctx.info(`intake ${outcome.imageId}: no change`);

@@ -17,6 +17,11 @@ export async function setQuantityCommand(ctx: Context, options: SetQuantityOptio
   const fields = parsed.form === "total" ? { quantity: parsed.grams } : { quantity: parsed.quantities };
   const client = await ctx.client();
   const journal = await openJournal(ctx, "intake set-quantity");
-  const outcome = await runIntakeUpdate(client, imageId, fields, { dryRun: options.dryRun, verify: options.verify, precheck: true, journal });
+  const outcome = await runIntakeUpdate(client, imageId, fields, {
+    dryRun: options.dryRun,
+    verify: options.verify,
+    precheck: true,
+    journal,
+  });
   return reportChange(ctx, outcome, { strict: false, action: "quantity change" });
 }

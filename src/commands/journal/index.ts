@@ -3,13 +3,19 @@ import { verb, type Noun } from "../spec.js";
 
 const list = verb({
   name: "journal",
-  description: "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
+  description:
+    "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
   options: [
     { flags: "--intake <image_id>", description: "only changes of this intake" },
     { flags: "--since <date>", description: "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)" },
     { flags: "--limit <n>", description: "at most this many entries" },
   ],
-  examples: ["foodctl journal", "foodctl journal --intake 1002 --limit 5", "foodctl journal --user 102 --since 2026-11-01", "foodctl journal --json | jq '.[0]'"],
+  examples: [
+    "foodctl journal",
+    "foodctl journal --intake 1002 --limit 5",
+    "foodctl journal --user 102 --since 2026-11-01",
+    "foodctl journal --json | jq '.[0]'",
+  ],
   parse: (input) => ({ intake: input.text("intake"), since: input.text("since"), limit: input.text("limit") }),
   run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),
 });

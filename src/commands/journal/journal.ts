@@ -42,7 +42,9 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
     return 0;
   }
   if (!entries.length) {
-    ctx.info(`no journal entries${Object.values(filter).some((value) => value !== undefined) ? " match" : " yet"} (${journalStore(ctx).path})`);
+    ctx.info(
+      `no journal entries${Object.values(filter).some((value) => value !== undefined) ? " match" : " yet"} (${journalStore(ctx).path})`,
+    );
     return 0;
   }
   ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));

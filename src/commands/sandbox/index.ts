@@ -66,9 +66,11 @@ export function parseStopOptions(input: RawInput): SandboxStopOptions {
   return { port: parsePort(input.text("port")), pidFile: input.text("pidFile") };
 }
 
-
 const PORT_OPTION = { flags: "--port <n>", description: "port, 0 for any free one (default 8787)" };
-const PID_FILE_OPTION = { flags: "--pid-file <file>", description: "with --detach or stop: record the sandbox here instead of the user's runtime folder" };
+const PID_FILE_OPTION = {
+  flags: "--pid-file <file>",
+  description: "with --detach or stop: record the sandbox here instead of the user's runtime folder",
+};
 
 const start = verb({
   name: "sandbox",
@@ -78,8 +80,17 @@ const start = verb({
     { flags: "--host <addr>", description: "address to bind", defaultValue: "127.0.0.1" },
     { flags: "--state <file>", description: "load and save the sandbox's state in this file" },
     { flags: "--env", description: "print only export lines (FOODCTL_API_URL, FOODCTL_TOKEN; FOODCTL_USER for a manager), once listening" },
-    { flags: "--as <user-name>", description: "whose token --env and --detach export (default: the first APIUser)", complete: { lookup: "sandbox-users" } },
-    { flags: "--token-kind <kind>", description: "which of the user's tokens is exported", choices: ["jwt", "opaque"], defaultValue: "jwt" },
+    {
+      flags: "--as <user-name>",
+      description: "whose token --env and --detach export (default: the first APIUser)",
+      complete: { lookup: "sandbox-users" },
+    },
+    {
+      flags: "--token-kind <kind>",
+      description: "which of the user's tokens is exported",
+      choices: ["jwt", "opaque"],
+      defaultValue: "jwt",
+    },
     { flags: "--detach", description: "run in the background: return once listening, print the export lines, the PID and how to stop it" },
     PID_FILE_OPTION,
     { flags: "--rate-limit <rps>", description: "answer 429 above this many requests per second" },
@@ -97,7 +108,8 @@ const start = verb({
 
 const stop = verb({
   name: "stop",
-  description: "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
+  description:
+    "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
   options: [
     { flags: "--port <n>", description: "the detached sandbox on this port" },
     { flags: "--pid-file <file>", description: "the sandbox recorded in this file (by --detach --pid-file)" },

@@ -27,9 +27,13 @@ export const DETACHED_ENV = "FOODCTL_SANDBOX_DETACHED";
 export const DEFAULT_PORT = 8787;
 
 /** The seeded users with what the command prints about them; the opaque token once the server has one. */
-export function userViews(handle: { users: ReadonlyArray<Omit<SandboxUserView, "manages">> }, seed: readonly SeedUser[]): SandboxUserView[] {
+export function userViews(
+  handle: { users: ReadonlyArray<Omit<SandboxUserView, "manages">> },
+  seed: readonly SeedUser[],
+): SandboxUserView[] {
   return handle.users.map((user) => {
-    const opaque = (user as { opaqueToken?: unknown; opaque_token?: unknown }).opaqueToken ?? (user as { opaque_token?: unknown }).opaque_token;
+    const opaque =
+      (user as { opaqueToken?: unknown; opaque_token?: unknown }).opaqueToken ?? (user as { opaque_token?: unknown }).opaque_token;
     const manages = seed.find((seeded) => seeded.name === user.name)?.manages ?? [];
     return { ...user, manages, ...(typeof opaque === "string" ? { opaque_token: opaque } : {}) };
   });

@@ -53,7 +53,8 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 }
 
 function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
-  if (deps.json) deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
+  if (deps.json)
+    deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
   else if (stale) deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running; removed its stale record\n`);
   else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
   return 0;

@@ -28,7 +28,16 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
 
   const startedAt = new Date().toISOString();
-  const state: SmokeState = { ctx, imageId, options: smokeOptions, client: null, original: null, change: null, changeSent: false, changeVerified: false };
+  const state: SmokeState = {
+    ctx,
+    imageId,
+    options: smokeOptions,
+    client: null,
+    original: null,
+    change: null,
+    changeSent: false,
+    changeVerified: false,
+  };
   const runs = await runSteps(state);
   const restore = runs.find((run) => run.report.step === "restore");
   const failed = restore?.error ?? runs.find((run) => run.error !== null)?.error ?? null;
@@ -82,12 +91,19 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
   const mask = (text: string) => redactSecrets(text, [state.ctx.io.env.FOODCTL_TOKEN]);
   try {
     const outcome = await body();
-    if (typeof outcome !== "string") return { report: { step, result: "skipped", ms: ms(), detail: mask(outcome.skip), error: null }, error: null };
+    if (typeof outcome !== "string")
+      return { report: { step, result: "skipped", ms: ms(), detail: mask(outcome.skip), error: null }, error: null };
     return { report: { step, result: "passed", ms: ms(), detail: mask(outcome), error: null }, error: null };
   } catch (thrown) {
     const error = toCliError(thrown);
     const message = mask(error.message);
-    const summary = { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message, hint: error.hint ? mask(error.hint) : null };
+    const summary = {
+      code: error.code,
+      exit_code: error.exitCode,
+      status: error.status ?? null,
+      message,
+      hint: error.hint ? mask(error.hint) : null,
+    };
     return { report: { step, result: "failed", ms: ms(), detail: summary.message, error: summary }, error };
   }
 }
@@ -95,7 +111,8 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
 /** The hint under the final error: the restore's news matters most when a change failed. */
 function finalHint(runs: StepRun[], failed: CliError): string | undefined {
   const restore = runs.find((run) => run.report.step === "restore")?.report;
-  if (failed.code !== "usage" && restore?.result === "passed" && restore.detail.startsWith("not needed")) return `restore ${restore.detail}`;
+  if (failed.code !== "usage" && restore?.result === "passed" && restore.detail.startsWith("not needed"))
+    return `restore ${restore.detail}`;
   return failed.hint;
 }
 

@@ -58,9 +58,11 @@ export async function authStep(state: SmokeState): Promise<StepOutcome> {
 /** 2. The intake reads, parses, and its kind and quantities are known. */
 export async function readStep(state: SmokeState): Promise<StepOutcome> {
   const intake = (await need(state.client, "client").getIntake(state.imageId)).data.intake_info;
-  if (intake.image_id !== state.imageId) throw failure(`asked for intake ${state.imageId}, the API answered with intake ${intake.image_id}`);
+  if (intake.image_id !== state.imageId)
+    throw failure(`asked for intake ${state.imageId}, the API answered with intake ${intake.image_id}`);
   const items = editableState(intake);
-  if (!items.length || items.some((item) => item.grams === null)) throw failure(`intake ${state.imageId} has no quantities: its kind cannot be told`);
+  if (!items.length || items.some((item) => item.grams === null))
+    throw failure(`intake ${state.imageId} has no quantities: its kind cannot be told`);
   state.original = intake;
   const kind = KIND_LABELS[readIntakeKind(intake)];
   return `${kind}, ${items.length} ${items.length === 1 ? "item" : "items"}, ${formatAmount(itemKcal(intake, null))} kcal`;
@@ -70,7 +72,8 @@ export async function readStep(state: SmokeState): Promise<StepOutcome> {
 export async function historyStep(state: SmokeState): Promise<StepOutcome> {
   const intake = need(state.original, "the intake");
   const time = Date.parse(intake.timestamp ?? "");
-  if (Number.isNaN(time)) throw failure(`intake ${state.imageId} has no readable timestamp (${intake.timestamp ?? "none"}): its day is unknown`);
+  if (Number.isNaN(time))
+    throw failure(`intake ${state.imageId} has no readable timestamp (${intake.timestamp ?? "none"}): its day is unknown`);
   const day = new Date(time).toISOString().slice(0, 10);
   const from = toApiDateTime(day, "start") ?? undefined;
   const to = toApiDateTime(day, "end") ?? undefined;
@@ -95,7 +98,12 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   state.change = change;
   state.changeSent = true;
   const client = need(state.client, "client");
-  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, { dryRun: false, verify: true, precheck: false, before: original });
+  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, {
+    dryRun: false,
+    verify: true,
+    precheck: false,
+    before: original,
+  });
   const after = need(outcome.after, "the intake after the change");
   const where = change.position === null ? "total" : `position ${change.position}`;
   const difference = stateDifference(editableState(after), change.expected);
@@ -103,7 +111,9 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   const kcal = { before: itemKcal(original, change.position), after: itemKcal(after, change.position) };
   if (kcal.before !== null && kcal.after !== null && kcal.before > 0 && !(kcal.after > kcal.before)) {
     const grams = `${formatAmount(change.grams.before)} to ${formatAmount(change.grams.after)} g`;
-    throw failure(`intake ${state.imageId}: ${where} went from ${grams} but kcal did not rise (${formatAmount(kcal.before)} → ${formatAmount(kcal.after)})`);
+    throw failure(
+      `intake ${state.imageId}: ${where} went from ${grams} but kcal did not rise (${formatAmount(kcal.before)} → ${formatAmount(kcal.after)})`,
+    );
   }
   state.changeVerified = true;
   const grams = `${formatAmount(change.grams.before, 3)} → ${formatAmount(change.grams.after, 3)} g`;
@@ -123,7 +133,9 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
   const current = (await client.getIntake(state.imageId)).data.intake_info;
   const currentState = editableState(current);
   if (stateDifference(currentState, originalState) === null) {
-    return state.changeVerified ? "not needed: the intake is already as it was" : "not needed: nothing was applied (the intake, read again, is unchanged)";
+    return state.changeVerified
+      ? "not needed: the intake is already as it was"
+      : "not needed: nothing was applied (the intake, read again, is unchanged)";
   }
   const underneath = stateDifference(currentState, need(state.change, "the change").expected);
   if (underneath !== null && !state.options.force) {
@@ -135,7 +147,9 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
   const outcome = await runIntakeUpdate(client, state.imageId, fields, { dryRun: false, verify: true, precheck: false, before: current });
   const left = stateDifference(editableState(need(outcome.after, "the intake after the restore")), originalState);
   if (left !== null) throw failure(`intake ${state.imageId} is not as it was after the restore: ${left}`);
-  return underneath === null ? "original quantities and levels back" : `original values back (--force: it had been changed underneath: ${underneath})`;
+  return underneath === null
+    ? "original quantities and levels back"
+    : `original values back (--force: it had been changed underneath: ${underneath})`;
 }
 
 /** A small PNG made for the display-image step: 16×16, two colours. */
@@ -155,7 +169,8 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
   try {
     await client.attachDisplayImage(state.imageId, { bytes: await smokePng(), filename: "foodctl-smoke.png", contentType: "image/png" });
     const attached = (await client.getIntake(state.imageId)).data.intake_info;
-    if (attached.has_display_image !== true) problem = failure(`intake ${state.imageId}: after the upload the intake shows no display image`);
+    if (attached.has_display_image !== true)
+      problem = failure(`intake ${state.imageId}: after the upload the intake shows no display image`);
   } catch (error) {
     problem = error;
   }
@@ -164,7 +179,8 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
     const cleanup = client.derive({ signal: undefined });
     await cleanup.removeDisplayImage(state.imageId);
     const removed = (await cleanup.getIntake(state.imageId)).data.intake_info;
-    if (removed.has_display_image !== false) throw failure(`intake ${state.imageId}: after the removal the intake still shows a display image`);
+    if (removed.has_display_image !== false)
+      throw failure(`intake ${state.imageId}: after the removal the intake still shows a display image`);
     if (removed.image_url !== intake.image_url) {
       const shown = removed.image_url ?? "none";
       throw failure(`intake ${state.imageId}: after the removal the image is ${shown}, not the normal image ${intake.image_url ?? "none"}`);

@@ -7,7 +7,10 @@ const undo = verb({
   args: [{ name: "[id]", description: "the journal id of the change to undo (see `foodctl journal`)" }],
   options: [
     { flags: "--last", description: "undo the newest journal entry" },
-    { flags: "--batch <results>", description: "every applied line of one `intake apply` run (its results file or batch id), last line first" },
+    {
+      flags: "--batch <results>",
+      description: "every applied line of one `intake apply` run (its results file or batch id), last line first",
+    },
     { flags: "--force", description: "undo even when the intake changed since, or the entry's after state is unknown" },
     YES_OPTION,
     ...changeOptions({ verify: "skip reading the intake again after the undo" }),

@@ -5,10 +5,16 @@ import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries } from "../../journal/query.js";
 import { lookupEntry } from "../journal/journal.js";
 
-export function undoTargets(entries: readonly JournalEntry[], options: { id: string | undefined; last: boolean; batch: string | undefined }): JournalEntry[] {
+export function undoTargets(
+  entries: readonly JournalEntry[],
+  options: { id: string | undefined; last: boolean; batch: string | undefined },
+): JournalEntry[] {
   const { id, batch } = options;
   const chosen = [id !== undefined, options.last, batch !== undefined].filter(Boolean).length;
-  if (chosen !== 1) throw usageError("name what to undo: a journal id, --last, or --batch <results file | batch id>", { hint: "list entries with `foodctl journal`" });
+  if (chosen !== 1)
+    throw usageError("name what to undo: a journal id, --last, or --batch <results file | batch id>", {
+      hint: "list entries with `foodctl journal`",
+    });
   if (id !== undefined) return [lookupEntry(entries, id)];
   if (batch === undefined) {
     const [last] = selectEntries(entries, { limit: 1 });
@@ -31,7 +37,10 @@ function batchTargets(entries: readonly JournalEntry[], batch: string): JournalE
           return [];
         }
       });
-    if (!ids.length) throw usageError(`${batch} names no applied change with a journal_id`, { hint: "give the results file `intake apply` printed, or its batch id" });
+    if (!ids.length)
+      throw usageError(`${batch} names no applied change with a journal_id`, {
+        hint: "give the results file `intake apply` printed, or its batch id",
+      });
     return ids.reverse().map((journalId) => lookupEntry(entries, journalId));
   }
   const lines = entries.filter((entry) => entry.batch_id === batch && entry.outcome !== "failed");

@@ -42,7 +42,10 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
   requireAnswerable(ctx, options, "undo");
   const apiUrl = ctx.apiUrl().href.replace(/\/$/, "");
   const elsewhere = targets.find((entry) => entry.api_url !== apiUrl);
-  if (elsewhere) throw usageError(`entry ${elsewhere.id} was sent to ${elsewhere.api_url}, not ${apiUrl}`, { hint: "nothing was sent; run undo with that API URL (--api-url or --profile)" });
+  if (elsewhere)
+    throw usageError(`entry ${elsewhere.id} was sent to ${elsewhere.api_url}, not ${apiUrl}`, {
+      hint: "nothing was sent; run undo with that API URL (--api-url or --profile)",
+    });
   const dryRun = options.dryRun;
   const run: UndoRun = {
     ctx,
@@ -65,9 +68,14 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
   const plan = planUndo(entry);
   if (plan.problem !== null) throw rejectedError(plan.problem, { hint: "nothing was sent" });
   const reason = forceReason(entry);
-  if (reason && !run.force) throw rejectedError(`${reason}: undo cannot tell whether the intake is as the change left it`, { hint: "nothing was sent; check with `foodctl intake show`, then pass --force" });
+  if (reason && !run.force)
+    throw rejectedError(`${reason}: undo cannot tell whether the intake is as the change left it`, {
+      hint: "nothing was sent; check with `foodctl intake show`, then pass --force",
+    });
   // Acting for the user the change was sent for (user_id in its URL), whatever this run's --user says.
-  const client = run.client.derive({ userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined });
+  const client = run.client.derive({
+    userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined,
+  });
   const current = (await client.getIntake(entry.image_id)).data.intake_info;
   const changedSince = entry.after ? stateDifferences(entry.after, intakeState(current)) : [];
   if (changedSince.length) {
@@ -75,13 +83,22 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
     if (!run.force) throw rejectedError(message, { hint: "nothing was sent; pass --force to put the entry's before state back anyway" });
     ctx.warn(`${message} (--force: undoing anyway)`);
   }
-  if (ask && !run.dryRun && !(await askYesNo(ctx, `Undo ${entry.command} ${entry.id} on intake ${entry.image_id}?`))) throw cancelledError("cancelled: nothing was sent");
-  const options: ChangeOptions = { dryRun: run.dryRun, verify: run.verify, precheck: true, before: current, journal: run.journal, undoOf: entry.id };
+  if (ask && !run.dryRun && !(await askYesNo(ctx, `Undo ${entry.command} ${entry.id} on intake ${entry.image_id}?`)))
+    throw cancelledError("cancelled: nothing was sent");
+  const options: ChangeOptions = {
+    dryRun: run.dryRun,
+    verify: run.verify,
+    precheck: true,
+    before: current,
+    journal: run.journal,
+    undoOf: entry.id,
+  };
   const outcome = await sendUndo(run, client, entry, plan.action, options, current);
   await reportChange(ctx, outcome, { strict: false, action: `undo of ${entry.id}` });
   if (outcome.after && entry.before) {
     const left = undoLeftovers({ ...entry, before: entry.before }, plan.action, intakeState(outcome.after));
-    if (left.length) throw rejectedError(`undo of ${entry.id} was sent, but intake ${entry.image_id} is not back: ${describeDifferences(left)}`);
+    if (left.length)
+      throw rejectedError(`undo of ${entry.id} was sent, but intake ${entry.image_id} is not back: ${describeDifferences(left)}`);
   }
 }
 
@@ -98,7 +115,10 @@ function sendUndo(
   if (action.kind === "remove") return changeDisplayImage(client, current, { kind: "remove" }, options, warn);
   const bytes = journalStore(run.ctx).readImage(action.copy);
   const contentType = bytes ? sniffImageType(bytes) : null;
-  if (!bytes || !contentType) throw rejectedError(`the saved copy of entry ${entry.id}'s display image (${action.copy.file}) is gone or changed`, { hint: "nothing was sent" });
+  if (!bytes || !contentType)
+    throw rejectedError(`the saved copy of entry ${entry.id}'s display image (${action.copy.file}) is gone or changed`, {
+      hint: "nothing was sent",
+    });
   const image = { bytes, filename: `display-image.${IMAGE_EXTENSIONS[contentType]}`, contentType };
   return changeDisplayImage(client, current, { kind: "attach", image }, options, warn);
 }

@@ -60,7 +60,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
     const code = errorCode(error);
     if (code === "FST_REQ_FILE_TOO_LARGE") upload.tooLarge = true;
     else if (code === "FST_FILES_LIMIT") note(`send exactly one file in the field ${DISPLAY_IMAGE_FIELD}`);
-    else if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") note(`too many form fields: send only the file field ${DISPLAY_IMAGE_FIELD}`);
+    else if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT")
+      note(`too many form fields: send only the file field ${DISPLAY_IMAGE_FIELD}`);
     else if (code === "FST_PROTO_VIOLATION") note("a form field name is not allowed");
     else {
       const reason = error instanceof Error ? error.message : String(error);

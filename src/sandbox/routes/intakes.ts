@@ -55,7 +55,9 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
       foodName: intake.items.map((item) => item.name),
       hasNutritionalInfo: true,
       nutritional_info: totalNutrition(intake),
-      ...(intake.kind === "recognition" ? {} : { nutritional_info_per_item: intake.items.map((item) => itemNutritionRecord(imageId, item)) }),
+      ...(intake.kind === "recognition"
+        ? {}
+        : { nutritional_info_per_item: intake.items.map((item) => itemNutritionRecord(imageId, item)) }),
     };
   });
 }

@@ -47,7 +47,10 @@ function readPositionList(value: unknown): string[] | null {
   const keys = value.map((position) => {
     const key = typeof position === "number" && Number.isSafeInteger(position) ? String(position) : position;
     if (typeof key !== "string" || !parsePositionKey(key)) {
-      throw badRequest(`food_item_position holds ${describeValue(position)}, which is not a food item position`, SERVICE_CODES.unknownPosition);
+      throw badRequest(
+        `food_item_position holds ${describeValue(position)}, which is not a food item position`,
+        SERVICE_CODES.unknownPosition,
+      );
     }
     return key;
   });

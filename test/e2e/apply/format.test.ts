@@ -36,7 +36,20 @@ describe("intake apply: format from the name, the content, or --format", () => {
     const done = await applyInProcess(["-"], stdin);
     expect(done.code, done.stderr).toBe(0);
     expect(results(done.stdout).map((result) => [result.line, result.status])).toEqual(
-      stdin.startsWith("\n") ? [[3, "applied"], [4, "applied"]] : stdin === CSV ? [[2, "applied"], [3, "applied"]] : [[1, "applied"], [2, "applied"]],
+      stdin.startsWith("\n")
+        ? [
+            [3, "applied"],
+            [4, "applied"],
+          ]
+        : stdin === CSV
+          ? [
+              [2, "applied"],
+              [3, "applied"],
+            ]
+          : [
+              [1, "applied"],
+              [2, "applied"],
+            ],
     );
   });
 
@@ -47,11 +60,41 @@ describe("intake apply: format from the name, the content, or --format", () => {
   });
 
   it.each([
-    ["JSON Lines in .csv", "fixes.csv", JSONL, /looks like JSON Lines \(its first line starts with \{\), but its name says CSV: nothing was sent$/, /rename it \.jsonl, or pass --format jsonl/],
-    ["CSV in .jsonl", "fixes.jsonl", CSV, /looks like CSV \(its first line is a header\), but its name says JSON Lines: nothing was sent$/, /rename it \.csv, or pass --format csv/],
-    ["a ;-separated file", "fixes.csv", "image_id;position;quantity\n1002;1;150\n", /looks like CSV separated by semicolons \(;\): nothing was sent$/, /separated by commas.*--format csv reads commas only/],
-    ["a JSON array", "fixes.json", '[{"image_id": 1001, "quantity": 280}]\n', /looks like one JSON array .*not JSON Lines: nothing was sent$/, /jq -c '\.\[\]'.*--format jsonl/],
-    ["neither", "fixes.txt", "hello\n", /cannot tell the format of .*fixes\.txt: its first line is neither a JSON object nor the CSV header/, /--format jsonl or --format csv/],
+    [
+      "JSON Lines in .csv",
+      "fixes.csv",
+      JSONL,
+      /looks like JSON Lines \(its first line starts with \{\), but its name says CSV: nothing was sent$/,
+      /rename it \.jsonl, or pass --format jsonl/,
+    ],
+    [
+      "CSV in .jsonl",
+      "fixes.jsonl",
+      CSV,
+      /looks like CSV \(its first line is a header\), but its name says JSON Lines: nothing was sent$/,
+      /rename it \.csv, or pass --format csv/,
+    ],
+    [
+      "a ;-separated file",
+      "fixes.csv",
+      "image_id;position;quantity\n1002;1;150\n",
+      /looks like CSV separated by semicolons \(;\): nothing was sent$/,
+      /separated by commas.*--format csv reads commas only/,
+    ],
+    [
+      "a JSON array",
+      "fixes.json",
+      '[{"image_id": 1001, "quantity": 280}]\n',
+      /looks like one JSON array .*not JSON Lines: nothing was sent$/,
+      /jq -c '\.\[\]'.*--format jsonl/,
+    ],
+    [
+      "neither",
+      "fixes.txt",
+      "hello\n",
+      /cannot tell the format of .*fixes\.txt: its first line is neither a JSON object nor the CSV header/,
+      /--format jsonl or --format csv/,
+    ],
   ])("refuses %s with one error naming --format, nothing sent", async (_label, name, text, error, hint) => {
     const done = await applyInProcess([writeInput(name, text)]);
     expect(done.code).toBe(2);
@@ -96,7 +139,10 @@ describe("intake apply: format from the name, the content, or --format", () => {
   });
 
   it.each([
-    [["--results", "/nonexistent/folder/results.jsonl"], /cannot write the results to \/nonexistent\/folder\/results\.jsonl: no such folder: nothing was sent/],
+    [
+      ["--results", "/nonexistent/folder/results.jsonl"],
+      /cannot write the results to \/nonexistent\/folder\/results\.jsonl: no such folder: nothing was sent/,
+    ],
     [["--results", "-"], /--results takes a file name/],
   ])("refuses %j before sending anything", async (extra, message) => {
     const done = await applyInProcess([writeInput("fixes.jsonl", JSONL), ...extra]);

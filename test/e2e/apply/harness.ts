@@ -30,7 +30,8 @@ export function writeInput(name: string, text: string): string {
   return path;
 }
 
-export const jsonl = (...lines: Array<Record<string, unknown> | string>) => `${lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n")}\n`;
+export const jsonl = (...lines: Array<Record<string, unknown> | string>) =>
+  `${lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n")}\n`;
 
 export const CSV_HEADER = "image_id,user_id,position,quantity,salt,sugar,oil,measures";
 

@@ -8,7 +8,11 @@ const sb = withSandbox({ latencyMs: 20 });
 
 function lines(count: number) {
   return Array.from({ length: count }, (_, index) =>
-    index % 3 === 0 ? { image_id: 1001, quantity: 200 + (index % 50) } : index % 3 === 1 ? { image_id: 1002, quantity: { "1": 100 + (index % 40) } } : { image_id: 1003, quantity: { manual2: 30 + (index % 20) } },
+    index % 3 === 0
+      ? { image_id: 1001, quantity: 200 + (index % 50) }
+      : index % 3 === 1
+        ? { image_id: 1002, quantity: { "1": 100 + (index % 40) } }
+        : { image_id: 1003, quantity: { manual2: 30 + (index % 20) } },
   );
 }
 

@@ -37,7 +37,10 @@ describe("intake apply: invalid input", () => {
     const file = writeInput("fixes.jsonl", INVALID);
     const run = await apply(sb.handle, [file, "--json"]);
     expect(run.code).toBe(2);
-    const lines = run.stderr.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = run.stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.slice(0, 3).map((line) => [line.problem.line, line.problem.field])).toEqual([
       [3, null],
       [5, "salt.1"],
@@ -47,7 +50,12 @@ describe("intake apply: invalid input", () => {
   });
 
   it("reports every bad CSV row and sends nothing", async () => {
-    const file = writeInput("fixes.csv", [CSV_HEADER, "1001,,,300,,,,", "1002,,1,0,,,,", "1002,,2,50,extreme,,,", "1003,,manual1,10,,,,", "1003,,manual1,12,,,,", ""].join("\n"));
+    const file = writeInput(
+      "fixes.csv",
+      [CSV_HEADER, "1001,,,300,,,,", "1002,,1,0,,,,", "1002,,2,50,extreme,,,", "1003,,manual1,10,,,,", "1003,,manual1,12,,,,", ""].join(
+        "\n",
+      ),
+    );
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(2);
@@ -70,12 +78,17 @@ describe("intake apply: invalid input", () => {
 
   it("refuses a malformed --skip-applied results file (exit 2) and sends nothing", async () => {
     const file = writeInput("fixes.jsonl", jsonl({ image_id: 1001, quantity: 300 }));
-    const earlier = writeInput("results.jsonl", `${JSON.stringify({ line: 1, image_id: 1001, status: "applied" })}\n{"line": 2, "image_id": 1002\n`);
+    const earlier = writeInput(
+      "results.jsonl",
+      `${JSON.stringify({ line: 1, image_id: 1001, status: "applied" })}\n{"line": 2, "image_id": 1002\n`,
+    );
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file, "--skip-applied", earlier]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${earlier}:2: not a result line of \`intake apply\` (not JSON)\n`);
-    expect(run.stderr).toContain('hint: --skip-applied takes the file --results wrote (or the JSON Lines a run printed); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}');
+    expect(run.stderr).toContain(
+      'hint: --skip-applied takes the file --results wrote (or the JSON Lines a run printed); a result line looks like {"line":3,"image_id":1002,"status":"applied","batch_id":"…"}',
+    );
     expect(run.stderr).toMatch(/is not a results file of `intake apply`: nothing was sent/);
     expect(sb.handle.stats().total_requests).toBe(before);
   });

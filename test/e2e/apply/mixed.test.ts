@@ -1,7 +1,19 @@
 /** A mixed batch through a manager's token: every kind of intake, two users, one missing intake. */
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { apply, byLine, countRequests, CSV_HEADER, GET_INTAKE, intake, item, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
+import {
+  apply,
+  byLine,
+  countRequests,
+  CSV_HEADER,
+  GET_INTAKE,
+  intake,
+  item,
+  jsonl,
+  POST_QUANTITY,
+  results,
+  writeInput,
+} from "./harness.js";
 
 const sb = withSandbox({}, { perTest: true });
 
@@ -29,7 +41,10 @@ const MIXED_CSV = [
 ].join("\n");
 
 /** What the mixed batch must leave behind, whatever its input format. */
-function expectMixedBatchApplied(lines: { recognition: number; segmentation: number; manual: number; bob: number; missing: number; bobTotal: number }, stdout: string) {
+function expectMixedBatchApplied(
+  lines: { recognition: number; segmentation: number; manual: number; bob: number; missing: number; bobTotal: number },
+  stdout: string,
+) {
   const handle = sb.handle;
   const list = results(stdout);
   expect(list).toHaveLength(6);
@@ -89,7 +104,11 @@ describe("intake apply: a mixed batch", () => {
     const run = await apply(sb.handle, [file, "--continue-on-error", "--strict", "--json"], { as: "dave" });
     expect(run.code).toBe(9);
     const bob = byLine(results(run.stdout)).get(4)!;
-    expect(bob).toMatchObject({ status: "failed", error: { code: "rejected", exit_code: 7, status: null }, ignored: [{ position: "2", field: "salt" }] });
+    expect(bob).toMatchObject({
+      status: "failed",
+      error: { code: "rejected", exit_code: 7, status: null },
+      ignored: [{ position: "2", field: "salt" }],
+    });
     expect(bob.error!.message).toMatch(/did not take effect/);
     // The update itself was sent and applied: --strict judges, it does not undo.
     expect(item(sb.handle, 2002, 1).serving_size).toBe(90);
@@ -101,7 +120,10 @@ describe("intake apply: a mixed batch", () => {
   });
 
   it("stops sending after the first failure without --continue-on-error and leaves the rest unreported", async () => {
-    const file = writeInput("stop.jsonl", jsonl({ image_id: 9999, quantity: 100 }, { image_id: 1001, quantity: 300 }, { image_id: 1002, quantity: { "1": 120 } }));
+    const file = writeInput(
+      "stop.jsonl",
+      jsonl({ image_id: 9999, quantity: 100 }, { image_id: 1001, quantity: 300 }, { image_id: 1002, quantity: { "1": 120 } }),
+    );
     const sent = countRequests(sb.handle);
     const run = await apply(sb.handle, [file, "--concurrency", "1"]);
     expect(results(run.stdout)).toEqual([expect.objectContaining({ line: 1, status: "failed" })]);

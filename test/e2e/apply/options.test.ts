@@ -7,7 +7,10 @@ const sb = withSandbox({}, { perTest: true });
 
 describe("intake apply: options", () => {
   it("--dry-run prints each request, token masked, and sends nothing", async () => {
-    const file = writeInput("fixes.jsonl", jsonl({ image_id: 1001, user_id: 101, quantity: 300 }, { image_id: 2002, user_id: 102, quantity: { "1": 90 }, salt: { "2": "low" } }));
+    const file = writeInput(
+      "fixes.jsonl",
+      jsonl({ image_id: 1001, user_id: 101, quantity: 300 }, { image_id: 2002, user_id: 102, quantity: { "1": 90 }, salt: { "2": "low" } }),
+    );
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file, "--dry-run"], { as: "dave" });
     expect(run.code).toBe(0);
@@ -17,13 +20,21 @@ describe("intake apply: options", () => {
         line: 1,
         image_id: 1001,
         status: "dry_run",
-        request: { method: "POST", url: `${sb.handle.url}/v2/nutrition/confirm/quantity?user_id=101`, headers: expect.objectContaining({ authorization: "Bearer ****" }), body: { imageId: 1001, quantity: 300 } },
+        request: {
+          method: "POST",
+          url: `${sb.handle.url}/v2/nutrition/confirm/quantity?user_id=101`,
+          headers: expect.objectContaining({ authorization: "Bearer ****" }),
+          body: { imageId: 1001, quantity: 300 },
+        },
       },
       {
         line: 2,
         image_id: 2002,
         status: "dry_run",
-        request: expect.objectContaining({ url: `${sb.handle.url}/v2/nutrition/confirm/quantity?user_id=102`, body: { imageId: 2002, quantity: { "1": 90 }, salt: { "2": "low" } } }),
+        request: expect.objectContaining({
+          url: `${sb.handle.url}/v2/nutrition/confirm/quantity?user_id=102`,
+          body: { imageId: 2002, quantity: { "1": 90 }, salt: { "2": "low" } },
+        }),
       },
     ]);
     expect(run.stdout + run.stderr).not.toContain(sb.handle.tokenFor("dave"));
@@ -66,18 +77,28 @@ describe("intake apply: options", () => {
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(7);
     expect(results(run.stdout)).toEqual([
-      { line: 1, image_id: 1002, status: "failed", error: { code: "rejected", exit_code: 7, status: null, message: expect.stringMatching(/unknown position 9/) } },
+      {
+        line: 1,
+        image_id: 1002,
+        status: "failed",
+        error: { code: "rejected", exit_code: 7, status: null, message: expect.stringMatching(/unknown position 9/) },
+      },
     ]);
     expect(sent()).toEqual({ [GET_INTAKE]: 1 });
   });
 
   it("exits 4 on a 401 and stops the batch even with --continue-on-error", async () => {
     const stranger = await sb.handle.signToken({ sub: "999", role: "APIUser" });
-    const file = writeInput("fixes.jsonl", jsonl({ image_id: 1001, quantity: 300 }, { image_id: 1002, quantity: { "1": 100 } }, { image_id: 1003, quantity: { manual1: 10 } }));
+    const file = writeInput(
+      "fixes.jsonl",
+      jsonl({ image_id: 1001, quantity: 300 }, { image_id: 1002, quantity: { "1": 100 } }, { image_id: 1003, quantity: { manual1: 10 } }),
+    );
     const sent = countRequests(sb.handle);
     const run = await apply(sb.handle, [file, "--continue-on-error", "--concurrency", "1"], { env: { FOODCTL_TOKEN: stranger } });
     expect(run.code).toBe(4);
-    expect(results(run.stdout)).toEqual([{ line: 1, image_id: 1001, status: "failed", error: expect.objectContaining({ code: "auth", exit_code: 4, status: 401 }) }]);
+    expect(results(run.stdout)).toEqual([
+      { line: 1, image_id: 1001, status: "failed", error: expect.objectContaining({ code: "auth", exit_code: 4, status: 401 }) },
+    ]);
     expect(run.stderr).toMatch(/not sent 2/);
     expect(sent()).toEqual({ [GET_INTAKE]: 1 });
   });
@@ -86,7 +107,8 @@ describe("intake apply: options", () => {
     const file = writeInput("fixes.jsonl", jsonl({ image_id: 1001, quantity: 300 }, { image_id: 1002, quantity: { "1": 100 } }));
     const run = await apply(sb.handle, [file, "--retries", "0", "--continue-on-error"], { env: { FOODCTL_API_URL: "http://127.0.0.1:1" } });
     expect(run.code).toBe(8);
-    for (const result of results(run.stdout)) expect(result).toMatchObject({ status: "failed", error: { code: "unavailable", exit_code: 8, status: null } });
+    for (const result of results(run.stdout))
+      expect(result).toMatchObject({ status: "failed", error: { code: "unavailable", exit_code: 8, status: null } });
   });
 
   it("exits 0 for an empty input", async () => {

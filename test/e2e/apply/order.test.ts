@@ -65,7 +65,8 @@ function csvOf(list: Change[]): string {
       if (value === undefined) return "";
       return String(position === null ? value : ((value as Record<string, unknown>)[position] ?? ""));
     };
-    const row = (position: string | null) => [change.image_id, "", position ?? "", ...["quantity", "salt", "sugar", "oil"].map((field) => cell(field, position)), ""].join(",");
+    const row = (position: string | null) =>
+      [change.image_id, "", position ?? "", ...["quantity", "salt", "sugar", "oil"].map((field) => cell(field, position)), ""].join(",");
     return positions.size === 0 ? [row(null)] : [...positions].map(row);
   });
   return `${[CSV_HEADER, ...rows].join("\n")}\n`;
@@ -77,13 +78,17 @@ function expectFinalState(list: Change[]) {
   for (const change of list) {
     for (const [field, value] of Object.entries(change)) {
       if (field === "image_id") continue;
-      if (typeof value === "object" && value !== null) for (const [position, entry] of Object.entries(value)) last.set(`${change.image_id}|${field}|${position}`, entry);
+      if (typeof value === "object" && value !== null)
+        for (const [position, entry] of Object.entries(value)) last.set(`${change.image_id}|${field}|${position}`, entry);
       else last.set(`${change.image_id}|${field}|`, value);
     }
   }
   for (const [key, value] of last) {
     const [imageId, field, position] = key.split("|") as [string, string, string];
-    const record = position === "" ? intake(sb.handle, Number(imageId)) : item(sb.handle, Number(imageId), /^\d+$/.test(position) ? Number(position) : position);
+    const record =
+      position === ""
+        ? intake(sb.handle, Number(imageId))
+        : item(sb.handle, Number(imageId), /^\d+$/.test(position) ? Number(position) : position);
     const actual = field === "quantity" ? record.serving_size : (record as unknown as Record<string, unknown>)[field];
     expect(actual, key).toBe(value);
   }
@@ -95,14 +100,20 @@ function expectFileOrderPerIntake(requests: ProxiedRequest[], sent: Change[]) {
   for (const id of ids) {
     const own = requests.filter((request) => request.imageId === id);
     const posted = own.filter((request) => request.method === "POST").map(({ body }) => body);
-    expect(posted, `updates of intake ${id}`).toEqual(sent.filter((change) => change.image_id === id).map(({ image_id, ...fields }) => ({ imageId: image_id, ...fields })));
+    expect(posted, `updates of intake ${id}`).toEqual(
+      sent.filter((change) => change.image_id === id).map(({ image_id, ...fields }) => ({ imageId: image_id, ...fields })),
+    );
     for (let index = 1; index < own.length; index++) {
-      expect(own[index]!.arrived, `request ${index} of intake ${id} waits for the one before`).toBeGreaterThanOrEqual(own[index - 1]!.answered);
+      expect(own[index]!.arrived, `request ${index} of intake ${id} waits for the one before`).toBeGreaterThanOrEqual(
+        own[index - 1]!.answered,
+      );
     }
     expect(own.at(-1)!.method, `the last change of ${id} is read after it`).toBe("GET");
   }
   // Different intakes were in flight at once.
-  const overlapping = requests.some((request, index) => requests.slice(index + 1).some((other) => other.arrived < request.answered && other.imageId !== request.imageId));
+  const overlapping = requests.some((request, index) =>
+    requests.slice(index + 1).some((other) => other.arrived < request.answered && other.imageId !== request.imageId),
+  );
   expect(overlapping).toBe(true);
 }
 
@@ -157,11 +168,21 @@ describe("intake apply: one intake's changes in file order", () => {
     const first = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...broken)), "--results", resultsFile]);
     // Intake 9999 is not alice's: the batch stops there, after some changes were applied (exit 9).
     expect(first.run.code).toBe(9);
-    const appliedFirst = new Set(results(readFileSync(resultsFile, "utf8")).filter((result) => result.status === "applied").map((result) => result.line));
+    const appliedFirst = new Set(
+      results(readFileSync(resultsFile, "utf8"))
+        .filter((result) => result.status === "applied")
+        .map((result) => result.line),
+    );
     expect(appliedFirst.size).toBeGreaterThan(0);
     expect(appliedFirst.size).toBeLessThan(list.length);
 
-    const second = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...list)), "--skip-applied", resultsFile, "--results", resultsFile]);
+    const second = await runThroughProxy([
+      writeInput("fixes.jsonl", jsonl(...list)),
+      "--skip-applied",
+      resultsFile,
+      "--results",
+      resultsFile,
+    ]);
     expect(second.run.code, second.run.stderr).toBe(0);
     const rest = list.filter((_change, index) => !appliedFirst.has(index + 1));
     expectFinalState(list);

@@ -50,8 +50,14 @@ describe("intake apply --skip-applied", () => {
   });
 
   it("matches on line number and image_id together: a moved line is sent again", async () => {
-    const file = writeInput("fixes.jsonl", jsonl({ image_id: 1005, quantity: { manual1: 50 } }, { image_id: 1004, quantity: { manual1: 30 } }));
-    const earlier = writeInput("results.jsonl", jsonl({ line: 1, image_id: 1004, status: "applied" }, { line: 2, image_id: 1004, status: "applied" }));
+    const file = writeInput(
+      "fixes.jsonl",
+      jsonl({ image_id: 1005, quantity: { manual1: 50 } }, { image_id: 1004, quantity: { manual1: 30 } }),
+    );
+    const earlier = writeInput(
+      "results.jsonl",
+      jsonl({ line: 1, image_id: 1004, status: "applied" }, { line: 2, image_id: 1004, status: "applied" }),
+    );
     const sent = countRequests(sb.handle);
     const run = await apply(sb.handle, [file, "--skip-applied", earlier, "--no-verify"]);
     expect(run.code).toBe(0);

@@ -41,9 +41,17 @@ function screen(output: string): string[] {
 describe("intake apply on a terminal", () => {
   it("prints one line per change above the bar, clears the bar, then the summary; nothing cut or overwritten at 80 columns", async () => {
     const changes = [
-      ...Array.from({ length: 24 }, (_unused, index) => ({ image_id: 1001 + (index % 4), quantity: index % 4 === 0 ? 300 + index : { [index % 4 === 1 ? "1" : "manual1"]: 50 + index } })),
+      ...Array.from({ length: 24 }, (_unused, index) => ({
+        image_id: 1001 + (index % 4),
+        quantity: index % 4 === 0 ? 300 + index : { [index % 4 === 1 ? "1" : "manual1"]: 50 + index },
+      })),
       { image_id: 9999, quantity: 100 },
-      { image_id: 1002, quantity: { "1": 111, "2": 122, "3": 133 }, salt: { "1": "high", "2": "high", "3": "high" }, sugar: { "1": "high", "3": "high" } },
+      {
+        image_id: 1002,
+        quantity: { "1": 111, "2": 122, "3": 133 },
+        salt: { "1": "high", "2": "high", "3": "high" },
+        sugar: { "1": "high", "3": "high" },
+      },
     ];
     const file = writeInput("fixes.jsonl", jsonl(...changes));
     const command = `stty cols 80 rows 30; exec "${process.execPath}" "${cliBin()}" intake apply "${file}" --continue-on-error`;
@@ -59,15 +67,22 @@ describe("intake apply on a terminal", () => {
     const results = shown.filter((line) => /^line \d+ {2}intake \d+ {2}/.test(line));
     expect(results).toHaveLength(changes.length);
     for (const line of results.filter((text) => !text.includes("intake 9999"))) expect(line).toMatch(/ {2}applied$/);
-    expect(results.find((line) => line.includes("intake 9999"))).toMatch(/^line 25 {2}intake 9999 {2}failed: .*answered 404 \(code 1301\): .*9999/);
+    expect(results.find((line) => line.includes("intake 9999"))).toMatch(
+      /^line 25 {2}intake 9999 {2}failed: .*answered 404 \(code 1301\): .*9999/,
+    );
     const long = results.find((line) => line.startsWith("line 26 "))!;
     expect(long.length).toBeGreaterThan(120);
-    expect(long).toMatch(/^line 26 {2}intake 1002 {2}1: [\d.]+ → 111 g, salt \w+ → high, sugar \w+ → high; 2: [\d.]+ → 122 g, salt \w+ → high; 3: .*133 g.* {2}applied$/);
+    expect(long).toMatch(
+      /^line 26 {2}intake 1002 {2}1: [\d.]+ → 111 g, salt \w+ → high, sugar \w+ → high; 2: [\d.]+ → 122 g, salt \w+ → high; 3: .*133 g.* {2}applied$/,
+    );
     // No bar is left: every line shown is a result, the summary, the batch id or the error.
     const others = shown.filter((line) => !results.includes(line));
     expect(others[0]).toMatch(/^applied 25 · failed 1 · skipped 0 · ignored modifiers 0 · 26 changes in [\d.]+ s$/);
     expect(others[1]).toMatch(/^batch \d{8}-\d{6}-[0-9a-f]{6}$/);
-    expect(others.slice(2).every((line) => /^(error|hint): /.test(line)), others.join("\n")).toBe(true);
+    expect(
+      others.slice(2).every((line) => /^(error|hint): /.test(line)),
+      others.join("\n"),
+    ).toBe(true);
     expect(shown.some((line) => /changes · \d+ failed/.test(line))).toBe(false);
     // The bar was drawn while the batch ran.
     expect(run.stdout).toMatch(/\d+\/26 changes · \d+ failed/);

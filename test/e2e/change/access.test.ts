@@ -31,9 +31,14 @@ describe("a manager acting for a user", () => {
     expect(forAlice.stderr).toBe("");
     expect(itemOf(sandbox.intake(1002), 2).recipe.oil).toBe("medium");
 
-    const forBob = await sandbox.cli(["intake", "set-modifiers", "2002", "1", "--oil", "medium"], { as: "dave", env: { FOODCTL_USER: "102" } });
+    const forBob = await sandbox.cli(["intake", "set-modifiers", "2002", "1", "--oil", "medium"], {
+      as: "dave",
+      env: { FOODCTL_USER: "102" },
+    });
     expectExit(forBob, 0);
-    expect(forBob.stderr).toContain("warning: intake 2002: oil medium at position 1 (still low) did not take effect: the user's plan is probably below Monitor");
+    expect(forBob.stderr).toContain(
+      "warning: intake 2002: oil medium at position 1 (still low) did not take effect: the user's plan is probably below Monitor",
+    );
     expect(itemOf(sandbox.intake(2002), 1).recipe.oil).toBe("low");
   });
 
@@ -51,18 +56,21 @@ describe("a manager acting for a user", () => {
     ["set-quantity", ["intake", "set-quantity", "1002", "1=100"], 1002],
     ["set-modifiers", ["intake", "set-modifiers", "1002", "1", "--salt", "none"], 1002],
     ["display-image remove", ["display-image", "remove", "1005", "--yes"], 1005],
-  ])("%s without --user: the API's 400 becomes a clear message naming --user, exit 7, only the refused read", async (_name, args, imageId) => {
-    const before = sandbox.intake(imageId);
-    const count = sandbox.countRequests();
-    const result = await sandbox.cli(args, { as: "dave" });
-    expectExit(result, 7);
-    // The sandbox's own code for a missing user_id (docs/api.md, error codes) shows beside the status.
-    const host = new URL(sandbox.url).host;
-    const hint = "hint: this token acts for other users: name one with --user <id>";
-    expect(result.stderr).toBe(`error: ${host} answered 400 (code 1201): user_id is required when acting as a manager\n${hint}\n`);
-    expect(count()).toEqual({ [GET_INTAKE]: 1 });
-    expect(sandbox.intake(imageId)).toEqual(before);
-  });
+  ])(
+    "%s without --user: the API's 400 becomes a clear message naming --user, exit 7, only the refused read",
+    async (_name, args, imageId) => {
+      const before = sandbox.intake(imageId);
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(args, { as: "dave" });
+      expectExit(result, 7);
+      // The sandbox's own code for a missing user_id (docs/api.md, error codes) shows beside the status.
+      const host = new URL(sandbox.url).host;
+      const hint = "hint: this token acts for other users: name one with --user <id>";
+      expect(result.stderr).toBe(`error: ${host} answered 400 (code 1201): user_id is required when acting as a manager\n${hint}\n`);
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+      expect(sandbox.intake(imageId)).toEqual(before);
+    },
+  );
 
   it("without --user under --json the error is one JSON document with the same message", async () => {
     const result = await sandbox.cli(["intake", "set-quantity", "1002", "1=100", "--json"], { as: "dave" });

@@ -84,12 +84,18 @@ describe("display-image attach: files that are not a usable image are usage erro
 
   it("a valid PNG of 1 MiB + 1 byte", async () => {
     const path = file("big.png", png(16, 16, { totalBytes: MAX_DISPLAY_IMAGE_BYTES + 1 }));
-    await refusedBeforeSending(["display-image", "attach", "1003", path], `${path} is 1,048,577 bytes; display images are limited to 1 MiB (1,048,576 bytes)`);
+    await refusedBeforeSending(
+      ["display-image", "attach", "1003", path],
+      `${path} is 1,048,577 bytes; display images are limited to 1 MiB (1,048,576 bytes)`,
+    );
   });
 
   it("a text file named .jpg", async () => {
     const path = file("notes.jpg", "just some text, not a photo\n");
-    await refusedBeforeSending(["display-image", "attach", "1003", path], `${path} is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)`);
+    await refusedBeforeSending(
+      ["display-image", "attach", "1003", path],
+      `${path} is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)`,
+    );
   });
 
   it("a directory", async () => {
@@ -134,7 +140,11 @@ describe("display-image attach: files that are not a usable image are usage erro
   it.each([
     ["empty stdin", Buffer.alloc(0), "stdin is empty: no image to attach"],
     ["text on stdin", Buffer.from("hello"), "stdin is not a JPEG, PNG, GIF or WebP image (judged by its bytes, not its name)"],
-    ["more than 1 MiB on stdin", png(16, 16, { totalBytes: MAX_DISPLAY_IMAGE_BYTES + 1 }), "stdin holds more than 1,048,576 bytes; display images are limited to 1 MiB (1,048,576 bytes)"],
+    [
+      "more than 1 MiB on stdin",
+      png(16, 16, { totalBytes: MAX_DISPLAY_IMAGE_BYTES + 1 }),
+      "stdin holds more than 1,048,576 bytes; display images are limited to 1 MiB (1,048,576 bytes)",
+    ],
   ])("%s", async (_name, stdin, message) => {
     await refusedBeforeSending(["display-image", "attach", "1003", "-"], message, { stdin });
   });
@@ -142,7 +152,10 @@ describe("display-image attach: files that are not a usable image are usage erro
 
 describe("display-image remove", () => {
   it("with no terminal and no --yes", async () => {
-    const result = await refusedBeforeSending(["display-image", "remove", "1005"], "not on a terminal: pass --yes to remove the display image");
+    const result = await refusedBeforeSending(
+      ["display-image", "remove", "1005"],
+      "not on a terminal: pass --yes to remove the display image",
+    );
     expect(result.stderr).toContain("hint: nothing was sent");
   });
 });

@@ -6,7 +6,15 @@ import { MAX_DISPLAY_IMAGE_BYTES } from "../../../src/intake/limits.js";
 import { baseEnv, cliBin, collect, tempConfigHome } from "../../helpers/cli.js";
 import type { IntakeRecord } from "../../../src/sandbox/render.js";
 import { gif, png } from "../../fixtures/images.js";
-import { DELETE_DISPLAY_IMAGE, expectExit, foodsAndNutrition, GET_INTAKE, POST_DISPLAY_IMAGE, startTestSandbox, type TestSandbox } from "./harness.js";
+import {
+  DELETE_DISPLAY_IMAGE,
+  expectExit,
+  foodsAndNutrition,
+  GET_INTAKE,
+  POST_DISPLAY_IMAGE,
+  startTestSandbox,
+  type TestSandbox,
+} from "./harness.js";
 
 let sandbox: TestSandbox;
 /** The intakes as seeded, before any test of this file changed them. */
@@ -47,7 +55,9 @@ describe("display-image attach against the sandbox", () => {
     // docs/api.md, display image rule 2: foods, recipes, quantities, nutrition, timestamp and occasion stay as they were.
     expect(foodsAndNutrition(after)).toEqual(foodsAndNutrition(before));
     const size = before.processed_image_size!;
-    expect(result.stdout).toBe(`image\tnormal image ${before.image_url} (${size.width}×${size.height}) → display image ${after.image_url} (12×8)\n`);
+    expect(result.stdout).toBe(
+      `image\tnormal image ${before.image_url} (${size.width}×${size.height}) → display image ${after.image_url} (12×8)\n`,
+    );
   });
 
   it("replaces an existing display image (display image rule 3): the old one is no longer served", async () => {
@@ -70,9 +80,13 @@ describe("display-image attach against the sandbox", () => {
 
   it("judges the type by the bytes, not the name: a PNG named .jpg is sent and served as image/png", async () => {
     const image = png(5, 5);
-    const dryRun = await sandbox.cli(["display-image", "attach", "3001", writeImage("photo.jpg", image), "--dry-run", "--json"], { as: "carol" });
+    const dryRun = await sandbox.cli(["display-image", "attach", "3001", writeImage("photo.jpg", image), "--dry-run", "--json"], {
+      as: "carol",
+    });
     expectExit(dryRun, 0);
-    expect(JSON.parse(dryRun.stdout).request.body).toEqual({ image: { filename: "photo.jpg", size: image.length, content_type: "image/png" } });
+    expect(JSON.parse(dryRun.stdout).request.body).toEqual({
+      image: { filename: "photo.jpg", size: image.length, content_type: "image/png" },
+    });
     const result = await sandbox.cli(["display-image", "attach", "3001", writeImage("photo.jpg", image)], { as: "carol" });
     expectExit(result, 0);
     expect(await served(sandbox.intake(3001).image_url)).toEqual({ status: 200, type: "image/png", bytes: image });
@@ -126,7 +140,9 @@ describe("display-image attach against the sandbox", () => {
     const count = sandbox.countRequests();
     const result = await sandbox.cli(["display-image", "attach", String(imageId), writeImage("ok.png", png(4, 4))]);
     expectExit(result, 7);
-    expect(result.stderr).toBe(`error: intake ${imageId} is a ${kind} intake: only manual intakes have a display image\nhint: nothing was sent\n`);
+    expect(result.stderr).toBe(
+      `error: intake ${imageId} is a ${kind} intake: only manual intakes have a display image\nhint: nothing was sent\n`,
+    );
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
     expect(sandbox.intake(imageId)).toEqual(before);
   });
@@ -193,7 +209,13 @@ describe("display-image remove against the sandbox", () => {
     function onTerminal(args: string[], keys: string) {
       const command = [process.execPath, cliBin(), ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
       const child = spawn("script", ["-qec", command, "/dev/null"], {
-        env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.token("alice"), TERM: "xterm", COLUMNS: "120" }),
+        env: baseEnv({
+          XDG_CONFIG_HOME: tempConfigHome(),
+          FOODCTL_API_URL: sandbox.url,
+          FOODCTL_TOKEN: sandbox.token("alice"),
+          TERM: "xterm",
+          COLUMNS: "120",
+        }),
         stdio: ["pipe", "pipe", "pipe"],
       });
       return collect(child, { stdin: keys, timeoutMs: 15_000 });
@@ -220,7 +242,13 @@ describe("display-image remove against the sandbox", () => {
       const count = sandbox.countRequests();
       const command = [process.execPath, cliBin(), "display-image", "remove", "1005"].map((word) => `'${word}'`).join(" ");
       const child = spawn("script", ["-qec", command, "/dev/null"], {
-        env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.token("alice"), TERM: "xterm", COLUMNS: "120" }),
+        env: baseEnv({
+          XDG_CONFIG_HOME: tempConfigHome(),
+          FOODCTL_API_URL: sandbox.url,
+          FOODCTL_TOKEN: sandbox.token("alice"),
+          TERM: "xterm",
+          COLUMNS: "120",
+        }),
         stdio: ["pipe", "pipe", "pipe"],
       });
       // The key only once the question is up (raw mode): earlier, the terminal would turn it into SIGINT.

@@ -91,7 +91,11 @@ function argsOf(testCase: Case): string[] {
 }
 
 function headersOf(testCase: Case): Record<string, string> {
-  return { authorization: "Bearer ****", "user-agent": `foodctl/${VERSION}`, ...(testCase.contentType ? { "content-type": testCase.contentType } : {}) };
+  return {
+    authorization: "Bearer ****",
+    "user-agent": `foodctl/${VERSION}`,
+    ...(testCase.contentType ? { "content-type": testCase.contentType } : {}),
+  };
 }
 
 describe("--dry-run prints the request and sends nothing but the pre-check's read", () => {
@@ -117,7 +121,12 @@ describe("--dry-run prints the request and sends nothing but the pre-check's rea
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
     expect(JSON.parse(result.stdout)).toEqual({
       dry_run: true,
-      request: { method: testCase.method, url: `${sandbox.url}${testCase.path}${testCase.query ?? ""}`, headers: headersOf(testCase), body: testCase.body },
+      request: {
+        method: testCase.method,
+        url: `${sandbox.url}${testCase.path}${testCase.query ?? ""}`,
+        headers: headersOf(testCase),
+        body: testCase.body,
+      },
     });
     expect(result.stderr).toBe("");
     expectNoToken(sandbox, result);
@@ -155,6 +164,8 @@ describe("--dry-run prints the request and sends nothing but the pre-check's rea
   it("attach from stdin names the image after its type", async () => {
     const result = await sandbox.cli(["display-image", "attach", "1003", "-", "--dry-run", "--json"], { stdin: gif() });
     expectExit(result, 0);
-    expect(JSON.parse(result.stdout).request.body).toEqual({ image: { filename: "display-image.gif", size: gif().length, content_type: "image/gif" } });
+    expect(JSON.parse(result.stdout).request.body).toEqual({
+      image: { filename: "display-image.gif", size: gif().length, content_type: "image/gif" },
+    });
   });
 });

@@ -50,10 +50,15 @@ describe("display-image attach on the wire", () => {
     const path = join(sandbox.tempDir(), "lunch.jpg");
     writeFileSync(path, image);
     recorded.length = 0;
-    const result = await sandbox.cli(["display-image", "attach", "1003", path, "--user", "101", "--no-verify"], { env: { FOODCTL_API_URL: baseUrl } });
+    const result = await sandbox.cli(["display-image", "attach", "1003", path, "--user", "101", "--no-verify"], {
+      env: { FOODCTL_API_URL: baseUrl },
+    });
     expectExit(result, 0);
 
-    expect(recorded.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /v2/intake/1003?user_id=101", "POST /v2/intake/1003/display_image?user_id=101"]);
+    expect(recorded.map((request) => `${request.method} ${request.url}`)).toEqual([
+      "GET /v2/intake/1003?user_id=101",
+      "POST /v2/intake/1003/display_image?user_id=101",
+    ]);
     const upload = recorded[1]!;
     expect(upload.headers["transfer-encoding"]).toBeUndefined();
     expect(upload.headers["content-length"]).toBe(String(upload.body.length));
@@ -72,7 +77,10 @@ describe("display-image attach on the wire", () => {
   it("sends the bytes read from stdin the same way, named after their type", async () => {
     const image = png(2, 5);
     recorded.length = 0;
-    const result = await sandbox.cli(["display-image", "attach", "1003", "-", "--no-verify"], { env: { FOODCTL_API_URL: baseUrl }, stdin: image });
+    const result = await sandbox.cli(["display-image", "attach", "1003", "-", "--no-verify"], {
+      env: { FOODCTL_API_URL: baseUrl },
+      stdin: image,
+    });
     expectExit(result, 0);
     const upload = recorded.find((request) => request.method === "POST")!;
     expect(upload.headers["content-length"]).toBe(String(upload.body.length));

@@ -8,7 +8,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const nutrient = (info: { totalNutrients: Record<string, { quantity: number }> }, code: string) => info.totalNutrients[code]!.quantity;
-const weightOf = (recipe: Array<{ name: string; weight: number }>, name: string) => recipe.find((component) => component.name === name)?.weight;
+const weightOf = (recipe: Array<{ name: string; weight: number }>, name: string) =>
+  recipe.find((component) => component.name === name)?.weight;
 
 describe("intake set-modifiers against the sandbox", () => {
   it("salt, sugar and oil change the item's recipe components and its nutrition (update rule 3), for a Monitor user", async () => {
@@ -88,13 +89,17 @@ describe("intake set-modifiers against the sandbox", () => {
     it("exits 7 with --strict, after printing the warning", async () => {
       const result = await sandbox.cli(["intake", "set-modifiers", "2002", "2", "--sugar", "high", "--strict"], { as: "bob" });
       expectExit(result, 7);
-      expect(result.stderr).toContain("warning: intake 2002: sugar high at position 2 (still medium) did not take effect: the user's plan is probably below Monitor");
+      expect(result.stderr).toContain(
+        "warning: intake 2002: sugar high at position 2 (still medium) did not take effect: the user's plan is probably below Monitor",
+      );
       expect(result.stderr).toContain("error: intake 2002: requested modifiers did not take effect (--strict)");
       expect(itemOf(sandbox.intake(2002), 2).recipe.sugar).toBe("medium");
     });
 
     it("--strict --json still prints the intake on stdout and the error as JSON on stderr", async () => {
-      const result = await sandbox.cli(["intake", "set-modifiers", "2003", "manual1", "--salt", "low", "--strict", "--json"], { as: "bob" });
+      const result = await sandbox.cli(["intake", "set-modifiers", "2003", "manual1", "--salt", "low", "--strict", "--json"], {
+        as: "bob",
+      });
       expectExit(result, 7);
       expect(JSON.parse(result.stdout).intake_info.image_id).toBe(2003);
       const lines = result.stderr.trimEnd().split("\n");
@@ -113,11 +118,26 @@ describe("intake set-modifiers against the sandbox", () => {
 
   describe("refuses, after reading the intake, what its kind cannot take; nothing else is sent", () => {
     it.each([
-      ["--oil with --all-items on a recognition-only intake", ["1001", "--all-items", "--oil", "low"], 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes"],
-      ["positions on a recognition-only intake", ["1001", "1", "--salt", "low"], 7, "error: intake 1001 is recognition-only: it has no item positions"],
+      [
+        "--oil with --all-items on a recognition-only intake",
+        ["1001", "--all-items", "--oil", "low"],
+        7,
+        "error: intake 1001 is recognition-only: --oil applies only to itemized intakes",
+      ],
+      [
+        "positions on a recognition-only intake",
+        ["1001", "1", "--salt", "low"],
+        7,
+        "error: intake 1001 is recognition-only: it has no item positions",
+      ],
       ["an unknown position", ["1002", "4", "--salt", "low"], 7, "error: intake 1002: unknown position 4 (this intake has 1, 2, 3)"],
       // Not a syntax error: only the intake shows it needs positions, so exit 7 (docs/cli.md, exit codes).
-      ["an itemized intake without positions or --all-items", ["1002", "--salt", "low"], 7, "error: intake 1002 is itemized: name the positions (1, 2, 3) or use --all-items"],
+      [
+        "an itemized intake without positions or --all-items",
+        ["1002", "--salt", "low"],
+        7,
+        "error: intake 1002 is itemized: name the positions (1, 2, 3) or use --all-items",
+      ],
     ])("%s", async (_name, args, code, message) => {
       const before = sandbox.intake(Number(args[0]));
       const count = sandbox.countRequests();
@@ -131,8 +151,16 @@ describe("intake set-modifiers against the sandbox", () => {
 
   describe("refuses before any request what the arguments alone rule out (exit 2, nothing sent)", () => {
     it.each([
-      ["--oil without positions", ["1001", "--oil", "low"], "error: --oil applies to items of an itemized intake: name the positions or use --all-items"],
-      ["--measures without positions", ["1002", "--salt", "low", "--measures", "metric"], "error: --measures applies to items of an itemized intake"],
+      [
+        "--oil without positions",
+        ["1001", "--oil", "low"],
+        "error: --oil applies to items of an itemized intake: name the positions or use --all-items",
+      ],
+      [
+        "--measures without positions",
+        ["1002", "--salt", "low", "--measures", "metric"],
+        "error: --measures applies to items of an itemized intake",
+      ],
     ])("%s", async (_name, args, message) => {
       const count = sandbox.countRequests();
       const result = await sandbox.cli(["intake", "set-modifiers", ...args]);

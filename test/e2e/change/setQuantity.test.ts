@@ -90,7 +90,12 @@ describe("intake set-quantity against the sandbox", () => {
   it("--no-verify --json prints that the change was applied, unverified, with the update's answer", async () => {
     const result = await sandbox.cli(["intake", "set-quantity", "2001", "350", "--no-verify", "--json"], { as: "bob" });
     expectExit(result, 0);
-    expect(JSON.parse(result.stdout)).toEqual({ image_id: 2001, status: "applied", verified: false, response: { message: "intake 2001 updated", imageId: 2001 } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      image_id: 2001,
+      status: "applied",
+      verified: false,
+      response: { message: "intake 2001 updated", imageId: 2001 },
+    });
     expect(sandbox.intake(2001).serving_size).toBe(350);
   });
 
@@ -100,7 +105,11 @@ describe("intake set-quantity against the sandbox", () => {
       ["a manual position on a segmentation intake", ["1002", "manual1=100"], "unknown position manual1"],
       ["the <grams> form on an itemized intake", ["1002", "150"], "intake is a segmentation intake: give values per position (e.g. 1=150)"],
       ["the <grams> form on a manual intake", ["1003", "150"], "intake is a manual intake: give values per position (e.g. manual1=150)"],
-      ["<pos>=<grams> on a recognition-only intake", ["1001", "1=100"], "quantity is given per position, but intake is recognition-only: give one total quantity"],
+      [
+        "<pos>=<grams> on a recognition-only intake",
+        ["1001", "1=100"],
+        "quantity is given per position, but intake is recognition-only: give one total quantity",
+      ],
     ])("%s", async (_name, args, message) => {
       const before = sandbox.intake(Number(args[0]));
       const count = sandbox.countRequests();

@@ -100,7 +100,10 @@ describe("auth login", () => {
   });
 
   it("warns that FOODCTL_TOKEN takes precedence over the token being stored", async () => {
-    const result = await cliIn(configHome(), ["auth", "login", "--with-token"], { stdin: sandbox.token("alice"), env: { FOODCTL_TOKEN: sandbox.token("bob") } });
+    const result = await cliIn(configHome(), ["auth", "login", "--with-token"], {
+      stdin: sandbox.token("alice"),
+      env: { FOODCTL_TOKEN: sandbox.token("bob") },
+    });
     expectExit(result, 0);
     expect(result.stderr).toMatch(/^warning: FOODCTL_TOKEN is set and takes precedence/m);
   });
@@ -112,8 +115,19 @@ describe("auth status, token and logout", () => {
     const result = await cliIn(home, ["auth", "status"]);
     expectExit(result, 0);
     expect(result.stderr).toBe("");
-    const rows = Object.fromEntries(result.stdout.trimEnd().split("\n").map((line) => line.split(/\s{2,}/)));
-    expect(rows).toMatchObject({ profile: "default", token: "from profile", subject: "101", role: "APIUser", "acting for": "the token's own user" });
+    const rows = Object.fromEntries(
+      result.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.split(/\s{2,}/)),
+    );
+    expect(rows).toMatchObject({
+      profile: "default",
+      token: "from profile",
+      subject: "101",
+      role: "APIUser",
+      "acting for": "the token's own user",
+    });
     expect(rows["api url"]).toBe(`${sandbox.url} (from env)`);
     expect(rows.expires).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
@@ -185,7 +199,11 @@ describe("auth status, token and logout", () => {
   it("reports a malformed token as unusable (exit 4)", async () => {
     const result = await cliIn(configHome(), ["auth", "status", "--json"], { env: { FOODCTL_TOKEN: "plain-secret-value\u0007x" } });
     expectExit(result, 4);
-    expect(JSON.parse(result.stdout)).toMatchObject({ token_source: "FOODCTL_TOKEN", usable: false, problem: "the token holds control characters" });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      token_source: "FOODCTL_TOKEN",
+      usable: false,
+      problem: "the token holds control characters",
+    });
     expect(result.stdout + result.stderr).not.toContain("plain-secret-value");
   });
 });

@@ -57,7 +57,11 @@ describe("bad settings", () => {
   });
 
   it("names FOODCTL_API_URL when the bad URL comes from the environment", async () => {
-    expectErrorLine(await sandbox.cliSendingNothing(["intake", "show", "1002"], { env: { FOODCTL_API_URL: "nope" } }), 2, /^error: FOODCTL_API_URL "nope"/);
+    expectErrorLine(
+      await sandbox.cliSendingNothing(["intake", "show", "1002"], { env: { FOODCTL_API_URL: "nope" } }),
+      2,
+      /^error: FOODCTL_API_URL "nope"/,
+    );
   });
 
   it.each(["http://api.example.com", "http://10.1.2.3:8787", "http://127.0.0.1.example.com"])(
@@ -80,7 +84,11 @@ describe("bad settings", () => {
   });
 
   it("names FOODCTL_USER when the bad user id comes from the environment", async () => {
-    expectErrorLine(await sandbox.cliSendingNothing(["intake", "list"], { env: { FOODCTL_USER: "bob" } }), 2, /^error: FOODCTL_USER must be/);
+    expectErrorLine(
+      await sandbox.cliSendingNothing(["intake", "list"], { env: { FOODCTL_USER: "bob" } }),
+      2,
+      /^error: FOODCTL_USER must be/,
+    );
   });
 
   it("refuses a corrupt config file, naming it (exit 2)", async () => {

@@ -13,7 +13,12 @@ let url = "";
 
 beforeAll(async () => {
   // Far more than a pipe buffer holds, so the CLI is still writing when the reader leaves.
-  const intakes = Array.from({ length: 20_000 }, (_, i) => ({ image_id: i + 1, timestamp: "2026-11-01T10:00:00Z", occasion: "lunch", foodName: ["Rice with vegetables"] }));
+  const intakes = Array.from({ length: 20_000 }, (_, i) => ({
+    image_id: i + 1,
+    timestamp: "2026-11-01T10:00:00Z",
+    occasion: "lunch",
+    foodName: ["Rice with vegetables"],
+  }));
   const body = JSON.stringify({ intakes_list: intakes });
   server = http.createServer((_request, response) => {
     response.writeHead(200, { "content-type": "application/json" });
@@ -29,7 +34,10 @@ afterAll(async () => {
 });
 
 function runUntilFirstLine(args: string[]): Promise<{ code: number | null; firstLine: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliBin(), ...args], { env: baseEnv({ FOODCTL_API_URL: url, FOODCTL_TOKEN: TOKEN }), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [cliBin(), ...args], {
+    env: baseEnv({ FOODCTL_API_URL: url, FOODCTL_TOKEN: TOKEN }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

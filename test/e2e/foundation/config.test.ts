@@ -21,7 +21,8 @@ async function closedPortUrl(): Promise<string> {
 }
 
 /** The CLI with this config folder and nothing from the environment. */
-const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) => runFoodctl(args, { env: { XDG_CONFIG_HOME: home, ...env } });
+const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) =>
+  runFoodctl(args, { env: { XDG_CONFIG_HOME: home, ...env } });
 
 describe("config", () => {
   it("prints the config file's path", async () => {
@@ -43,13 +44,17 @@ describe("config", () => {
 
     const list = await cli(home, ["config", "list"]);
     expectExit(list, 0);
-    expect(list.stdout).toBe("api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\n");
+    expect(list.stdout).toBe(
+      "api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\n",
+    );
 
     expectExit(await cli(home, ["config", "unset", "user"]), 0);
     const unset = await cli(home, ["config", "get", "user"]);
     expectExit(unset, 0);
     expect(unset.stdout).toBe("");
-    expect(JSON.parse(readFileSync(configFile(home), "utf8"))).toEqual({ profiles: { default: { "api-url": "https://api.example.com", timeout: 12.5 } } });
+    expect(JSON.parse(readFileSync(configFile(home), "utf8"))).toEqual({
+      profiles: { default: { "api-url": "https://api.example.com", timeout: 12.5 } },
+    });
   });
 
   it("keeps profiles apart with --profile and FOODCTL_PROFILE", async () => {
@@ -60,7 +65,11 @@ describe("config", () => {
     expect((await cli(home, ["config", "get", "api-url"], { FOODCTL_PROFILE: "staging" })).stdout).toBe("https://staging.example.com\n");
     expect((await cli(home, ["config", "get", "api-url"])).stdout).toBe("https://prod.example.com\n");
     const list = JSON.parse((await cli(home, ["config", "list", "--json", "--profile", "staging"])).stdout);
-    expect(list).toMatchObject({ profile: "staging", path: configFile(home), settings: { "api-url": { value: "https://staging.example.com", source: "profile" } } });
+    expect(list).toMatchObject({
+      profile: "staging",
+      path: configFile(home),
+      settings: { "api-url": { value: "https://staging.example.com", source: "profile" } },
+    });
     expectExit(await cli(home, ["config", "unset", "api-url", "--profile", "staging"]), 0);
     expect((await cli(home, ["config", "get", "api-url"])).stdout).toBe("https://prod.example.com\n");
   });
@@ -120,7 +129,10 @@ describe("precedence: flag > env > profile > default", () => {
     expectExit(await cli(home, ["config", "set", "user", "11"]), 0);
     expectExit(await cli(home, ["config", "set", "timeout", "30"]), 0);
     const settings = async (args: string[], env: Record<string, string> = {}) =>
-      JSON.parse((await cli(home, ["config", "list", "--json", ...args], env)).stdout).settings as Record<string, { value: unknown; source: string | null }>;
+      JSON.parse((await cli(home, ["config", "list", "--json", ...args], env)).stdout).settings as Record<
+        string,
+        { value: unknown; source: string | null }
+      >;
 
     expect(await settings([])).toEqual({
       "api-url": { value: null, source: "default" },
@@ -137,7 +149,11 @@ describe("precedence: flag > env > profile > default", () => {
       "journal-days": { value: 90, source: "default" },
     });
     expect(
-      await settings(["--user", "31", "--timeout", "32", "--api-url", "https://flag.example.com"], { FOODCTL_USER: "21", FOODCTL_TIMEOUT: "22", FOODCTL_API_URL: "https://env.example.com" }),
+      await settings(["--user", "31", "--timeout", "32", "--api-url", "https://flag.example.com"], {
+        FOODCTL_USER: "21",
+        FOODCTL_TIMEOUT: "22",
+        FOODCTL_API_URL: "https://env.example.com",
+      }),
     ).toEqual({
       "api-url": { value: "https://flag.example.com", source: "flag" },
       user: { value: 31, source: "flag" },
@@ -148,7 +164,10 @@ describe("precedence: flag > env > profile > default", () => {
     expect((await settings(["--no-journal"])).journal).toEqual({ value: "off", source: "flag" });
     expectExit(await cli(home, ["config", "set", "journal", "off"]), 0);
     expectExit(await cli(home, ["config", "set", "journal-days", "7"]), 0);
-    expect(await settings([])).toMatchObject({ journal: { value: "off", source: "profile" }, "journal-days": { value: 7, source: "profile" } });
+    expect(await settings([])).toMatchObject({
+      journal: { value: "off", source: "profile" },
+      "journal-days": { value: 7, source: "profile" },
+    });
     expect((await cli(home, ["config", "set", "journal", "maybe"])).code).toBe(2);
     expect((await cli(home, ["config", "set", "journal-days", "0"])).code).toBe(2);
     expectExit(await cli(home, ["config", "unset", "timeout"]), 0);
@@ -172,7 +191,11 @@ describe("precedence: flag > env > profile > default", () => {
     const envUser = await cli(home, ["intake", "show", "1001"], { ...token, FOODCTL_API_URL: sandbox.url, FOODCTL_USER: "101" });
     expectExit(envUser, 0);
 
-    const flags = await cli(home, ["intake", "show", "1001", "--api-url", sandbox.url, "--user", "101"], { ...token, FOODCTL_API_URL: closed, FOODCTL_USER: "102" });
+    const flags = await cli(home, ["intake", "show", "1001", "--api-url", sandbox.url, "--user", "101"], {
+      ...token,
+      FOODCTL_API_URL: closed,
+      FOODCTL_USER: "102",
+    });
     expectExit(flags, 0);
     expect(flags.stdout).toContain("image_id\t1001");
   });
@@ -185,7 +208,10 @@ describe("precedence: flag > env > profile > default", () => {
       const env = { FOODCTL_TOKEN: slow.tokenFor("alice"), FOODCTL_API_URL: slow.url };
       const timedOut = await cli(home, ["intake", "show", "1001", "--retries", "0"], env);
       expectErrorLine(timedOut, 8, /no answer within 0\.2 s/);
-      const envTimeout = await cli(home, ["intake", "show", "1001", "--retries", "0", "--timeout", "0.3"], { ...env, FOODCTL_TIMEOUT: "10" });
+      const envTimeout = await cli(home, ["intake", "show", "1001", "--retries", "0", "--timeout", "0.3"], {
+        ...env,
+        FOODCTL_TIMEOUT: "10",
+      });
       expectErrorLine(envTimeout, 8, /no answer within 0\.3 s/);
       expectExit(await cli(home, ["intake", "show", "1001"], { ...env, FOODCTL_TIMEOUT: "10" }), 0);
     } finally {

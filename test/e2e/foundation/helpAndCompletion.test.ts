@@ -17,7 +17,9 @@ const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMe
 
 describe("--help", () => {
   it("covers the whole command tree", () => {
-    expect(COMMANDS.map((path) => path.join(" "))).toEqual(expect.arrayContaining(["", "auth login", "config set", "intake show", "intake list", "completion"]));
+    expect(COMMANDS.map((path) => path.join(" "))).toEqual(
+      expect.arrayContaining(["", "auth login", "config set", "intake show", "intake list", "completion"]),
+    );
   });
 
   it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))("of %s shows usage and Examples: on stdout", async (_name, path) => {
@@ -54,7 +56,10 @@ describe("completion", () => {
   it("completes commands, subcommands and their options in bash", async () => {
     const script = (await runFoodctl(["completion", "bash"])).stdout;
     const complete = (...words: string[]) =>
-      execFileSync("bash", ["-c", `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`])
+      execFileSync("bash", [
+        "-c",
+        `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ])
         .toString()
         .trim()
         .split("\n")
@@ -81,7 +86,9 @@ describe("completion", () => {
     const lines = result.stdout.split("\n");
     expect(lines).toContain("complete -c foodctl -n '__fish_use_subcommand' -a intake");
     expect(lines).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from list' -l from");
-    expect(lines.some((line) => line.includes("__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l from"))).toBe(false);
+    expect(lines.some((line) => line.includes("__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l from"))).toBe(
+      false,
+    );
   });
 
   /** Completes `words` in bash, with `foodctl` a function running the built CLI against a config holding two profiles. */
@@ -132,11 +139,19 @@ describe("completion", () => {
     expect(zsh).toContain('--salt) words="none low medium high" ;;');
     expect(zsh).toContain('--profile) words="$("${COMP_WORDS[0]}" __complete profiles 2>/dev/null)" ;;');
     const fish = (await runFoodctl(["completion", "fish"])).stdout.split("\n");
-    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l salt -x -a 'none low medium high'");
-    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'");
-    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout journal journal-days'");
+    expect(fish).toContain(
+      "complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l salt -x -a 'none low medium high'",
+    );
+    expect(fish).toContain(
+      "complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'",
+    );
+    expect(fish).toContain(
+      "complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout journal journal-days'",
+    );
     expect(fish).toContain("complete -c foodctl -n 'true' -l profile -x -a '(foodctl __complete profiles 2>/dev/null)'");
-    expect(fish).toContain("complete -c foodctl -n '__fish_seen_subcommand_from sandbox' -l as -x -a '(foodctl __complete sandbox-users 2>/dev/null)'");
+    expect(fish).toContain(
+      "complete -c foodctl -n '__fish_seen_subcommand_from sandbox' -l as -x -a '(foodctl __complete sandbox-users 2>/dev/null)'",
+    );
   });
 
   it("refuses an unknown shell (exit 2)", async () => {

@@ -14,7 +14,11 @@ function lastListQuery(): { date_from: string | null; date_to: string | null; us
   return { date_from: query.get("date_from"), date_to: query.get("date_to"), user_id: query.get("user_id") };
 }
 
-const ids = (stdout: string) => stdout.trim().split("\n").map((line) => Number(line.split("\t")[0]));
+const ids = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => Number(line.split("\t")[0]));
 
 describe("intake show", () => {
   it("prints a piped intake as tab-separated rows without colour", async () => {
@@ -95,7 +99,10 @@ describe("intake list", () => {
     expectExit(result, 0);
     expect(ids(result.stdout)).toEqual([1001, 1002, 1003, 1004, 1005]);
     expect(result.stdout).not.toContain("\u001b[");
-    const row1004 = result.stdout.split("\n").find((line) => line.startsWith("1004\t"))!.split("\t");
+    const row1004 = result.stdout
+      .split("\n")
+      .find((line) => line.startsWith("1004\t"))!
+      .split("\t");
     expect(row1004).toHaveLength(7);
     expect(row1004[3]).toBe("manual");
     expect(row1004[6]).toBe("no");
