@@ -6,7 +6,7 @@ import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
-import { cleanForTerminal, escapeJsonControls } from "./output/sanitize.js";
+import { cleanForTerminal } from "./output/sanitize.js";
 import { styler } from "./output/style.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";

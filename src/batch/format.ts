@@ -77,7 +77,6 @@ export async function peekFirstLine(
   const iterator = chunks[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let size = 0;
-  let firstLine: string | null = null;
   for (;;) {
     const next = await iterator.next();
     if (next.done) break;
@@ -88,13 +87,13 @@ export async function peekFirstLine(
     const start = text.search(/\S/);
     const end = start === -1 ? -1 : text.indexOf("\n", start);
     if (end !== -1 || size > PEEK_BYTES) {
-      firstLine = start === -1 ? null : text.slice(start, end === -1 ? undefined : end);
+      const firstLine = start === -1 ? null : text.slice(start, end === -1 ? undefined : end);
       return { firstLine, input: replay(head, iterator, false) };
     }
   }
   const text = Buffer.concat(head).toString("utf8");
   const start = text.search(/\S/);
-  firstLine = start === -1 ? null : text.slice(start);
+  const firstLine = start === -1 ? null : text.slice(start);
   return { firstLine, input: replay(head, iterator, true) };
 }
 

@@ -75,5 +75,5 @@ export async function* splitLines(
       start = end + 1;
     }
   }
-  if (buffer.pending) yield buffer.finish(++line);
+  if (buffer.pending) yield buffer.finish(line + 1);
 }

@@ -46,10 +46,6 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_JOURNAL_DAYS = 90;
 
-function firstDefined(...values: Array<string | undefined>): string | undefined {
-  return values.find((value) => value !== undefined && value !== "");
-}
-
 function pickText(
   flag: string | undefined,
   flagName: string,
@@ -135,24 +131,9 @@ export function resolveSettings(
     timeoutSource = timeoutFrom.source;
   }
 
-  let retries = DEFAULT_RETRIES;
-  if (flags.retries !== undefined) {
-    if (!/^[0-9]{1,2}$/.test(flags.retries) || Number(flags.retries) > 10) {
-      throw usageError(`--retries must be a whole number from 0 to 10, got "${flags.retries}"`);
-    }
-    retries = Number(flags.retries);
-  }
-
-  let token: TokenSetting | null = null;
-  if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") token = { value: env.FOODCTL_TOKEN.trim(), source: "env" };
-  else if (profile.token) token = { value: profile.token, source: "profile" };
-
-  const journal = {
-    enabled: flags.journal === false ? false : (profile.journal ?? true),
-    source: (flags.journal === false ? "flag" : profile.journal === undefined ? "default" : "profile") as Source,
-    days: profile["journal-days"] ?? DEFAULT_JOURNAL_DAYS,
-    daysSource: (profile["journal-days"] === undefined ? "default" : "profile") as Source,
-  };
+  const retries = resolveRetries(flags);
+  const token = resolveToken(env, profile);
+  const journal = resolveJournal(flags, profile);
   const profileChosen = Boolean(flags.profile || env.FOODCTL_PROFILE);
   return {
     profile: profileName,
@@ -166,6 +147,29 @@ export function resolveSettings(
     retries,
     token,
     journal,
+  };
+}
+
+function resolveRetries(flags: GlobalFlags): number {
+  if (flags.retries === undefined) return DEFAULT_RETRIES;
+  if (!/^[0-9]{1,2}$/.test(flags.retries) || Number(flags.retries) > 10) {
+    throw usageError(`--retries must be a whole number from 0 to 10, got "${flags.retries}"`);
+  }
+  return Number(flags.retries);
+}
+
+/** FOODCTL_TOKEN wins over the profile's stored token (there is no token flag: docs/cli.md, global options). */
+function resolveToken(env: NodeJS.ProcessEnv, profile: Profile): TokenSetting | null {
+  if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") return { value: env.FOODCTL_TOKEN.trim(), source: "env" };
+  return profile.token ? { value: profile.token, source: "profile" } : null;
+}
+
+function resolveJournal(flags: GlobalFlags, profile: Profile): Settings["journal"] {
+  return {
+    enabled: flags.journal === false ? false : (profile.journal ?? true),
+    source: flags.journal === false ? "flag" : profile.journal === undefined ? "default" : "profile",
+    days: profile["journal-days"] ?? DEFAULT_JOURNAL_DAYS,
+    daysSource: profile["journal-days"] === undefined ? "default" : "profile",
   };
 }
 

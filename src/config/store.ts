@@ -3,20 +3,7 @@
  * JSON read (fast, every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  writeSync,
-  type Stats,
-} from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";

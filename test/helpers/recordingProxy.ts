@@ -38,7 +38,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const raw = Buffer.concat(chunks);
-      let body: Record<string, unknown> | null = null;
+      let body: Record<string, unknown> | null;
       try {
         body = raw.length ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : null;
       } catch {

@@ -102,7 +102,6 @@ describe("issue 15 #5: one sandbox per state file", () => {
   it("#5 two sandboxes on one --state file: the second refuses to start, and starts once the first has closed", async () => {
     const path = join(tempDir(), "state.json");
     const first = await startSandbox({ port: 0, statePath: path });
-    let second: SandboxHandle | undefined;
     try {
       const refused = await startSandbox({ port: 0, statePath: path }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(StateLockedError);
@@ -115,7 +114,7 @@ describe("issue 15 #5: one sandbox per state file", () => {
       await first.close();
     }
     expect(existsSync(`${path}.lock`)).toBe(false);
-    second = await startSandbox({ port: 0, statePath: path });
+    const second = await startSandbox({ port: 0, statePath: path });
     await second.close();
   });
 

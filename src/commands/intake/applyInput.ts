@@ -95,7 +95,7 @@ export async function readEarlierResults(ctx: Context, file: string): Promise<Se
 function refuseEmptiedResults(ctx: Context, file: string): void {
   const fd = (ctx.io.stdout as { fd?: unknown }).fd;
   if (file === "-" || typeof fd !== "number") return;
-  let same = false;
+  let same: boolean;
   try {
     const output = fstatSync(fd);
     const results = statSync(file);
