@@ -1,0 +1,22 @@
+/** The sandbox's accounts: fixed ids and names that tests, docs and `--user` completion use. */
+import type { Plan } from "../../intake/index.js";
+
+export type Role = "APIUser" | "APIUserManager" | "APICompany";
+
+export interface SeedUser {
+  id: number;
+  name: string;
+  role: Role;
+  plan: Plan | null;
+  /** The APIUsers a manager or company may act for; empty for an APIUser. */
+  manages: readonly number[];
+}
+
+export const SEED_USERS: readonly SeedUser[] = [
+  { id: 101, name: "alice", role: "APIUser", plan: "Monitor", manages: [] },
+  { id: 102, name: "bob", role: "APIUser", plan: "Analyse", manages: [] },
+  { id: 103, name: "carol", role: "APIUser", plan: "Recommend", manages: [] },
+  { id: 104, name: "erin", role: "APIUser", plan: "Monitor", manages: [] },
+  { id: 201, name: "dave", role: "APIUserManager", plan: null, manages: [101, 102] },
+  { id: 301, name: "acme", role: "APICompany", plan: null, manages: [101, 102, 103, 104] },
+];
