@@ -3,6 +3,7 @@
  * for byte as it was (`intake show --json` before and after); --read-only sends only GETs.
  */
 import { describe, expect, it } from "vitest";
+import { runFoodctl, runTempDir } from "../helpers/cli.js";
 import { withSandbox } from "../helpers/sandbox.js";
 import { runAgainstApi, stepRows } from "./helpers.js";
 
@@ -50,6 +51,22 @@ describe("foodctl smoke against the sandbox", () => {
     for (const [route] of sent) expect(route).toMatch(/^GET /);
     const rows = stepRows(smoke.stdout);
     for (const step of ["change", "restore", "display image"]) expect(rows.get(step)).toEqual({ result: "skipped", detail: "--read-only" });
+  });
+
+  it("journals its own changes like every change: the +1 g, the restore, the attach and the removal", async () => {
+    const home = runTempDir("foodctl-smoke-journal-");
+    const env = { FOODCTL_TOKEN: sb.handle.tokenFor("alice"), XDG_CONFIG_HOME: home };
+    const smoke = await runFoodctl(["--api-url", sb.handle.url, "smoke", "1003"], { env });
+    expect(smoke.code, smoke.stderr).toBe(0);
+    const journal = await runFoodctl(["journal", "--intake", "1003", "--json"], { env });
+    expect(journal.code, journal.stderr).toBe(0);
+    const entries = JSON.parse(journal.stdout) as Array<{ command: string; outcome: string }>;
+    expect(entries.map((entry) => [entry.command, entry.outcome])).toEqual([
+      ["smoke", "applied"],
+      ["smoke", "applied"],
+      ["smoke", "applied"],
+      ["smoke", "applied"],
+    ]);
   });
 
   it("--no-display-image skips the display image step on a manual intake", async () => {

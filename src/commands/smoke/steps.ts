@@ -10,7 +10,10 @@ import { toApiDateTime } from "../../intake/dates.js";
 import { buildRestoreFields, buildSmokeChange, editableState, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
 import { formatAmount } from "../../output/format.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
-import { precheckUpdate, runIntakeUpdate } from "../intake/change.js";
+import type { JournalRecorder } from "../../journal/recorder.js";
+import { changeDisplayImage } from "../display-image/change.js";
+import { precheckUpdate, runIntakeUpdate, type ChangeOptions } from "../intake/change.js";
+import { openJournal } from "../journaled.js";
 
 export const STEP_NAMES = ["auth", "read", "history", "change", "restore", "display image"] as const;
 export type StepName = (typeof STEP_NAMES)[number];
@@ -33,6 +36,14 @@ export interface SmokeState {
   changeSent: boolean;
   /** The change was read back as made. */
   changeVerified: boolean;
+  /** Where the smoke check's own changes are recorded, like every change (opened after the auth step). */
+  journal?: JournalRecorder | undefined;
+}
+
+/** The options every change of the smoke check is sent with: verified by the step itself, journaled. */
+async function sendOptions(state: SmokeState, before: Intake, verify: boolean): Promise<ChangeOptions> {
+  state.journal ??= await openJournal(state.ctx, "smoke");
+  return { dryRun: false, verify, precheck: false, before, journal: state.journal };
 }
 
 export type StepOutcome = string | { skip: string };
@@ -98,12 +109,7 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   state.change = change;
   state.changeSent = true;
   const client = need(state.client, "client");
-  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, {
-    dryRun: false,
-    verify: true,
-    precheck: false,
-    before: original,
-  });
+  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, await sendOptions(state, original, true));
   const after = need(outcome.after, "the intake after the change");
   const where = change.position === null ? "total" : `position ${change.position}`;
   const difference = stateDifference(editableState(after), change.expected);
@@ -144,7 +150,7 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
     });
   }
   const fields = buildRestoreFields(original);
-  const outcome = await runIntakeUpdate(client, state.imageId, fields, { dryRun: false, verify: true, precheck: false, before: current });
+  const outcome = await runIntakeUpdate(client, state.imageId, fields, await sendOptions(state, current, true));
   const left = stateDifference(editableState(need(outcome.after, "the intake after the restore")), originalState);
   if (left !== null) throw failure(`intake ${state.imageId} is not as it was after the restore: ${left}`);
   return underneath === null
@@ -165,10 +171,13 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
   if (readIntakeKind(intake) !== "manual" || intake.can_edit_display_image === false) return { skip: "not a manual intake" };
   if (intake.has_display_image === true) return { skip: "a display image is attached: left alone" };
   const client = need(state.client, "client");
+  const warn = (message: string) => state.ctx.warn(message);
   let problem: unknown = null;
+  let attached: Intake | null = null;
   try {
-    await client.attachDisplayImage(state.imageId, { bytes: await smokePng(), filename: "foodctl-smoke.png", contentType: "image/png" });
-    const attached = (await client.getIntake(state.imageId)).data.intake_info;
+    const image = { bytes: await smokePng(), filename: "foodctl-smoke.png", contentType: "image/png" };
+    await changeDisplayImage(client, intake, { kind: "attach", image }, await sendOptions(state, intake, false), warn);
+    attached = (await client.getIntake(state.imageId)).data.intake_info;
     if (attached.has_display_image !== true)
       problem = failure(`intake ${state.imageId}: after the upload the intake shows no display image`);
   } catch (error) {
@@ -177,7 +186,8 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
   // Removed whatever happened above: an upload that failed may still have been stored.
   try {
     const cleanup = client.derive({ signal: undefined });
-    await cleanup.removeDisplayImage(state.imageId);
+    const before = attached ?? intake;
+    await changeDisplayImage(cleanup, before, { kind: "remove" }, await sendOptions(state, before, false), warn);
     const removed = (await cleanup.getIntake(state.imageId)).data.intake_info;
     if (removed.has_display_image !== false)
       throw failure(`intake ${state.imageId}: after the removal the intake still shows a display image`);
