@@ -111,7 +111,7 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect to another host would carry the token there.
     const location = response.headers.location;
-    let target = "";
+    let target: string;
     try {
       target = location ? ` to ${new URL(location, url).host}` : "";
     } catch {

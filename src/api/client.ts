@@ -4,21 +4,19 @@
  * schema parse of every response.
  */
 import { systemClock, type Clock } from "../clock.js";
-import { failure, interruptedError, unavailableError } from "../errors.js";
+import { failure } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./displayImage.js";
 import { paths } from "./paths.js";
-import { cleanParsed, httpErrorFor, parseRetryAfter, parseSeconds, readRateLimit, type RateLimitInfo } from "./answers.js";
+import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
 // Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
 import { IntakeListResponseCheck as IntakeListResponseSchema, IntakeResponseCheck as IntakeResponseSchema } from "./checks.js";
 import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
+import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
 export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
-/** A Retry-After longer than this is not waited for: the user is told to come back. */
-const MAX_RETRY_AFTER_MS = 120_000;
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -69,23 +67,6 @@ interface Schema<T> {
   safeParse(
     data: unknown,
   ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-}
-
-interface Tries {
-  attempt: number;
-  rateLimited: number;
-  reached: boolean;
-}
-
-/** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
-function interruptedDuring(method: string, host: string, maybeSent: boolean) {
-  if (method === "GET" || method === "HEAD") return interruptedError(`interrupted while reading from ${host}; no change was sent`);
-  if (maybeSent) {
-    return interruptedError(`interrupted after the ${method} request was sent to ${host}; the change may have been applied`, {
-      hint: "check with `foodctl intake show <image_id>`; sending the same change again is safe",
-    });
-  }
-  return interruptedError(`interrupted before the ${method} request was sent; nothing was changed`);
 }
 
 export class ApiClient {
@@ -206,24 +187,26 @@ export class ApiClient {
     headers: Record<string, string>,
     schema: Schema<T> | null,
   ): Promise<ApiResult<T>> {
-    /** Attempts so far; `reached`: an earlier attempt may have reached the server (it was sent, or answered). */
-    const tries: Tries = { attempt: 0, rateLimited: 0, reached: false };
+    const { retries, rateLimitRetries, signal } = this.options;
+    const attempts = new Attempts(
+      { retries, rateLimitRetries, clock: this.clock, random: this.random, signal, pause: this.pause },
+      method,
+      url,
+    );
     for (;;) {
-      await this.waitForPause();
-      if (this.options.signal?.aborted) throw interruptedDuring(method, url.host, tries.reached);
+      await attempts.begin();
       let response: TransportResponse;
       try {
-        response = await this.exchange(method, url, body, headers, tries);
+        response = await this.exchange(method, url, body, headers, attempts.count);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        await this.afterTransportError(error, method, url, tries);
+        await attempts.afterTransportError(error);
         continue;
       }
-      tries.reached = true;
+      attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
-      if (!(await this.retryAnswer(response, tries)))
-        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
+      if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
 
@@ -233,11 +216,11 @@ export class ApiClient {
     url: URL,
     body: Buffer | undefined,
     headers: Record<string, string>,
-    tries: Tries,
+    /** Attempts before this one. */
+    count: number,
   ): Promise<TransportResponse> {
     const { trace } = this.options;
     const started = performance.now();
-    const count = tries.attempt + tries.rateLimited;
     trace?.(`> ${method} ${url.href}${count > 0 ? ` (attempt ${count + 1})` : ""}`);
     trace?.(`> authorization: Bearer ****`);
     try {
@@ -263,47 +246,6 @@ export class ApiClient {
       if (error instanceof TransportError) trace?.(`< ${error.kind} after ${Math.round(performance.now() - started)} ms: ${error.message}`);
       throw error;
     }
-  }
-
-  /** After a network failure: waits and returns to try again, or throws what the user should read. */
-  private async afterTransportError(error: TransportError, method: string, url: URL, tries: Tries): Promise<void> {
-    tries.reached ||= error.maybeSent;
-    if (error.kind === "aborted") throw interruptedDuring(method, url.host, tries.reached);
-    if (error.kind === "too_large") {
-      const status = error.status === undefined ? "" : `${error.status} answer's `;
-      const what = error.message.replace(/^response /, "");
-      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
-    }
-    if (tries.attempt < this.options.retries) {
-      tries.attempt++;
-      await this.backoff(tries.attempt, undefined);
-      return;
-    }
-    const sent = method === "GET" ? "" : tries.reached ? " (the request may have reached the server)" : " (nothing was sent)";
-    throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
-      hint: tries.attempt > 0 ? `gave up after ${tries.attempt + 1} attempts` : undefined,
-    });
-  }
-
-  /** True when a 429 or 502/503/504 is to be tried again (after waiting); false when its budget is spent. */
-  private async retryAnswer(response: TransportResponse, tries: Tries): Promise<boolean> {
-    if (!RETRYABLE_STATUSES.has(response.status)) return false;
-    // docs/api.md, rate limit: RateLimit-Reset counts when there is no Retry-After.
-    const retryAfter =
-      parseRetryAfter(response.headers["retry-after"], this.clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
-    const ownBudget = response.status === 429 && this.options.rateLimitRetries !== undefined;
-    const budgetLeft = ownBudget ? tries.rateLimited < (this.options.rateLimitRetries ?? 0) : tries.attempt < this.options.retries;
-    if (!budgetLeft || (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)) return false;
-    if (response.status === 429) {
-      if (ownBudget) tries.rateLimited++;
-      else tries.attempt++;
-      // Every request of this client waits, so a batch slows down as a whole.
-      this.pause.until = Math.max(this.pause.until, this.clock.now() + (retryAfter ?? this.backoffMs(tries.attempt + tries.rateLimited)));
-    } else {
-      tries.attempt++;
-      await this.backoff(tries.attempt, retryAfter);
-    }
-    return true;
   }
 
   private parse<T>(response: TransportResponse, url: URL, schema: Schema<T> | null): ApiResult<T> {
@@ -335,19 +277,5 @@ export class ApiClient {
       });
     }
     return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
-  }
-
-  private backoffMs(attempt: number): number {
-    const ceiling = Math.min(8000, 250 * 2 ** attempt);
-    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
-  }
-
-  private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
-    await this.clock.sleep(retryAfterMs ?? this.backoffMs(attempt), this.options.signal);
-  }
-
-  private async waitForPause(): Promise<void> {
-    const wait = this.pause.until - this.clock.now();
-    if (wait > 0) await this.clock.sleep(wait, this.options.signal);
   }
 }

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { startDeadline, systemClock, type Clock } from "../clock.js";
-import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport } from "./transport.js";
+import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest } from "./transport.js";
 
 /**
  * undici with a given dispatcher (a MockAgent in tests), else the proxy agent, its proxies
@@ -22,18 +22,7 @@ export async function createUndiciTransport(
   const newAgent = () => new EnvHttpProxyAgent(proxies);
   let agent = dispatcher ?? newAgent();
   return async (req) => {
-    const controller = new AbortController();
-    const stopTimer = startDeadline(clock, req.timeoutMs, () =>
-      controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)),
-    );
-    const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));
-    req.signal?.addEventListener("abort", onAbort, { once: true });
-    // undici may not hear the signal (a proxy that drops CONNECT makes it reconnect in a loop):
-    // the timeout and Ctrl-C win the race whatever undici does.
-    const gaveUp = new Promise<never>((_resolve, reject) => {
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
-    });
-    gaveUp.catch(() => undefined);
+    const { signal, gaveUp, stop } = limitsOf(req, clock);
     let answered = false;
     let settled = false;
     try {
@@ -42,7 +31,7 @@ export async function createUndiciTransport(
         headers: req.body ? { ...req.headers, "content-length": String(req.body.byteLength) } : req.headers,
         body: req.body,
         dispatcher: agent,
-        signal: controller.signal,
+        signal,
         maxRedirections: 0,
       } as Parameters<typeof request>[1]);
       pending.then(
@@ -55,7 +44,7 @@ export async function createUndiciTransport(
       const body = await Promise.race([readLimited(res.body, req.maxResponseBytes, headers["content-length"], res.statusCode), gaveUp]);
       return { status: res.statusCode, headers, body };
     } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof TransportError) {
+      if (signal.aborted && signal.reason instanceof TransportError) {
         if (!dispatcher && !settled) {
           // Later requests (a retry) get a fresh agent. If undici has not let go of this one a
           // moment later, the old agent is destroyed, else it is closed once its requests end.
@@ -63,7 +52,7 @@ export async function createUndiciTransport(
           agent = newAgent();
           setTimeout(() => void (settled ? old.close() : old.destroy()).catch(() => undefined), 500).unref();
         }
-        throw controller.signal.reason;
+        throw signal.reason;
       }
       if (error instanceof TransportError) throw error;
       const cause = ((error as { cause?: NodeJS.ErrnoException }).cause ?? error) as NodeJS.ErrnoException;
@@ -73,8 +62,26 @@ export async function createUndiciTransport(
         answered,
       );
     } finally {
-      stopTimer();
-      req.signal?.removeEventListener("abort", onAbort);
+      stop();
     }
   };
+}
+
+/** Timeout and Ctrl-C as one signal, and a race undici cannot ignore (a proxy that drops CONNECT makes it reconnect in a loop). */
+function limitsOf(req: TransportRequest, clock: Clock): { signal: AbortSignal; gaveUp: Promise<never>; stop: () => void } {
+  const controller = new AbortController();
+  const stopTimer = startDeadline(clock, req.timeoutMs, () =>
+    controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)),
+  );
+  const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));
+  req.signal?.addEventListener("abort", onAbort, { once: true });
+  const gaveUp = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  });
+  gaveUp.catch(() => undefined);
+  const stop = () => {
+    stopTimer();
+    req.signal?.removeEventListener("abort", onAbort);
+  };
+  return { signal: controller.signal, gaveUp, stop };
 }

@@ -1,0 +1,111 @@
+/** The attempts of one request: backoff with jitter, Retry-After, the shared 429 pause, and what a failure or Ctrl-C means for the data. */
+import type { Clock } from "../clock.js";
+import { failure, interruptedError, unavailableError } from "../errors.js";
+import { parseRetryAfter, parseSeconds } from "./answers.js";
+import type { TransportError, TransportResponse } from "./transport.js";
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** A Retry-After longer than this is not waited for: the user is told to come back. */
+const MAX_RETRY_AFTER_MS = 120_000;
+
+export interface RetrySettings {
+  retries: number;
+  /** The separate budget for 429s; unset, a 429 is one of the `retries`. */
+  rateLimitRetries: number | undefined;
+  clock: Clock;
+  random: () => number;
+  signal: AbortSignal | undefined;
+  /** Shared with every client derived from the one sending, so a 429 pauses them all. */
+  pause: { until: number };
+}
+
+/** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
+function interruptedDuring(method: string, host: string, maybeSent: boolean) {
+  if (method === "GET" || method === "HEAD") return interruptedError(`interrupted while reading from ${host}; no change was sent`);
+  if (maybeSent) {
+    return interruptedError(`interrupted after the ${method} request was sent to ${host}; the change may have been applied`, {
+      hint: "check with `foodctl intake show <image_id>`; sending the same change again is safe",
+    });
+  }
+  return interruptedError(`interrupted before the ${method} request was sent; nothing was changed`);
+}
+
+export class Attempts {
+  private attempt = 0;
+  private rateLimited = 0;
+  /** An earlier attempt may have reached the server (it was sent, or answered). */
+  private reached = false;
+
+  constructor(
+    private readonly settings: RetrySettings,
+    private readonly method: string,
+    private readonly url: URL,
+  ) {}
+
+  /** How many attempts came before this one. */
+  get count(): number {
+    return this.attempt + this.rateLimited;
+  }
+
+  /** Waits out the shared 429 pause; throws when the user has pressed Ctrl-C. */
+  async begin(): Promise<void> {
+    const wait = this.settings.pause.until - this.settings.clock.now();
+    if (wait > 0) await this.settings.clock.sleep(wait, this.settings.signal);
+    if (this.settings.signal?.aborted) throw interruptedDuring(this.method, this.url.host, this.reached);
+  }
+
+  answered(): void {
+    this.reached = true;
+  }
+
+  /** After a network failure: waits and returns to try again, or throws what the user should read. */
+  async afterTransportError(error: TransportError): Promise<void> {
+    const { method, url } = this;
+    this.reached ||= error.maybeSent;
+    if (error.kind === "aborted") throw interruptedDuring(method, url.host, this.reached);
+    if (error.kind === "too_large") {
+      const status = error.status === undefined ? "" : `${error.status} answer's `;
+      const what = error.message.replace(/^response /, "");
+      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
+    }
+    if (this.attempt < this.settings.retries) {
+      this.attempt++;
+      await this.backoff(this.attempt, undefined);
+      return;
+    }
+    const sent = method === "GET" ? "" : this.reached ? " (the request may have reached the server)" : " (nothing was sent)";
+    throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
+      hint: this.attempt > 0 ? `gave up after ${this.attempt + 1} attempts` : undefined,
+    });
+  }
+
+  /** True when a 429 or 502/503/504 is to be tried again (after waiting); false when its budget is spent. */
+  async retryAnswer(response: TransportResponse): Promise<boolean> {
+    if (!RETRYABLE_STATUSES.has(response.status)) return false;
+    const { clock, pause, retries, rateLimitRetries } = this.settings;
+    // docs/api.md, rate limit: RateLimit-Reset counts when there is no Retry-After.
+    const retryAfter = parseRetryAfter(response.headers["retry-after"], clock.now()) ?? parseSeconds(response.headers["ratelimit-reset"]);
+    const ownBudget = response.status === 429 && rateLimitRetries !== undefined;
+    const budgetLeft = ownBudget ? this.rateLimited < (rateLimitRetries ?? 0) : this.attempt < retries;
+    if (!budgetLeft || (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)) return false;
+    if (response.status === 429) {
+      if (ownBudget) this.rateLimited++;
+      else this.attempt++;
+      // Every request of this client waits, so a batch slows down as a whole.
+      pause.until = Math.max(pause.until, clock.now() + (retryAfter ?? this.backoffMs(this.count)));
+    } else {
+      this.attempt++;
+      await this.backoff(this.attempt, retryAfter);
+    }
+    return true;
+  }
+
+  private backoffMs(attempt: number): number {
+    const ceiling = Math.min(8000, 250 * 2 ** attempt);
+    return Math.round(ceiling / 2 + (this.settings.random() * ceiling) / 2);
+  }
+
+  private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
+    await this.settings.clock.sleep(retryAfterMs ?? this.backoffMs(attempt), this.settings.signal);
+  }
+}
