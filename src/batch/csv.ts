@@ -8,7 +8,7 @@
 import { parsePositiveId } from "../intake/ids.js";
 import { parsePositionKey, type PositionKind } from "../intake/positions.js";
 import { readGramsText } from "../intake/quantity.js";
-import { readUpdateShape } from "../intake/update.js";
+import { validateUpdateShape } from "../intake/update.js";
 import { finishInput, readLines, type BatchInput, type LineSink, type ReadOptions } from "./input.js";
 import { quoteValue } from "./problems.js";
 
@@ -141,7 +141,8 @@ function readValues(cell: (column: CsvColumn) => string, position: string | null
     }
     fields[column] = position === null ? value : { [position]: value };
   }
-  for (const problem of readUpdateShape(fields, { strictMeasures: false }).problems) fail(problem.field.split(".")[0]!, problem.message);
+  for (const problem of validateUpdateShape(fields, { strictMeasures: false }).problems)
+    fail(problem.field.split(".")[0]!, problem.message);
   return fields;
 }
 

@@ -1,6 +1,6 @@
 /** JSON Lines input: one update body per line, with image_id and an optional user_id. */
 import { isPlainRecord } from "../intake/records.js";
-import { pickUpdateFields, readUpdateShape, UPDATE_FIELDS } from "../intake/update.js";
+import { pickUpdateFields, validateUpdateShape, UPDATE_FIELDS } from "../intake/update.js";
 import type { BatchChange } from "./changeList.js";
 import { finishInput, readLines, type BatchInput, type ReadOptions } from "./input.js";
 import { showValue, type BatchProblem } from "./problems.js";
@@ -44,7 +44,7 @@ export function parseJsonLine(text: string, line: number): { change: BatchChange
   if (userId === null) fail("user_id", `must be a positive integer, got ${showValue(value.user_id)}`);
 
   const fields = pickUpdateFields(value);
-  const shape = readUpdateShape(fields, { strictMeasures: false });
+  const shape = validateUpdateShape(fields, { strictMeasures: false });
   for (const problem of shape.problems) fail(problem.field, problem.message);
   if (shape.shape === "empty") fail(null, `nothing to change: give at least one of ${UPDATE_FIELDS.join(", ")}`);
 

@@ -90,7 +90,10 @@ function checkItemizedFields(fields: Record<string, unknown>, itemized: readonly
  * Checks the update fields on their own, before the intake is known: each value's type,
  * levels, quantities and position keys. Returns the shape the fields describe.
  */
-export function readUpdateShape(fields: Record<string, unknown>, options: ShapeOptions): { shape: UpdateShape; problems: UpdateProblem[] } {
+export function validateUpdateShape(
+  fields: Record<string, unknown>,
+  options: ShapeOptions,
+): { shape: UpdateShape; problems: UpdateProblem[] } {
   const problems: UpdateProblem[] = [];
   const present = UPDATE_FIELDS.filter((name) => fields[name] !== undefined);
   if (present.length === 0) return { shape: "empty", problems };

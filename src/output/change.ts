@@ -22,11 +22,11 @@ export function renderDryRun(request: DryRunRequest, json: boolean): string {
   return `${head}\n${body}\n`;
 }
 
-const arrow = (pair: Pair<number | null>) =>
+const formatAmountChange = (pair: Pair<number | null>) =>
   pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after)
     ? formatAmount(pair.after)
     : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`;
-const arrowText = (pair: Pair<string | null>) =>
+const formatTextChange = (pair: Pair<string | null>) =>
   pair.before === pair.after ? (pair.after ?? "-") : `${pair.before ?? "-"} → ${pair.after ?? "-"}`;
 
 export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
@@ -37,12 +37,12 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
     const rows: Cell[][] = changedItems.map((item) => [
       item.position ?? "-",
       item.food,
-      arrow(item.grams),
-      arrowText(item.salt),
-      arrowText(item.sugar),
-      arrowText(item.oil),
-      arrowText(item.measures),
-      arrow(item.kcal),
+      formatAmountChange(item.grams),
+      formatTextChange(item.salt),
+      formatTextChange(item.sugar),
+      formatTextChange(item.oil),
+      formatTextChange(item.measures),
+      formatAmountChange(item.kcal),
     ]);
     // Piped, each row is tagged like `intake show`'s rows, so a script can pick lines by kind.
     const head = ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"];
@@ -61,7 +61,7 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   }
   const totals = diff.totals.filter((total) => formatAmount(total.before) !== formatAmount(total.after));
   if (totals.length) {
-    const text = totals.map((total) => `${total.label} ${arrow(total)} ${total.unit}`);
+    const text = totals.map((total) => `${total.label} ${formatAmountChange(total)} ${total.unit}`);
     out.push(
       stream.isTTY
         ? `${s.bold("totals")}  ${text.join(" · ")}\n`

@@ -50,7 +50,7 @@ function itemAt(intake: StoredIntake, key: string): StoredItem | undefined {
 }
 
 /**
- * Plans the update fields (already checked on their own by readUpdateShape) against an intake:
+ * Plans the update fields (already checked on their own by validateUpdateShape) against an intake:
  * the shape must fit its kind, every position must exist (docs/api.md, update rule 1), and item-level modifiers and
  * measures are dropped below Monitor (docs/api.md, update rule 2). Recognition-only salt and sugar apply on every plan.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkUpdateAgainstIntake, pickUpdateFields, readUpdateShape } from "../../src/intake/update.js";
+import { checkUpdateAgainstIntake, pickUpdateFields, validateUpdateShape } from "../../src/intake/update.js";
 
 const cli = { strictMeasures: false };
 const sandbox = { strictMeasures: true };
@@ -13,13 +13,13 @@ describe("pickUpdateFields", () => {
   });
 });
 
-describe("readUpdateShape", () => {
+describe("validateUpdateShape", () => {
   it("calls a body without update fields empty", () => {
-    expect(readUpdateShape({}, cli)).toEqual({ shape: "empty", problems: [] });
+    expect(validateUpdateShape({}, cli)).toEqual({ shape: "empty", problems: [] });
   });
 
   it("accepts a recognition-only body: integer quantity, salt and sugar levels", () => {
-    expect(readUpdateShape({ quantity: 320, salt: "low", sugar: "none" }, cli)).toEqual({ shape: "recognition", problems: [] });
+    expect(validateUpdateShape({ quantity: 320, salt: "low", sugar: "none" }, cli)).toEqual({ shape: "recognition", problems: [] });
   });
 
   it.each([
@@ -30,7 +30,7 @@ describe("readUpdateShape", () => {
     [{ oil: "low" }, "oil"],
     [{ measures: "metric" }, "measures"],
   ])("refuses the recognition-only body %j at %s", (fields, field) => {
-    const result = readUpdateShape(fields, cli);
+    const result = validateUpdateShape(fields, cli);
     expect(result.shape).toBe("recognition");
     expect(result.problems.map((problem) => problem.field)).toEqual([field]);
   });
@@ -43,22 +43,22 @@ describe("readUpdateShape", () => {
       oil: { "1": "high" },
       measures: { "1": "imperial" },
     };
-    expect(readUpdateShape(fields, sandbox)).toEqual({ shape: "itemized", problems: [] });
+    expect(validateUpdateShape(fields, sandbox)).toEqual({ shape: "itemized", problems: [] });
   });
 
   it("accepts an itemized body keyed by manual positions", () => {
-    expect(readUpdateShape({ quantity: { manual1: 40, manual2: 12.5 } }, sandbox)).toEqual({ shape: "itemized", problems: [] });
+    expect(validateUpdateShape({ quantity: { manual1: 40, manual2: 12.5 } }, sandbox)).toEqual({ shape: "itemized", problems: [] });
   });
 
   it("refuses a body mixing plain and per-position fields", () => {
-    const result = readUpdateShape({ quantity: 320, salt: { "1": "low" } }, cli);
+    const result = validateUpdateShape({ quantity: 320, salt: { "1": "low" } }, cli);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]!.message).toMatch(/object keyed by position/);
   });
 
   it("refuses malformed position keys and mixed position forms", () => {
-    expect(readUpdateShape({ quantity: { one: 150 } }, cli).problems[0]).toMatchObject({ field: "quantity.one" });
-    expect(readUpdateShape({ quantity: { "1": 150, manual2: 40 } }, cli).problems[0]!.message).toMatch(/mix/);
+    expect(validateUpdateShape({ quantity: { one: 150 } }, cli).problems[0]).toMatchObject({ field: "quantity.one" });
+    expect(validateUpdateShape({ quantity: { "1": 150, manual2: 40 } }, cli).problems[0]!.message).toMatch(/mix/);
   });
 
   it.each([
@@ -68,13 +68,13 @@ describe("readUpdateShape", () => {
     [{ salt: { "1": "extra" } }, "salt.1"],
     [{ oil: { manual1: 3 } }, "oil.manual1"],
   ])("refuses the itemized body %j at %s", (fields, field) => {
-    expect(readUpdateShape(fields, cli).problems.map((problem) => problem.field)).toEqual([field]);
+    expect(validateUpdateShape(fields, cli).problems.map((problem) => problem.field)).toEqual([field]);
   });
 
   it("lets the server judge unknown measures in the CLI but not in the sandbox", () => {
-    expect(readUpdateShape({ measures: { "1": "us-customary" } }, cli).problems).toEqual([]);
-    expect(readUpdateShape({ measures: { "1": "us-customary" } }, sandbox).problems[0]).toMatchObject({ field: "measures.1" });
-    expect(readUpdateShape({ measures: { "1": " " } }, cli).problems[0]).toMatchObject({ field: "measures.1" });
+    expect(validateUpdateShape({ measures: { "1": "us-customary" } }, cli).problems).toEqual([]);
+    expect(validateUpdateShape({ measures: { "1": "us-customary" } }, sandbox).problems[0]).toMatchObject({ field: "measures.1" });
+    expect(validateUpdateShape({ measures: { "1": " " } }, cli).problems[0]).toMatchObject({ field: "measures.1" });
   });
 });
 

@@ -9,7 +9,7 @@ import { CliError, rejectedError, usageError } from "../../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
 import { intakePositions } from "../../intake/items.js";
 import { readIntakeKind } from "../../intake/kinds.js";
-import { checkUpdateAgainstIntake, readUpdateShape } from "../../intake/update.js";
+import { checkUpdateAgainstIntake, validateUpdateShape } from "../../intake/update.js";
 import type { ImageCopy } from "../../journal/entry.js";
 import { outcomeOfError, type JournalRecorder } from "../../journal/recorder.js";
 
@@ -52,7 +52,7 @@ export function dryRunOutcome(imageId: number, before: Intake | null, request: R
 
 /** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */
 export function precheckUpdate(intake: Intake, fields: Record<string, unknown>): void {
-  const { shape, problems } = readUpdateShape(fields, { strictMeasures: false });
+  const { shape, problems } = validateUpdateShape(fields, { strictMeasures: false });
   if (problems.length) throw usageError(problems[0]!.message);
   const kind = readIntakeKind(intake);
   const mismatches = checkUpdateAgainstIntake(fields, shape, kind, intakePositions(intake));

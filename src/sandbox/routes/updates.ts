@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { routes } from "../../api/paths.js";
-import { parsePositionKey, pickUpdateFields, readUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
+import { parsePositionKey, pickUpdateFields, validateUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badRequest, SERVICE_CODES } from "../errors.js";
@@ -17,7 +17,7 @@ const MAX_CONFIRMED = 100;
 
 function readUpdateFields(body: Record<string, unknown>) {
   const fields = pickUpdateFields(body);
-  const { shape, problems } = readUpdateShape(fields, { strictMeasures: true });
+  const { shape, problems } = validateUpdateShape(fields, { strictMeasures: true });
   const [problem] = problems;
   if (problem) throw badRequest(problem.message, RULE_CODES[problem.rule]);
   return { fields, shape };
