@@ -53,9 +53,22 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The README's commands run twice: with the sandbox's JWT, and as against the public service (an opaque token, a base URL ending in /v2). */
+const VARIANTS = [
+  { name: "a JWT", token: (handle: SandboxHandle) => handle.tokenFor("alice"), apiUrl: (handle: SandboxHandle) => handle.url, kind: "" },
+  {
+    name: "an opaque token and a base URL ending in /v2",
+    token: (handle: SandboxHandle) => handle.opaqueTokenFor("alice"),
+    apiUrl: (handle: SandboxHandle) => `${handle.url}/v2`,
+    kind: "opaque",
+  },
+] as const;
+type Variant = (typeof VARIANTS)[number];
+
 describe.concurrent("README shell blocks", () => {
-  it.each(sections.map((entry) => [entry.section, entry.blocks] as const))("section %s runs as written", async (_section, blocks) => {
-    const result = await runSection(blocks, sandbox);
+  const cases = VARIANTS.flatMap((variant) => sections.map((entry) => [entry.section, variant.name, entry.blocks, variant] as const));
+  it.each(cases)("section %s runs as written, with %s", async (_section, _name, blocks, variant) => {
+    const result = await runSection(blocks, sandbox, variant);
     const where = result.block
       ? `README.md:${result.block} (${blocks.find((block) => block.line === result.block)?.heading})`
       : "before the first block";
@@ -82,6 +95,8 @@ function writeShims(dir: string): string {
     "#!/usr/bin/env bash",
     "# The test build. A sandbox without --port takes a free one: parallel runs cannot share 8787.",
     'if [ "${1-}" = sandbox ] && { [ $# -eq 1 ] || [ "${2#-}" != "${2-}" ]; } && ! printf "%s\\n" "$@" | grep -q -- "^--port"; then set -- "$@" --port 0; fi',
+    "# The opaque-token run: a sandbox's exported token is its opaque one too.",
+    'if [ "${1-}" = sandbox ] && [ -n "${README_TOKEN_KIND-}" ] && printf "%s\\n" "$@" | grep -q -- "^--as" && ! printf "%s\\n" "$@" | grep -q -- "^--token-kind"; then set -- "$@" --token-kind "$README_TOKEN_KIND"; fi',
     `exec '${process.execPath}' '${cliBin()}' "$@"`,
     "",
   ].join("\n");
@@ -108,7 +123,7 @@ function writeShims(dir: string): string {
   return bin;
 }
 
-function runSection(blocks: readonly Block[], handle: SandboxHandle): Promise<SectionResult> {
+function runSection(blocks: readonly Block[], handle: SandboxHandle, variant: Variant): Promise<SectionResult> {
   const dir = runTempDir("foodctl-readme-");
   const home = join(dir, "home");
   const work = join(dir, "work");
@@ -130,8 +145,9 @@ function runSection(blocks: readonly Block[], handle: SandboxHandle): Promise<Se
     HOME: home,
     XDG_CONFIG_HOME: undefined,
     PATH: `${bin}:${process.env.PATH ?? ""}`,
-    FOODCTL_API_URL: handle.url,
-    FOODCTL_TOKEN: handle.tokenFor("alice"),
+    FOODCTL_API_URL: variant.apiUrl(handle),
+    FOODCTL_TOKEN: variant.token(handle),
+    README_TOKEN_KIND: variant.kind || undefined,
   });
   // Its own process group: whatever a block starts in the background is found and stopped.
   const child = spawn("bash", [join(dir, "section.sh")], { cwd: work, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
