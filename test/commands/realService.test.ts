@@ -230,7 +230,7 @@ describe("history dates: intake list always sends both dates", () => {
 
   it("the terminal's heading shows the window used", async () => {
     const result = await list(["--from", "2026-11-01", "--to", "2026-11-07"], { tty: true });
-    expect(result.stdout.split("\n")[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-07 23:59:59 UTC (7.0 days)");
+    expect(result.stdout.split("\n")[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-07 23:59:59 UTC (7 days)");
     server.reset();
     const piped = await list(["--from", "2026-11-01", "--to", "2026-11-07"]);
     expect(piped.stdout).not.toContain("Intakes from");

@@ -32,7 +32,7 @@ describe("tables fit the terminal", () => {
     expect(code).toBe(0);
     expect(widest(lines)).toBeLessThanOrEqual(80);
     // The window heading, the table's head and rule, three intakes.
-    expect(lines[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-30 23:59:59 UTC (30.0 days)");
+    expect(lines[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-30 23:59:59 UTC (30 days)");
     expect(lines).toHaveLength(1 + 2 + 3);
     expect(lines.slice(3).every((line) => /^\d{4} {2}2026-11-\d\d \d\d:\d\d {2}/.test(line))).toBe(true);
     expect(lines.join("\n")).toContain("…");
