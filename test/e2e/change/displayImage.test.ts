@@ -205,10 +205,10 @@ describe("display-image remove against the sandbox", () => {
   });
 
   describe("on a terminal it asks first, default no", () => {
-    /** Runs the built CLI under `script`, so stdin, stdout and stderr are a pseudo-terminal. */
-    function onTerminal(args: string[], keys: string) {
+    /** Starts the built CLI under `script`, so stdin, stdout and stderr are a pseudo-terminal. */
+    function spawnOnTerminal(args: string[]) {
       const command = [process.execPath, cliBin(), ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
-      const child = spawn("script", ["-qec", command, "/dev/null"], {
+      return spawn("script", ["-qec", command, "/dev/null"], {
         env: baseEnv({
           XDG_CONFIG_HOME: tempConfigHome(),
           FOODCTL_API_URL: sandbox.url,
@@ -218,7 +218,10 @@ describe("display-image remove against the sandbox", () => {
         }),
         stdio: ["pipe", "pipe", "pipe"],
       });
-      return collect(child, { stdin: keys, timeoutMs: 15_000 });
+    }
+
+    function onTerminal(args: string[], keys: string) {
+      return collect(spawnOnTerminal(args), { stdin: keys, timeoutMs: 15_000 });
     }
 
     it("declining exits 3 and sends nothing but the read", async () => {
@@ -240,17 +243,7 @@ describe("display-image remove against the sandbox", () => {
 
     it("Ctrl-C at the question exits 130 (interrupted; 3 is for answering no) and sends nothing but the read", async () => {
       const count = sandbox.countRequests();
-      const command = [process.execPath, cliBin(), "display-image", "remove", "1005"].map((word) => `'${word}'`).join(" ");
-      const child = spawn("script", ["-qec", command, "/dev/null"], {
-        env: baseEnv({
-          XDG_CONFIG_HOME: tempConfigHome(),
-          FOODCTL_API_URL: sandbox.url,
-          FOODCTL_TOKEN: sandbox.token("alice"),
-          TERM: "xterm",
-          COLUMNS: "120",
-        }),
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      const child = spawnOnTerminal(["display-image", "remove", "1005"]);
       // The key only once the question is up (raw mode): earlier, the terminal would turn it into SIGINT.
       let stdout = "";
       child.stdout.on("data", (chunk: Buffer) => {

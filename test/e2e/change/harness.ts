@@ -94,33 +94,21 @@ export function itemOf(intake: IntakeRecord, position: number | string) {
 }
 
 /** The parts of an intake that a display-image change must leave alone (docs/api.md, display image rule 2). */
+const UNTOUCHED_BY_DISPLAY_IMAGES = [
+  "image_id",
+  "timestamp",
+  "occasion",
+  "user_comment",
+  "foodName",
+  "serving_size",
+  "nutritional_info",
+  "recipe",
+  "salt",
+  "sugar",
+  "nutritional_info_per_item",
+  "recipe_per_item",
+] as const;
+
 export function foodsAndNutrition(intake: IntakeRecord) {
-  const {
-    image_id,
-    timestamp,
-    occasion,
-    user_comment,
-    foodName,
-    serving_size,
-    nutritional_info,
-    recipe,
-    salt,
-    sugar,
-    nutritional_info_per_item,
-    recipe_per_item,
-  } = intake;
-  return {
-    image_id,
-    timestamp,
-    occasion,
-    user_comment,
-    foodName,
-    serving_size,
-    nutritional_info,
-    recipe,
-    salt,
-    sugar,
-    nutritional_info_per_item,
-    recipe_per_item,
-  };
+  return Object.fromEntries(UNTOUCHED_BY_DISPLAY_IMAGES.map((key) => [key, intake[key]]));
 }
