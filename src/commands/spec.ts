@@ -11,7 +11,7 @@ import type { Context } from "../context.js";
 export type Completion = readonly string[] | { lookup: "profiles" | "sandbox-users" };
 
 export interface ArgSpec {
-  /** As commander writes it: `<image_id>`, `[positions...]`. */
+  /** As commander writes it: `<image_id>`, `[id]`, `<values...>`, `[positions...]`. */
   name: string;
   description?: string;
   complete?: Completion;
@@ -26,7 +26,55 @@ export interface OptionSpec {
   complete?: Completion;
 }
 
-/** What the command line gave a verb, read with types by its parse step. */
+/** An argument as a verb declares it: the notation in its name says what the verb reads (see `ArgValue`). */
+export interface Arg<N extends string = string> extends ArgSpec {
+  name: N;
+}
+
+/** An option as a verb declares it: the notation in its flags says what the verb reads (see `OptionValue`). */
+export interface Opt<F extends string = string> extends OptionSpec {
+  flags: F;
+}
+
+/** `arg("<image_id>", "the intake's id")`; a third value gives the shell its values. */
+export function arg<const N extends string>(name: N, description?: string, complete?: Completion): Arg<N> {
+  return complete ? { name, description, complete } : { name, description };
+}
+
+/** `option("--salt <level>", "none, low, medium or high", { complete: LEVELS })`. */
+export function option<const F extends string>(
+  flags: F,
+  description: string,
+  more: Omit<OptionSpec, "flags" | "description"> = {},
+): Opt<F> {
+  return { flags, description, ...more };
+}
+
+/**
+ * `<image_id>` reads as a string (commander refuses the command line without it), `[id]` as a
+ * string or undefined, `<values...>` and `[positions...]` as a list.
+ */
+export type ArgValue<N extends string> = N extends `${string}...${string}`
+  ? string[]
+  : N extends `[${string}`
+    ? string | undefined
+    : string;
+
+/** `--salt <level>` reads as its text (undefined when not given); `--dry-run` as true when given; `--no-verify` as true unless negated. */
+export type OptionValue<F extends string> = F extends `${string}<${string}` | `${string}[${string}` ? string | undefined : boolean;
+
+export type Args = Record<string, Arg>;
+/** Keyed by commander's name for the option: `allItems` for `--all-items`, `verify` for `--no-verify`, `yes` for `-y, --yes`. */
+export type Options = Record<string, Opt>;
+/** No arguments, or no options. */
+export type None = Record<never, never>;
+
+/** What a verb with these arguments and options reads from its command line, one field each. */
+export type Input<A extends Args = None, O extends Options = None> = { [K in keyof A]: ArgValue<A[K]["name"]> } & {
+  [K in keyof O]: OptionValue<O[K]["flags"]>;
+};
+
+/** What the command line gave a verb, as commander hands it over. */
 export class RawInput {
   constructor(
     private readonly args: readonly (string | string[] | undefined)[],
@@ -60,35 +108,59 @@ export class RawInput {
     const value = this.options[name];
     return typeof value === "string" ? value : undefined;
   }
+
+  /** Each declared argument and option, read as its notation says (`ArgValue`, `OptionValue`). */
+  read(args: Args, options: Options): Record<string, unknown> {
+    const read: Record<string, unknown> = {};
+    Object.entries(args).forEach(([key, { name }], index) => {
+      read[key] = name.includes("...") ? this.list(index) : name.startsWith("[") ? this.list(index)[0] : this.arg(index);
+    });
+    for (const [key, { flags }] of Object.entries(options)) {
+      read[key] = /[<[]/.test(flags) ? this.text(key) : flags.includes("--no-") ? this.on(key) : this.flag(key);
+    }
+    return read;
+  }
 }
 
 export type Run = (ctx: Context) => Promise<number | void>;
 
-export interface VerbSpec<T> {
+export interface VerbSpec<A extends Args, O extends Options, T> {
   name: string;
   description: string;
-  args?: ArgSpec[];
-  options?: OptionSpec[];
+  /** In command-line order. */
+  args?: A;
+  /** In the order the help lists them. */
+  options?: O;
   examples: string[];
   hidden?: boolean;
-  /** Typed input from the command line; may refuse it with a usage error (nothing loaded, nothing sent). */
-  parse(input: RawInput): T;
+  /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
+  parse?(input: Input<A, O>): T;
   /** Loads the verb's module (`await import(...)`) and runs it. */
   run(ctx: Context, input: T): Promise<number | void>;
 }
 
-export interface Verb extends Omit<VerbSpec<unknown>, "parse" | "run"> {
+export interface Verb {
+  name: string;
+  description: string;
+  args?: ArgSpec[];
+  /** With the field each is read into (commander's name for it: test/unit/commandSpecs.test.ts checks they agree). */
+  options?: (OptionSpec & { key: string })[];
+  examples: string[];
+  hidden?: boolean;
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
 }
 
-/** Keeps a verb's parse and run types together, then hides them from the assembly. */
-export function verb<T>(spec: VerbSpec<T>): Verb {
-  const { parse, run, ...declared } = spec;
+/** Keeps a verb's input and run types together, then hides them from the assembly. */
+export function verb<A extends Args = None, O extends Options = None, T = Input<A, O>>(spec: VerbSpec<A, O, T>): Verb {
+  const { args = {} as A, options = {} as O, parse, run, ...declared } = spec;
   return {
     ...declared,
+    ...(spec.args && { args: Object.values(args) }),
+    ...(spec.options && { options: Object.entries(options).map(([key, option]) => ({ ...option, key })) }),
     prepare(input) {
-      const parsed = parse(input);
+      const read = input.read(args, options) as Input<A, O>;
+      const parsed = parse ? parse(read) : (read as T);
       return (ctx) => run(ctx, parsed);
     },
   };
@@ -104,15 +176,32 @@ export interface Noun {
   hidden?: boolean;
 }
 
+/** A noun that is a command of its own (`foodctl undo`, `foodctl journal`), with its name, help and visibility, and any verbs under it. */
+export function commandNoun(action: Verb, verbs: Verb[] = []): Noun {
+  const { name, description, examples, hidden } = action;
+  return { name, description, examples, verbs, action, ...(hidden && { hidden }) };
+}
+
 // ---- Shared option groups: declared once, used by every verb that takes them. ----
 
-/** `--dry-run`, `--no-verify` and (where it applies) `--strict`; a verb may say what they mean for it. */
-export function changeOptions(describe: { dryRun?: string; verify?: string; strict?: string } = {}): OptionSpec[] {
-  const options = [
-    { flags: "--dry-run", description: describe.dryRun ?? "print the request that would be sent and send nothing" },
-    { flags: "--no-verify", description: describe.verify ?? "skip reading the intake again after the change" },
-  ];
-  return describe.strict ? [{ flags: "--strict", description: describe.strict }, ...options] : options;
+interface ChangeDescriptions {
+  dryRun?: string;
+  verify?: string;
+}
+
+/** `--dry-run` and `--no-verify`, and (where it applies) `--strict` first; a verb may say what they mean for it. */
+export function changeOptions(describe?: ChangeDescriptions): { dryRun: Opt<"--dry-run">; verify: Opt<"--no-verify"> };
+export function changeOptions(describe: ChangeDescriptions & { strict: string }): {
+  strict: Opt<"--strict">;
+  dryRun: Opt<"--dry-run">;
+  verify: Opt<"--no-verify">;
+};
+export function changeOptions(describe: ChangeDescriptions & { strict?: string } = {}): Options {
+  const options = {
+    dryRun: option("--dry-run", describe.dryRun ?? "print the request that would be sent and send nothing"),
+    verify: option("--no-verify", describe.verify ?? "skip reading the intake again after the change"),
+  };
+  return describe.strict ? { strict: option("--strict", describe.strict), ...options } : options;
 }
 
 export interface ChangeFlags {
@@ -121,12 +210,8 @@ export interface ChangeFlags {
   strict: boolean;
 }
 
-export function readChangeFlags(input: RawInput): ChangeFlags {
-  return { dryRun: input.flag("dryRun"), verify: input.on("verify"), strict: input.flag("strict") };
-}
-
-/** The one spelling of the confirmation skip, for every verb that asks. */
-export const YES_OPTION: OptionSpec = { flags: "-y, --yes", description: "do not ask (required when not on a terminal)" };
+/** The one spelling of the confirmation skip, for every verb that asks: `yes: YES_OPTION`. */
+export const YES_OPTION = option("-y, --yes", "do not ask (required when not on a terminal)");
 
 /** Options of every command, shown in each command's help under "Global Options". */
 export const CONNECTION_OPTIONS: OptionSpec[] = [

@@ -1,21 +1,19 @@
 /** `foodctl auth`: log in, inspect and forget the API token. */
-import { verb, type Noun } from "../spec.js";
+import { option, verb, type Noun } from "../spec.js";
 
 const login = verb({
   name: "login",
   description: "store a token (a JWT or an opaque service token) in the profile: hidden prompt on a terminal, or stdin with --with-token",
-  options: [{ flags: "--with-token", description: "read the token from stdin" }],
+  options: { withToken: option("--with-token", "read the token from stdin") },
   examples: ["foodctl auth login", 'echo "$TOKEN" | foodctl auth login --with-token --profile staging'],
-  parse: (input) => ({ withToken: input.flag("withToken") }),
   run: async (ctx, options) => (await import("./login.js")).loginCommand(ctx, options),
 });
 
 const status = verb({
   name: "status",
   description: "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token",
-  options: [{ flags: "--check", description: "ask the server whether it accepts the token (one read; exit 4 when it does not)" }],
+  options: { check: option("--check", "ask the server whether it accepts the token (one read; exit 4 when it does not)") },
   examples: ["foodctl auth status", "foodctl auth status --check", "foodctl auth status --json | jq .token_kind"],
-  parse: (input) => ({ check: input.flag("check") }),
   run: async (ctx, options) => (await import("./status.js")).statusCommand(ctx, options),
 });
 
@@ -23,7 +21,6 @@ const logout = verb({
   name: "logout",
   description: "forget the stored token of the profile",
   examples: ["foodctl auth logout --profile staging"],
-  parse: () => ({}),
   run: async (ctx) => (await import("./logout.js")).logoutCommand(ctx),
 });
 
@@ -31,7 +28,6 @@ const token = verb({
   name: "token",
   description: "print the token, for scripts",
   examples: ['curl -H "Authorization: Bearer $(foodctl auth token)" ...'],
-  parse: () => ({}),
   run: async (ctx) => (await import("./token.js")).tokenCommand(ctx),
 });
 

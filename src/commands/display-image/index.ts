@@ -1,26 +1,24 @@
 /** `foodctl display-image`: the presentation image of a manual intake. */
-import { changeOptions, readChangeFlags, verb, YES_OPTION, type Noun } from "../spec.js";
+import { arg, changeOptions, verb, YES_OPTION, type Noun } from "../spec.js";
 
 const attach = verb({
   name: "attach",
   description: "attach or replace the presentation image (no recognition, no nutrition change)",
-  args: [
-    { name: "<image_id>", description: "a manual intake's id" },
-    { name: "<file>", description: "JPEG, PNG, GIF or WebP of at most 1 MiB, or - for stdin" },
-  ],
+  args: {
+    imageId: arg("<image_id>", "a manual intake's id"),
+    file: arg("<file>", "JPEG, PNG, GIF or WebP of at most 1 MiB, or - for stdin"),
+  },
   options: changeOptions(),
   examples: ["foodctl display-image attach 1003 photo.jpg", "curl -s https://example.com/p.png | foodctl display-image attach 1003 -"],
-  parse: (input) => ({ imageId: input.arg(0), file: input.arg(1), ...readChangeFlags(input) }),
   run: async (ctx, options) => (await import("./attach.js")).attachCommand(ctx, options),
 });
 
 const remove = verb({
   name: "remove",
   description: "remove the display image; the intake shows its normal image again",
-  args: [{ name: "<image_id>", description: "a manual intake's id" }],
-  options: [YES_OPTION, ...changeOptions()],
+  args: { imageId: arg("<image_id>", "a manual intake's id") },
+  options: { yes: YES_OPTION, ...changeOptions() },
   examples: ["foodctl display-image remove 1005", "foodctl display-image remove 1005 --yes --json"],
-  parse: (input) => ({ imageId: input.arg(0), yes: input.flag("yes"), ...readChangeFlags(input) }),
   run: async (ctx, options) => (await import("./remove.js")).removeCommand(ctx, options),
 });
 

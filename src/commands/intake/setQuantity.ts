@@ -6,7 +6,7 @@ import { runIntakeUpdate } from "./change.js";
 import { parseQuantityArgs } from "./changeArgs.js";
 import { reportChange } from "./report.js";
 
-export interface SetQuantityOptions extends ChangeFlags {
+export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
   imageId: string;
   values: string[];
 }

@@ -1,38 +1,30 @@
 /** `foodctl journal`: the changes foodctl sent, and one entry's before → after. */
-import { verb, type Noun } from "../spec.js";
+import { arg, commandNoun, option, verb } from "../spec.js";
 
 const list = verb({
   name: "journal",
   description:
     "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
-  options: [
-    { flags: "--intake <image_id>", description: "only changes of this intake" },
-    { flags: "--since <date>", description: "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)" },
-    { flags: "--limit <n>", description: "at most this many entries" },
-  ],
+  options: {
+    intake: option("--intake <image_id>", "only changes of this intake"),
+    since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
+    limit: option("--limit <n>", "at most this many entries"),
+  },
   examples: [
     "foodctl journal",
     "foodctl journal --intake 1002 --limit 5",
     "foodctl journal --user 102 --since 2026-11-01",
     "foodctl journal --json | jq '.[0]'",
   ],
-  parse: (input) => ({ intake: input.text("intake"), since: input.text("since"), limit: input.text("limit") }),
   run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),
 });
 
 const show = verb({
   name: "show",
   description: "one journal entry with its before → after",
-  args: [{ name: "<id>", description: "a journal id (or its unique start)" }],
+  args: { id: arg("<id>", "a journal id (or its unique start)") },
   examples: ["foodctl journal show mwthfvke01j6", "foodctl journal show mwthfvke01j6 --json"],
-  parse: (input) => ({ id: input.arg(0) }),
   run: async (ctx, { id }) => (await import("./journal.js")).journalShowCommand(ctx, id),
 });
 
-export const journal: Noun = {
-  name: "journal",
-  description: list.description,
-  examples: list.examples,
-  verbs: [show],
-  action: list,
-};
+export const journal = commandNoun(list, [show]);

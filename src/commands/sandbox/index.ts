@@ -1,6 +1,6 @@
 /** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/cli.md, The sandbox). */
 import { usageError } from "../../errors.js";
-import { verb, type Noun, type RawInput } from "../spec.js";
+import { commandNoun, option, verb, type Input, type None } from "../spec.js";
 
 // The typed options and their parse steps live here with the declarations: `--help` loads this file and nothing else of the command.
 export type TokenKind = "jwt" | "opaque";
@@ -36,66 +36,59 @@ function parseTokenKind(value: string | undefined): TokenKind {
   return given;
 }
 
-export function parseSandboxOptions(input: RawInput): SandboxCommandOptions {
-  const rateText = input.text("rateLimit");
+const START_OPTIONS = {
+  port: option("--port <n>", "port, 0 for any free one (default 8787)"),
+  host: option("--host <addr>", "address to bind", { defaultValue: "127.0.0.1" }),
+  state: option("--state <file>", "load and save the sandbox's state in this file"),
+  env: option("--env", "print only export lines (FOODCTL_API_URL, FOODCTL_TOKEN; FOODCTL_USER for a manager), once listening"),
+  as: option("--as <user-name>", "whose token --env and --detach export (default: the first APIUser)", {
+    complete: { lookup: "sandbox-users" },
+  }),
+  tokenKind: option("--token-kind <kind>", "which of the user's tokens is exported", { choices: ["jwt", "opaque"], defaultValue: "jwt" }),
+  detach: option("--detach", "run in the background: return once listening, print the export lines, the PID and how to stop it"),
+  pidFile: option("--pid-file <file>", "with --detach or stop: record the sandbox here instead of the user's runtime folder"),
+  rateLimit: option("--rate-limit <rps>", "answer 429 above this many requests per second"),
+  latency: option("--latency <ms>", "delay every API answer"),
+};
+
+const STOP_OPTIONS = {
+  port: option("--port <n>", "the detached sandbox on this port"),
+  pidFile: option("--pid-file <file>", "the sandbox recorded in this file (by --detach --pid-file)"),
+};
+
+export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): SandboxCommandOptions {
+  const { rateLimit: rateText, latency: latencyText } = input;
   if (rateText !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(rateText) && Number(rateText) > 0)) {
     throw usageError(`--rate-limit must be a positive number of requests per second, got "${rateText}"`);
   }
-  const latencyText = input.text("latency");
   if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) {
     throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
   }
   const parsed: SandboxCommandOptions = {
-    port: parsePort(input.text("port")),
-    host: input.text("host") ?? "127.0.0.1",
-    state: input.text("state"),
-    env: input.flag("env"),
-    as: input.text("as"),
-    tokenKind: parseTokenKind(input.text("tokenKind")),
+    port: parsePort(input.port),
+    host: input.host ?? "127.0.0.1",
+    state: input.state,
+    env: input.env,
+    as: input.as,
+    tokenKind: parseTokenKind(input.tokenKind),
     rateLimit: rateText === undefined ? undefined : Number(rateText),
     latencyMs: latencyText === undefined ? undefined : Number(latencyText),
-    detach: input.flag("detach"),
-    pidFile: input.text("pidFile"),
+    detach: input.detach,
+    pidFile: input.pidFile,
   };
   if (parsed.pidFile !== undefined && !parsed.detach) throw usageError("--pid-file goes with --detach (or with `foodctl sandbox stop`)");
   return parsed;
 }
 
 /** `sandbox stop --port <n> | --pid-file <file>`. */
-export function parseStopOptions(input: RawInput): SandboxStopOptions {
-  return { port: parsePort(input.text("port")), pidFile: input.text("pidFile") };
+export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): SandboxStopOptions {
+  return { port: parsePort(input.port), pidFile: input.pidFile };
 }
-
-const PORT_OPTION = { flags: "--port <n>", description: "port, 0 for any free one (default 8787)" };
-const PID_FILE_OPTION = {
-  flags: "--pid-file <file>",
-  description: "with --detach or stop: record the sandbox here instead of the user's runtime folder",
-};
 
 const start = verb({
   name: "sandbox",
   description: "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)",
-  options: [
-    PORT_OPTION,
-    { flags: "--host <addr>", description: "address to bind", defaultValue: "127.0.0.1" },
-    { flags: "--state <file>", description: "load and save the sandbox's state in this file" },
-    { flags: "--env", description: "print only export lines (FOODCTL_API_URL, FOODCTL_TOKEN; FOODCTL_USER for a manager), once listening" },
-    {
-      flags: "--as <user-name>",
-      description: "whose token --env and --detach export (default: the first APIUser)",
-      complete: { lookup: "sandbox-users" },
-    },
-    {
-      flags: "--token-kind <kind>",
-      description: "which of the user's tokens is exported",
-      choices: ["jwt", "opaque"],
-      defaultValue: "jwt",
-    },
-    { flags: "--detach", description: "run in the background: return once listening, print the export lines, the PID and how to stop it" },
-    PID_FILE_OPTION,
-    { flags: "--rate-limit <rps>", description: "answer 429 above this many requests per second" },
-    { flags: "--latency <ms>", description: "delay every API answer" },
-  ],
+  options: START_OPTIONS,
   examples: [
     "foodctl sandbox                                        # foreground; Ctrl-C stops it",
     'eval "$(foodctl sandbox --detach --port 0 --as bob)"   # background; exports the URL and a token',
@@ -110,19 +103,10 @@ const stop = verb({
   name: "stop",
   description:
     "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
-  options: [
-    { flags: "--port <n>", description: "the detached sandbox on this port" },
-    { flags: "--pid-file <file>", description: "the sandbox recorded in this file (by --detach --pid-file)" },
-  ],
+  options: STOP_OPTIONS,
   examples: ["foodctl sandbox stop", "foodctl sandbox stop --port 8787", "foodctl sandbox stop --pid-file /tmp/sandbox.pid"],
   parse: parseStopOptions,
   run: async (ctx, options) => (await import("./stop.js")).stopSandbox(ctx, options),
 });
 
-export const sandbox: Noun = {
-  name: "sandbox",
-  description: start.description,
-  examples: start.examples,
-  verbs: [stop],
-  action: start,
-};
+export const sandbox = commandNoun(start, [stop]);
