@@ -56,11 +56,13 @@ const show = verb({
   run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
 });
 
+const IMAGE_ID = arg("<image_id>", "the intake's id");
+
 const setQuantity = verb({
   name: "set-quantity",
   description: "change quantities; the recipe is rescaled and nutrition recalculated",
   args: {
-    imageId: arg("<image_id>", "the intake's id"),
+    imageId: IMAGE_ID,
     values: arg("<values...>", "recognition-only: total grams (a positive integer); itemized: <pos>=<grams> per item"),
   },
   options: changeOptions(),
@@ -78,7 +80,7 @@ const setModifiers = verb({
   name: "set-modifiers",
   description: "change salt, sugar, oil levels and measures (item-level ones need the Monitor plan or higher)",
   args: {
-    imageId: arg("<image_id>", "the intake's id"),
+    imageId: IMAGE_ID,
     positions: arg("[positions...]", "item positions (1, 2, … or manual1, …); required for itemized intakes unless --all-items"),
   },
   options: {
