@@ -79,6 +79,15 @@ function placement({ coldDir, hot }) {
   return {
     name: "foodctl-placement",
     setup(build) {
+      // commander requires node:child_process at the top for executable subcommands, which foodctl
+      // has none of: loading it (and dgram, perf_hooks… behind it) cost every start ~2 ms.
+      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: args.path, namespace: "foodctl-lazy" } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "foodctl-lazy" }, (args) => ({
+        contents: `let loaded;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });\n`,
+        loader: "js",
+      }));
       build.onResolve({ filter: /^foodctl-package:/ }, (args) => ({
         path: args.path.slice("foodctl-package:".length),
         namespace: "foodctl-package",
