@@ -59,8 +59,10 @@ function readGlobals(command: Command): GlobalOptions {
 }
 
 /**
- * With `argv`, only the groups it names get their commands (a run never needs the others, and
- * building them costs start-up); the top level lists every group either way.
+ * With `argv`, only the groups it names get their commands, and in a group only the commands it
+ * names (or all, for a group's help) get their arguments, options and help (a run never needs
+ * the others, and building them costs start-up); the top level lists every group either way,
+ * and a group every command's name, so a near miss is still suggested.
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}, argv?: readonly string[]): Command {
   const width = () => helpWidth(io.stdout);
@@ -110,7 +112,8 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     return command.action(execute(verb));
   };
 
-  for (const noun of NOUNS) addNoun(program, noun, declare, width, !argv || argv.includes(noun.name));
+  const named = (name: string) => !argv || argv.includes(name);
+  for (const noun of NOUNS) addNoun(program, noun, declare, width, named);
   addHelpCommand(program, state, width);
   return program;
 }
@@ -120,18 +123,25 @@ function addNoun(
   noun: Noun,
   declare: (command: Command, verb: Verb) => Command,
   width: () => number,
-  named: boolean,
+  named: (name: string) => boolean,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) declare(group, noun.action);
   if (!noun.verbs.length) return;
   group.description(noun.description);
-  if (!named) return;
+  if (!named(noun.name)) return;
   group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
     const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
     return `${examplesText(noun.examples, width())}\n${more}`;
   });
-  for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
+  // `foodctl intake show …` declares show whole; the group's other commands get a name and a
+  // description (what its help lists and a suggestion needs), unless no command is named.
+  const some = noun.verbs.some((verb) => named(verb.name));
+  for (const verb of noun.verbs) {
+    const command = group.command(verb.name, { hidden: verb.hidden === true });
+    if (!some || named(verb.name)) declare(command, verb);
+    else command.description(verb.description);
+  }
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
