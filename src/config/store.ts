@@ -12,17 +12,20 @@ import { withFileLock } from "../lock.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
-const ProfileSchema = z.object({
-  "api-url": z.optional(z.string()),
-  user: z.optional(z.number().check(z.int(), z.positive())),
-  timeout: z.optional(z.number().check(z.positive())),
-  token: z.optional(z.string()),
-  journal: z.optional(z.boolean()),
-  "journal-days": z.optional(z.number().check(z.int(), z.positive())),
-});
-const ConfigSchema = z.object({ profiles: z.optional(z.record(z.string(), ProfileSchema)) });
+const profileSchema = () =>
+  z.object({
+    "api-url": z.optional(z.string()),
+    user: z.optional(z.number().check(z.int(), z.positive())),
+    timeout: z.optional(z.number().check(z.positive())),
+    token: z.optional(z.string()),
+    journal: z.optional(z.boolean()),
+    "journal-days": z.optional(z.number().check(z.int(), z.positive())),
+  });
+// Built on first use: a run with no config file (tokens from the environment) never builds it (start-up).
+let configSchema: ReturnType<typeof buildConfigSchema> | undefined;
+const buildConfigSchema = () => z.object({ profiles: z.optional(z.record(z.string(), profileSchema())) });
 
-export type Profile = z.infer<typeof ProfileSchema>;
+export type Profile = z.infer<ReturnType<typeof profileSchema>>;
 export interface ConfigData {
   profiles: Record<string, Profile>;
 }
@@ -101,7 +104,7 @@ export function readConfig(path: string): ConfigData {
   } catch {
     throw usageError(`config file ${path} is not valid JSON`, { hint: fix });
   }
-  const parsed = ConfigSchema.safeParse(data);
+  const parsed = (configSchema ??= buildConfigSchema()).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? issue.path.join(".") : "";
