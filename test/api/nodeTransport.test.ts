@@ -12,6 +12,13 @@ let origin = "";
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     if (request.url === "/slow") return; // never answers
+    if (request.url === "/cut") {
+      // Half the promised body, then the connection drops.
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      response.write('{"half":');
+      setTimeout(() => response.socket?.destroy(), 20);
+      return;
+    }
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ path: request.url, auth: request.headers.authorization ?? null }));
   });
@@ -61,6 +68,13 @@ describe("node transport", () => {
     const error = await transportError(createNodeTransport()(request("/slow", { timeoutMs: 50 })));
     expect(error.kind).toBe("timeout");
     expect(error.maybeSent).toBe(true);
+  });
+
+  it("reports a body cut short by a dropped connection as a network error after sending", async () => {
+    const error = await transportError(createNodeTransport()(request("/cut")));
+    expect(error.kind).toBe("network");
+    expect(error.maybeSent).toBe(true);
+    expect(error.message).toMatch(/^connection broken while reading the answer/);
   });
 
   it("refuses a body over the limit", async () => {
