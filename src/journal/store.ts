@@ -3,7 +3,6 @@
  * folder 0700, file 0600, saved display images in `images/` beside it. Every write holds the
  * lock file, so two foodctl processes append whole lines and a retention rewrite loses nothing.
  */
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -131,20 +130,27 @@ export class JournalStore {
   }
 
   /** Keeps a display image's bytes for undo: `images/<id>`, 0600. */
-  saveImage(id: string, bytes: Buffer): ImageCopy {
+  async saveImage(id: string, bytes: Buffer): Promise<ImageCopy> {
     this.prepare();
     const file = join(IMAGES, id);
     writeFileSync(join(this.dir, file), bytes, { mode: 0o600 });
-    return { file, bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
+    return { file, bytes: bytes.byteLength, sha256: await sha256(bytes) };
   }
 
   /** A saved image's bytes, checked against the hash recorded with it; null when gone or changed. */
-  readImage(copy: ImageCopy): Buffer | null {
+  async readImage(copy: ImageCopy): Promise<Buffer | null> {
+    let bytes: Buffer;
     try {
-      const bytes = readFileSync(join(this.dir, copy.file));
-      return createHash("sha256").update(bytes).digest("hex") === copy.sha256 ? bytes : null;
+      bytes = readFileSync(join(this.dir, copy.file));
     } catch {
       return null;
     }
+    return (await sha256(bytes)) === copy.sha256 ? bytes : null;
   }
+}
+
+/** Loaded here, not at the top: node:crypto costs every journaled change ~3 ms to load, and only images need it. */
+async function sha256(bytes: Buffer): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  return createHash("sha256").update(bytes).digest("hex");
 }

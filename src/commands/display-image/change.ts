@@ -59,5 +59,5 @@ async function keepImageCopy(
     return { copy: null, note: `no copy of the display image was kept (${reason}): undo cannot bring it back` };
   }
   if (bytes === null) return { copy: null, note: "the display image is larger than 1 MiB: no copy was kept, undo cannot bring it back" };
-  return { copy: journal.store.saveImage(id, bytes), note: null };
+  return { copy: await journal.store.saveImage(id, bytes), note: null };
 }

@@ -102,7 +102,7 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
   }
 }
 
-function sendUndo(
+async function sendUndo(
   run: UndoRun,
   client: ApiClient,
   entry: JournalEntry,
@@ -113,7 +113,7 @@ function sendUndo(
   const warn = (message: string) => run.ctx.warn(message);
   if (action.kind === "update") return runIntakeUpdate(client, entry.image_id, action.fields, options);
   if (action.kind === "remove") return changeDisplayImage(client, current, { kind: "remove" }, options, warn);
-  const bytes = journalStore(run.ctx).readImage(action.copy);
+  const bytes = await journalStore(run.ctx).readImage(action.copy);
   const contentType = bytes ? sniffImageType(bytes) : null;
   if (!bytes || !contentType)
     throw rejectedError(`the saved copy of entry ${entry.id}'s display image (${action.copy.file}) is gone or changed`, {
