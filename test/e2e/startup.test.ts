@@ -5,12 +5,13 @@
  * evaluated on first use. What each output file holds comes from its source map. Speed itself
  * is measured by `npm run bench`, not here.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { cliBin, runCli } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, expectExit, runCli, runTempDir } from "../helpers/cli.js";
+import { withSandbox } from "../helpers/sandbox.js";
 
 const dist = join(dirname(cliBin()), "..", "dist");
 const root = resolve(import.meta.dirname, "..", "..");
@@ -129,5 +130,47 @@ describe("start-up: --version", () => {
     expect(alone.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
     expect(short).toMatchObject({ code: 0, stdout: alone.stdout, stderr: "" });
     expect(withFlag).toMatchObject({ code: 0, stdout: alone.stdout, stderr: "" });
+  });
+});
+
+describe("start-up: the Node modules a run loads", () => {
+  const sandbox = withSandbox({}, { perTest: false });
+
+  /** Node's built-in modules a run of the built CLI loaded, read from `process.moduleLoadList` at exit. */
+  async function builtinsLoaded(args: string[]): Promise<string[]> {
+    const folder = runTempDir("foodctl-modules-");
+    const preload = join(folder, "modules.cjs");
+    const out = join(folder, "modules.txt");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`,
+    );
+    const env = baseEnv({
+      FOODCTL_API_URL: sandbox.handle.url,
+      FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
+      XDG_CACHE_HOME: join(folder, "cache"),
+    });
+    // Spawned, not spawnSync: the sandbox answers from this process.
+    const result = await collect(spawn(process.execPath, ["--require", preload, cliBin(), ...args], { env }));
+    expectExit(result, 0);
+    return readFileSync(out, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("NativeModule "))
+      .map((line) => line.slice("NativeModule ".length));
+  }
+
+  // What an HTTP request needs is loaded either way; these are what an everyday run has no use for.
+  const NEEDLESS =
+    /^(crypto|internal\/crypto\/.*|child_process|dgram|zlib|perf_hooks|https|tls|internal\/fs\/rimraf|readline|worker_threads)$/;
+
+  it.each([
+    ["--help", ["--help"]],
+    ["intake show --json", ["intake", "show", "1002", "--json"]],
+    ["intake show (table)", ["intake", "show", "1002"]],
+    ["intake set-quantity --json (journaled)", ["intake", "set-quantity", "1002", "1=150", "--json"]],
+  ])("%s loads no crypto, child_process, zlib, perf_hooks, https or rimraf", async (_name, args) => {
+    const loaded = await builtinsLoaded(args);
+    expect(loaded).toContain("vm");
+    expect(loaded.filter((name) => NEEDLESS.test(name))).toEqual([]);
   });
 });
