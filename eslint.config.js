@@ -45,7 +45,7 @@ export default tseslint.config(
       "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
       "max-len": ["error", { code: 160, ignoreUrls: true, ignoreStrings: false, ignoreTemplateLiterals: false }],
       // Colour and tables are required on first use, so a run that needs neither never loads them (start-up).
-      "@typescript-eslint/no-require-imports": ["error", { allow: ["^chalk$", "^cli-table3$"] }],
+      "@typescript-eslint/no-require-imports": ["error", { allow: ["^chalk$", "^cli-table3$", "^node:os$"] }],
     },
   },
 );

@@ -4,10 +4,10 @@
  * file mode 0600), loaded only by the commands that write.
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { usageError } from "../errors.js";
+import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
@@ -33,7 +33,7 @@ export interface ConfigData {
 export const DEFAULT_PROFILE = "default";
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeDir(env), ".config");
   return join(base, "foodctl");
 }
 

@@ -16,9 +16,9 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { failure } from "../errors.js";
+import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { foldRecords, parseRecord, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
 
@@ -27,7 +27,7 @@ const IMAGES = "images";
 const DAY_MS = 86_400_000;
 
 export function journalDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== "" ? env.XDG_STATE_HOME : join(env.HOME || homedir(), ".local", "state");
+  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== "" ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
   return join(base, "foodctl");
 }
 
