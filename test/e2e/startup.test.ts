@@ -168,7 +168,7 @@ describe("start-up: the Node modules a run loads", () => {
     ["intake show --json", ["intake", "show", "1002", "--json"]],
     ["intake show (table)", ["intake", "show", "1002"]],
     ["intake set-quantity --json (journaled)", ["intake", "set-quantity", "1002", "1=150", "--json"]],
-  ])("%s loads no crypto, child_process, zlib, perf_hooks, https or rimraf", async (_name, args) => {
+  ])("%s loads no os, crypto, child_process, zlib, perf_hooks, https or rimraf", async (_name, args) => {
     const loaded = await builtinsLoaded(args);
     expect(loaded).toContain("vm");
     expect(loaded.filter((name) => NEEDLESS.test(name))).toEqual([]);
