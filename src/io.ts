@@ -63,7 +63,14 @@ export function processIO(): IO {
 }
 
 export function decideColors(io: IO, noColorFlag: boolean): IO["color"] {
-  return { stdout: decideColor(io.stdout, io.env, noColorFlag), stderr: decideColor(io.stderr, io.env, noColorFlag) };
+  let stderr: boolean | undefined;
+  return {
+    stdout: decideColor(io.stdout, io.env, noColorFlag),
+    // On first use: deciding builds process.stderr, which most runs never write to (start-up).
+    get stderr() {
+      return (stderr ??= decideColor(io.stderr, io.env, noColorFlag));
+    },
+  };
 }
 
 /**
