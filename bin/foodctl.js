@@ -30,7 +30,8 @@ function cacheDir(env) {
 // every start, its binding 0.1 ms. node:zlib where the binding is missing or warned about.
 function crc32Function() {
   const zlib = () => require("node:zlib").crc32;
-  if (process.noDeprecation !== true && /--pending-deprecation/.test(`${process.execArgv} ${process.env.NODE_OPTIONS ?? ""}`)) return zlib();
+  if (process.noDeprecation !== true && /--pending-deprecation/.test(`${process.execArgv} ${process.env.NODE_OPTIONS ?? ""}`))
+    return zlib();
   try {
     const binding = process.binding("zlib");
     return typeof binding.crc32 === "function" ? (data) => binding.crc32(data, 0) : zlib();

@@ -55,6 +55,20 @@ describe("the bin's code cache", () => {
     expect(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)).equals(written)).toBe(true);
   });
 
+  it("prints no deprecation warning under --pending-deprecation, and its cache works the same", () => {
+    const cli = privateCli();
+    const uncached = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    const env = { NODE_OPTIONS: "--pending-deprecation" };
+    expect(cli.run(COMMAND, env)).toEqual(uncached);
+    expect(cli.cacheFiles()).toHaveLength(1);
+    expect(cli.run(COMMAND, env)).toEqual(uncached);
+    // The checksum is the same either way: a cache written without the flag is read with it.
+    const plain = privateCli();
+    const written = plain.run(COMMAND);
+    expect(plain.cacheFiles()).toHaveLength(1);
+    expect(plain.run(COMMAND, env)).toEqual(written);
+  });
+
   it("grows to hold the functions of each command used, written once per command", () => {
     const cli = privateCli();
     const read = () => readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
