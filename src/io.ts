@@ -2,7 +2,7 @@
  * The process's streams and terminal facts, and the colour decision. Commands and printers
  * never touch `process` directly: tests hand in a buffered IO.
  */
-import { EXIT } from "./errors.js";
+import { processStdout } from "./stdout.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -31,24 +31,15 @@ export interface ClosedStdout {
   takeOver(handler: (error: Error) => void): void;
 }
 
-function watchClosedStdout(): ClosedStdout {
-  let handler: ((error: Error) => void) | undefined;
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (handler) return handler(error);
-    if (error.code === "EPIPE") process.exit(EXIT.ok);
-    throw error;
-  });
-  return { takeOver: (next) => (handler = next) };
-}
-
 /** `--wide`: the same stream with no width, so tables show every cell whole (docs/cli.md, Output). */
 export function withoutWidth(stream: OutputStream): OutputStream {
   return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY };
 }
 
 export function processIO(): IO {
+  const { stdout, closedStdout } = processStdout();
   return {
-    stdout: process.stdout,
+    stdout,
     // Getters: Node builds these streams on first use, and most runs never read stdin.
     get stderr() {
       return process.stderr;
@@ -58,7 +49,7 @@ export function processIO(): IO {
     },
     env: process.env,
     color: { stdout: false, stderr: false },
-    closedStdout: watchClosedStdout(),
+    closedStdout,
   };
 }
 
