@@ -79,6 +79,9 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
+      // Help is plain text (docs/cli.md, colour); commander's own check would build process.stdout.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
       // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
       outputError: (text) =>
         (state.parseMessage = text
