@@ -22,7 +22,9 @@ const argv = process.argv.slice(2);
 
 function cacheDir(env) {
   const base =
-    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(require("node:os").homedir(), ".cache");
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : path.join(env.HOME || require("node:os").homedir(), ".cache");
   return path.join(base, "foodctl");
 }
 
