@@ -173,4 +173,9 @@ describe("start-up: the Node modules a run loads", () => {
     expect(loaded).toContain("vm");
     expect(loaded.filter((name) => NEEDLESS.test(name))).toEqual([]);
   });
+
+  it("--help to a pipe loads neither node:net nor the stream machinery (stdout is written to fd 1)", async () => {
+    const loaded = await builtinsLoaded(["--help"]);
+    expect(loaded.filter((name) => /^(net|stream|internal\/streams\/.*|tty)$/.test(name))).toEqual([]);
+  });
 });
