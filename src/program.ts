@@ -59,10 +59,11 @@ function readGlobals(command: Command): GlobalOptions {
 }
 
 /**
- * With `argv`, only the groups it names get their commands, and in a group only the commands it
- * names (or all, for a group's help) get their arguments, options and help (a run never needs
- * the others, and building them costs start-up); the top level lists every group either way,
- * and a group every command's name, so a near miss is still suggested.
+ * With `argv`, only the groups it names are built (all when it names none: the top level's help
+ * and a near miss's suggestion list them), and in a group only the commands it names (or all,
+ * for the group's help) get their arguments, options and help; the others get a name and a
+ * description, so a near miss is still suggested. A run never needs the rest, and building it
+ * costs start-up.
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}, argv?: readonly string[]): Command {
   const width = () => helpWidth(io.stdout);
@@ -116,7 +117,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   };
 
   const named = (name: string) => !argv || argv.includes(name);
-  for (const noun of NOUNS) addNoun(program, noun, declare, width, named);
+  // A run that names a group needs no other (commander dispatches by name); otherwise all are
+  // listed, for the help and for a near miss's suggestion.
+  const nouns = NOUNS.some((noun) => named(noun.name)) ? NOUNS.filter((noun) => named(noun.name)) : NOUNS;
+  for (const noun of nouns) addNoun(program, noun, declare, width, named);
   addHelpCommand(program, state, width);
   return program;
 }
