@@ -3,16 +3,18 @@
  * with the update field names, random strings and bytes, random queries and random multipart
  * payloads at every route, with valid tokens. Never a 5xx; every 4xx is a JSON error with a
  * message; and a rejected request leaves every intake exactly as it was.
- * Seeded and bounded (a few hundred runs per route), so a failure replays the same way.
+ * Seeded and bounded (a few dozen runs per route; `FOODCTL_FUZZ_RUNS` for more, test/README.md),
+ * so a failure replays the same way.
  */
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
 import { TINY_PNG } from "../faults/fixtures.js";
+import { fuzzRuns } from "../helpers/fuzz.js";
 import { CODES_BY_STATUS } from "../sandbox/fixtures.js";
 
-const RUNS = 250;
+const RUNS = fuzzRuns(50);
 const SEED = 20261121;
 const INTAKE_IDS = [1001, 1002, 1003, 1004, 1005, 2001, 2002, 2003, 3001, 3002, 4001, 4002];
 
@@ -364,6 +366,22 @@ const multipartBody = fc
 
 /** An index, not the token itself, so a counterexample never prints a token. */
 const token = fc.nat({ max: 3 });
+const aliceToken = fc.constantFrom(0, 1);
+
+/** A request that should pass (alice, no query), for the routes random input rarely gets through. */
+const nearValidRecipe = fc
+  .record({ imageId: fc.constantFrom(1001, 1002, 1003, 1004, 1005), extra: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: ["imageId"] })
+  .map((value) => ({ type: "application/json", bytes: Buffer.from(JSON.stringify(value)) }));
+const nearValidUpload = fc
+  .record({
+    filename: fc.constantFrom("photo.png", "x.jpg", "../../etc/passwd"),
+    type: fc.option(fc.constantFrom("image/png", "image/jpeg", "application/octet-stream"), { nil: undefined }),
+  })
+  .map(({ filename, type }) => {
+    const headers = `Content-Disposition: form-data; name="image"; filename="${filename}"\r\n${type ? `Content-Type: ${type}\r\n` : ""}`;
+    const bytes = Buffer.concat([Buffer.from(`--b\r\n${headers}\r\n`), TINY_PNG, Buffer.from("\r\n--b--\r\n")]);
+    return { type: "multipart/form-data; boundary=b", bytes };
+  });
 const runOptions = { numRuns: RUNS, seed: SEED, endOnFailure: true };
 
 // ---- properties ----
@@ -421,10 +439,18 @@ describe("sandbox routes under random input", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom("ingredients", "nutritionalInfo"),
-        jsonBody(fc.record({ imageId: ids, extra: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] })),
-        query,
-        token,
-        async (which, body, q, bearer) => {
+        fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc.tuple(
+              jsonBody(fc.record({ imageId: ids, extra: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] })),
+              query,
+              token,
+            ),
+          },
+          { weight: 1, arbitrary: fc.tuple(nearValidRecipe, fc.constant(""), aliceToken) },
+        ),
+        async (which, [body, q, bearer]) => {
           const path = `/v2/nutrition/recipe/${which}${q}`;
           const headers: Record<string, string> = { authorization: `Bearer ${tokens[bearer]!}` };
           if (body.type) headers["content-type"] = body.type;
@@ -442,8 +468,12 @@ describe("sandbox routes under random input", () => {
       { weight: 3, arbitrary: fc.constantFrom("1003", "1004", "1005", "1002", "2003", "3001") },
       { weight: 1, arbitrary: idText },
     );
+    const request = fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(target, body, query, token) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("1003", "1004", "1005"), nearValidUpload, fc.constant(""), aliceToken) },
+    );
     await fc.assert(
-      fc.asyncProperty(target, body, query, token, async (id, payload, q, bearer) => {
+      fc.asyncProperty(request, async ([id, payload, q, bearer]) => {
         const path = `/v2/intake/${id}/display_image${q}`;
         const headers: Record<string, string> = { authorization: `Bearer ${tokens[bearer]!}` };
         if (payload.type) headers["content-type"] = payload.type;
@@ -460,7 +490,7 @@ describe("sandbox routes under random input", () => {
         const path = `/v2/intake/${id}/display_image${q}`;
         check(await send("DELETE", path, { authorization: `Bearer ${tokens[bearer]!}` }), `DELETE ${path}`);
       }),
-      { ...runOptions, numRuns: 200 },
+      runOptions,
     );
     expectBothOutcomes();
   });
@@ -489,7 +519,7 @@ describe("sandbox routes under random input", () => {
         if (withBody && body.type) headers["content-type"] = body.type;
         check(await send(verb, `${where}${q}`, headers, withBody ? body.bytes : undefined), `${verb} ${where}${q}`);
       }),
-      { ...runOptions, numRuns: 200 },
+      runOptions,
     );
   });
 
@@ -507,7 +537,7 @@ describe("sandbox routes under random input", () => {
         check(answer, `POST with authorization ${JSON.stringify(auth)}`);
         expect(answer.status).toBe(401);
       }),
-      { ...runOptions, numRuns: 150 },
+      runOptions,
     );
   });
 });
