@@ -44,6 +44,8 @@ export interface AppRuntime {
   tokens: TokenBook;
   limits: SandboxLimits;
   rateLimit?: number | undefined;
+  /** Milliseconds for the rate limit's window; default performance.now (tests pass their fake clock's). */
+  now?: (() => number) | undefined;
   latencyMs?: number | undefined;
   log?: ((line: string) => void) | undefined;
   /** The absolute base of image URLs for this request (from the listening address). */
@@ -137,7 +139,7 @@ function installRequestHooks(app: FastifyInstance, runtime: AppRuntime): void {
     if (path === "/sandbox/stats" || path.startsWith("/images/")) return;
     countRequest(runtime.stats, request);
     if (limiter && rate !== undefined && isApiPath(path)) {
-      const decision = limiter.take(bearerToken(request.headers.authorization), performance.now());
+      const decision = limiter.take(bearerToken(request.headers.authorization), runtime.now ? runtime.now() : performance.now());
       void reply.headers(decision.headers);
       if (!decision.allowed) throw rateLimited(rate, decision.headers);
     }

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   secret?: string;
   /** Max requests per second per token on the /v2 routes; over it → 429 with Retry-After. */
   rateLimit?: number;
+  /** The rate limit's clock in milliseconds; default performance.now. Tests share a fake clock with the CLI. */
+  now?: () => number;
   /** Delay every /v2 answer by this much. */
   latencyMs?: number;
   /** Timeouts and the connection cap; each defaults to DEFAULT_LIMITS. */
@@ -139,6 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokens: tokens.book,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     rateLimit: options.rateLimit,
+    now: options.now,
     latencyMs: options.latencyMs,
     log: options.log,
     imageBase: (request: FastifyRequest) =>
