@@ -9,11 +9,12 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFoodctl } from "../helpers/cli.js";
+import { fuzzRuns } from "../helpers/fuzz.js";
 import { faults } from "../helpers/faultServer.js";
 import { scriptedTransport, type ScriptedTransport } from "../helpers/transport.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
 
-const RUNS = 120;
+const RUNS = fuzzRuns(50);
 const SEED = 7_2026;
 const API_URL = "http://127.0.0.1:9";
 let token: string;

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SEED_INTAKES } from "../../src/sandbox/seed.js";
+import { fuzzRuns } from "../helpers/fuzz.js";
 import { fetchJson, withSandbox, type JsonAnswer } from "../helpers/sandbox.js";
 import { imageForm, JPEG, type Json, codeFor } from "./fixtures.js";
 
@@ -98,7 +99,7 @@ describe("properties", () => {
           expect(allIntakes()).toEqual(before);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: fuzzRuns(50) },
     );
   });
 
@@ -112,7 +113,7 @@ describe("properties", () => {
         });
         if (answer.status !== 200) expectClientError(answer, text);
       }),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(30) },
     );
   });
 
@@ -157,7 +158,7 @@ describe("properties", () => {
         }
         expect(Number.isFinite(intake.nutritional_info.calories)).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(100) },
     );
   });
 
@@ -174,7 +175,7 @@ describe("properties", () => {
           if (one.status !== 200) expectClientError(one, { id, name, value });
         },
       ),
-      { numRuns: 80 },
+      { numRuns: fuzzRuns(40) },
     );
   });
 
@@ -189,7 +190,7 @@ describe("properties", () => {
         expectClientError(answer, { length: bytes.length, fieldName });
         expect(sb.handle.intake(1003)).toEqual(before);
       }),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(30) },
     );
   });
 
@@ -203,7 +204,7 @@ describe("properties", () => {
         });
         expectClientError(answer, text);
       }),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(30) },
     );
   });
 });
