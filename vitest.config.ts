@@ -18,5 +18,11 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Most command tests run in process; the spawned ones are few. Two workers for two cores.
     maxWorkers: 2,
+    experimental: {
+      // Transformed sources are kept between runs (by content; never committed): a run after a
+      // small change transforms only what changed.
+      fsModuleCache: true,
+      fsModuleCachePath: "node_modules/.cache/foodctl-test/vitest",
+    },
   },
 });
