@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../../src/sandbox/server.js";
 import { runFoodctl } from "../../helpers/cli.js";
+import { fakeClock, type FakeClock } from "../../helpers/clock.js";
 import { configHome, expectErrorLine, expectExit, useSandbox } from "./harness.js";
 
 const sandbox = useSandbox();
@@ -21,8 +22,8 @@ async function closedPortUrl(): Promise<string> {
 }
 
 /** The CLI with this config folder and nothing from the environment. */
-const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) =>
-  runFoodctl(args, { env: { XDG_CONFIG_HOME: home, ...env } });
+const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}, clock?: FakeClock) =>
+  runFoodctl(args, { env: { XDG_CONFIG_HOME: home, ...env }, ...(clock ? { clock } : {}) });
 
 describe("config", () => {
   it("prints the config file's path", async () => {
@@ -201,19 +202,32 @@ describe("precedence: flag > env > profile > default", () => {
   });
 
   it("applies the timeout that wins", async () => {
-    const slow = await startSandbox({ port: 0, latencyMs: 1500 });
+    // The time limit passes at once on this clock: which limit was asked for shows which one won,
+    // and the request is abandoned with it, with no real wait. The sandbox holds its answers
+    // longer than any of this takes.
+    const expired = () => fakeClock({ deadline: () => Promise.resolve() });
+    const slow = await startSandbox({ port: 0, latencyMs: 200 });
     try {
       const home = configHome();
       expectExit(await cli(home, ["config", "set", "timeout", "0.2"]), 0);
       const env = { FOODCTL_TOKEN: slow.tokenFor("alice"), FOODCTL_API_URL: slow.url };
-      const timedOut = await cli(home, ["intake", "show", "1001", "--retries", "0"], env);
+      const profileClock = expired();
+      const timedOut = await cli(home, ["intake", "show", "1001", "--retries", "0"], env, profileClock);
       expectErrorLine(timedOut, 8, /no answer within 0\.2 s/);
-      const envTimeout = await cli(home, ["intake", "show", "1001", "--retries", "0", "--timeout", "0.3"], {
-        ...env,
-        FOODCTL_TIMEOUT: "10",
-      });
+      expect(profileClock.deadlines).toEqual([200]);
+      const flagClock = expired();
+      const envTimeout = await cli(
+        home,
+        ["intake", "show", "1001", "--retries", "0", "--timeout", "0.3"],
+        { ...env, FOODCTL_TIMEOUT: "10" },
+        flagClock,
+      );
       expectErrorLine(envTimeout, 8, /no answer within 0\.3 s/);
-      expectExit(await cli(home, ["intake", "show", "1001"], { ...env, FOODCTL_TIMEOUT: "10" }), 0);
+      expect(flagClock.deadlines).toEqual([300]);
+      // The environment's 10 s beats the profile's 0.2 s: the answer, 200 ms late, arrives in time.
+      const envClock = fakeClock();
+      expectExit(await cli(home, ["intake", "show", "1001"], { ...env, FOODCTL_TIMEOUT: "10" }, envClock), 0);
+      expect(envClock.deadlines).toEqual([10_000]);
     } finally {
       await slow.close();
     }
