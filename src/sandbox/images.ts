@@ -43,11 +43,19 @@ export function drawPlate(width: number, height: number, colors: { table: string
   });
 }
 
+/** Seed pictures drawn once per process: every sandbox started in it (tests start hundreds) gets a copy. */
+const drawnSeedImages = new WeakMap<SeedImage, Buffer>();
+
 export function renderSeedImage(image: SeedImage): StoredImage {
   if (image.format === "jpeg") {
     return { contentType: "image/jpeg", width: 32, height: 24, bytes: Buffer.from(SAMPLE_JPEG_BASE64, "base64") };
   }
-  return { contentType: "image/png", width: image.width, height: image.height, bytes: drawPlate(image.width, image.height, image) };
+  let drawn = drawnSeedImages.get(image);
+  if (!drawn) {
+    drawn = drawPlate(image.width, image.height, image);
+    drawnSeedImages.set(image, drawn);
+  }
+  return { contentType: "image/png", width: image.width, height: image.height, bytes: Buffer.from(drawn) };
 }
 
 /** The type and dimensions of JPEG, PNG, GIF or WebP bytes; null when they are none of these or unreadable. */
