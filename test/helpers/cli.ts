@@ -81,7 +81,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
       continue;
     env[name] = value;
   }
-  env.XDG_CONFIG_HOME ??= tempConfigHome();
+  if (!("XDG_CONFIG_HOME" in extra)) env.XDG_CONFIG_HOME ??= tempConfigHome();
   // The code cache of the built CLI: one for the run, inside its build folder (never the developer's ~/.cache).
   const bin = process.env.FOODCTL_TEST_BIN;
   if (bin) env.XDG_CACHE_HOME = join(dirname(dirname(bin)), "cache");
@@ -94,11 +94,16 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   return env;
 }
 
+/** A fresh config folder unless the caller's environment names one (or removes it with undefined). */
+function ownConfigHome(env: Record<string, string | undefined> | undefined): Record<string, string> {
+  return env && "XDG_CONFIG_HOME" in env ? {} : { XDG_CONFIG_HOME: tempConfigHome() };
+}
+
 /** foodctl in this process: the same argv, environment and exit code as the built CLI, in milliseconds. */
 export async function runFoodctl(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
   const stdin = options.stdin === undefined ? undefined : Buffer.isBuffer(options.stdin) ? options.stdin : Buffer.from(options.stdin);
   const buffers = bufferIO({
-    env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...options.env }),
+    env: baseEnv({ ...ownConfigHome(options.env), ...options.env }),
     stdin,
     tty: options.tty ?? false,
     columns: options.columns,
@@ -115,7 +120,7 @@ export async function runFoodctl(args: string[], options: InProcessOptions = {})
 /** The built CLI as a real process. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [cliBin(), ...args], {
-    env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), ...options.env }),
+    env: baseEnv({ ...ownConfigHome(options.env), ...options.env }),
     cwd: options.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     ...options.spawn,
