@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ErrorBodyCheck, IntakeListResponseCheck, IntakeResponseCheck } from "../../src/api/checks.js";
 import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema } from "../../src/api/schemas.js";
+import { fuzzRuns } from "../helpers/fuzz.js";
 
 /** Mostly what the field should hold, sometimes anything JSON can say (or nothing). */
 const field = (valid: fc.Arbitrary<unknown>) =>
@@ -86,7 +87,7 @@ describe("plain answer checks agree with the zod schemas", () => {
       fc.property(loose({ intake_info: intake }), (value) => {
         verdicts[expectSameVerdict(IntakeResponseCheck, IntakeResponseSchema, value) ? "accepted" : "refused"]++;
       }),
-      { numRuns: 1500 },
+      { numRuns: fuzzRuns(1500) },
     );
     // Both verdicts were exercised, not only one.
     expect(verdicts.accepted).toBeGreaterThan(100);
@@ -98,7 +99,7 @@ describe("plain answer checks agree with the zod schemas", () => {
       fc.property(loose({ intakes_list: fc.array(intake, { maxLength: 3 }) }), (value) => {
         expectSameVerdict(IntakeListResponseCheck, IntakeListResponseSchema, value);
       }),
-      { numRuns: 500 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 
@@ -107,7 +108,7 @@ describe("plain answer checks agree with the zod schemas", () => {
       fc.property(loose({ message: text, code: fc.oneof(fc.integer(), text) }), (value) => {
         expectSameVerdict(ErrorBodyCheck, ErrorBodySchema, value);
       }),
-      { numRuns: 500 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 
