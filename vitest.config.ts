@@ -6,6 +6,13 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 export default defineConfig({
   // In-process command tests see the version the build injects, as the built CLI does.
   define: { __FOODCTL_VERSION__: JSON.stringify(version) },
+  plugins: [
+    {
+      // The kept transforms (fsModuleCache below) hold the version: a new one transforms again.
+      name: "foodctl-version-in-cache-key",
+      configureVitest: ({ experimental_defineCacheKeyGenerator }) => experimental_defineCacheKeyGenerator(() => version),
+    },
+  ],
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
