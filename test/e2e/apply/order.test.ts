@@ -163,7 +163,12 @@ describe("intake apply: one intake's changes in file order", () => {
 
   it("a resumed run (--skip-applied, --results) sends what is left in file order", async () => {
     const list = changes(37);
-    const broken = list.map((change, index) => (index === 8 ? { image_id: 9999, quantity: 100 } : change));
+    // The line the first run fails on is some intake's last change: the resumed run sends it after
+    // that intake's other changes, whichever of them the first run got through. (Standing in for
+    // an earlier change, it could land after a later one that the first run had in flight.)
+    const lastOfIntake = new Map(list.map((change, index) => [change.image_id, index]));
+    const brokenIndex = Math.min(...[...lastOfIntake.values()].filter((index) => index > 0));
+    const broken = list.map((change, index) => (index === brokenIndex ? { image_id: 9999, quantity: 100 } : change));
     const resultsFile = writeInput("results.jsonl", "");
     const first = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...broken)), "--results", resultsFile]);
     // Intake 9999 is not alice's: the batch stops there, after some changes were applied (exit 9).
