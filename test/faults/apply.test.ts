@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseEnv, cliBin, collect, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, runFoodctl, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { fakeClock } from "../helpers/clock.js";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken } from "./fixtures.js";
 import { faultServerPairs, KILL_AFTER_MS, runAgainst } from "./harness.js";
@@ -176,14 +177,13 @@ describe.concurrent("intake apply against faults on the updates", () => {
     const closed = await startFaultServer();
     const url = closed.url;
     await closed.close();
-    const { runCli } = await import("../helpers/cli.js");
-    const result = await runCli(
+    // In process, on a fake clock: the retry's backoff costs no real time.
+    const clock = fakeClock();
+    const result = await runFoodctl(
       ["--api-url", url, "--retries", "1", "intake", "apply", input, "--concurrency", "1", "--continue-on-error"],
-      {
-        env: { FOODCTL_TOKEN: token },
-        timeoutMs: KILL_AFTER_MS,
-      },
+      { env: { FOODCTL_TOKEN: token }, clock },
     );
+    expect(clock.sleeps.length).toBeGreaterThan(0);
     expectBatchError(result, 8, [new URL(url).host, "connection refused", /2 changes not sent/]);
     expect(results(result).map((line) => line.status)).toEqual(["failed"]);
   });
