@@ -1,11 +1,12 @@
 /**
  * HTTP_PROXY routes the built CLI's requests through the proxy (undici's EnvHttpProxyAgent,
- * loaded only then), and NO_PROXY takes them off it again.
+ * loaded only then: the built bundle must find it), and NO_PROXY takes them off it again (in
+ * process: the same choice, and nothing of the bundle in it).
  */
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runCli, runFoodctl } from "../helpers/cli.js";
 
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const token = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub: "101", role: "APIUser", exp: 4_000_000_000 })}.c2ln`;
@@ -66,14 +67,14 @@ describe("HTTP_PROXY", () => {
 
   it("goes direct without NO_PROXY (a loopback URL bypasses proxies): the closed port is reported, exit 8", async () => {
     const before = tunnels.length;
-    const result = await runCli(["intake", "show", "1002", "--json", "--retries", "0"], { env: { ...env(), NO_PROXY: undefined } });
+    const result = await runFoodctl(["intake", "show", "1002", "--json", "--retries", "0"], { env: { ...env(), NO_PROXY: undefined } });
     expect(result.code).toBe(8);
     expect(tunnels).toHaveLength(before);
   });
 
   it("goes direct when NO_PROXY names the host: the closed port is reported, exit 8", async () => {
     const before = tunnels.length;
-    const result = await runCli(["intake", "show", "1002", "--json", "--retries", "0"], { env: { ...env(), NO_PROXY: "localhost" } });
+    const result = await runFoodctl(["intake", "show", "1002", "--json", "--retries", "0"], { env: { ...env(), NO_PROXY: "localhost" } });
     expect(result.code).toBe(8);
     expect(JSON.parse(result.stderr).error.message).toMatch(/connection refused/);
     expect(tunnels).toHaveLength(before);
