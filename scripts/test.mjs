@@ -33,10 +33,11 @@ const tools = [
 ];
 
 const children = new Set();
+let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
+    interrupted = true;
     for (const child of children) child.kill(signal);
-    process.exitCode = 130;
   });
 }
 
@@ -73,5 +74,5 @@ print(results.at(-1));
 const failed = results.filter((result) => result.code !== 0);
 if (failed.length > 0) {
   process.stdout.write(`\nnpm test failed: ${failed.map((result) => `${result.name} (exit ${result.code})`).join(", ")}\n`);
-  process.exitCode = failed[0].code;
+  process.exitCode = interrupted ? 130 : failed[0].code;
 }
