@@ -15,6 +15,7 @@ import type { Transport } from "../../src/api/transport.js";
 import type { Clock } from "../../src/clock.js";
 import { run } from "../../src/main.js";
 import { bufferIO } from "./bufferIO.js";
+import { waitForBuild } from "./buildState.js";
 
 export interface CliResult {
   code: number | null;
@@ -46,9 +47,11 @@ export interface InProcessOptions extends Pick<CliOptions, "env" | "stdin"> {
   columns?: number;
 }
 
+/** The built CLI's bin, once the run's build is done (test/globalSetup.ts starts it). */
 export function cliBin(): string {
   const bin = process.env.FOODCTL_TEST_BIN;
   if (!bin) throw new Error("FOODCTL_TEST_BIN is not set: run the tests through vitest (test/globalSetup.ts builds the CLI)");
+  waitForBuild(dirname(dirname(bin)));
   return bin;
 }
 
