@@ -1,7 +1,7 @@
-// `npm test`: the type check, ESLint, Prettier and vitest run at the same time (the static checks
-// mostly wait on one core while vitest's workers wait on sockets and child processes), each
-// tool's output kept together and printed when it ends, vitest's last. Any tool that fails
-// fails the run with its exit code; the last line names the ones that failed.
+// `npm test`: the type check, ESLint, Prettier and vitest run at the same time (vitest's tests
+// often wait on sockets and child processes; the checks use the CPU meanwhile), each tool's
+// output kept together and printed when it ends, vitest's last. Any tool that fails fails the
+// run with its exit code (130 when interrupted); the last line names the ones that failed.
 //
 // The static checks keep caches under node_modules/.cache/foodctl-test/ (never committed):
 // tsc's incremental build info, ESLint's and Prettier's results per file, by content. A clean
