@@ -32,13 +32,16 @@ function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answ
   let received = "";
   socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
   socket.on("error", () => undefined);
+  let timer: NodeJS.Timeout | undefined;
   socket.on("connect", () => {
     socket.write(
       "POST /v2/nutrition/confirm/quantity HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
         `Authorization: Bearer ${handle.tokenFor("alice")}\r\nContent-Length: 1000\r\n\r\n`,
     );
+    // Only after the headers: a drip written while connecting (a socket buffers it) would come
+    // first, and the server would rightly answer a malformed request (400), not a slow one.
+    timer = setInterval(() => socket.writable && socket.write(" "), dripMs);
   });
-  const timer = setInterval(() => socket.writable && socket.write(" "), dripMs);
   const answer = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
   void answer.then(() => clearInterval(timer));
   return { socket, answer };
@@ -71,8 +74,12 @@ describe("issue 15 #4: request, header and keep-alive timeouts and a connection 
     let received = "";
     socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
     socket.on("error", () => undefined);
-    socket.on("connect", () => socket.write("GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n"));
-    const timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 100);
+    let timer: NodeJS.Timeout | undefined;
+    socket.on("connect", () => {
+      socket.write("GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n");
+      // After the request line, never before it (see slowBody).
+      timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 100);
+    });
     await new Promise((resolve) => socket.on("close", resolve));
     clearInterval(timer);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
