@@ -28,11 +28,11 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { BUILD_FAILED, BUILD_READY } from "./helpers/buildState.js";
 
-/** Every input of the build: the sources, the build script, the package and its locked dependencies. */
+/** Every input of the build: the sources, the build script, tsconfig.json (esbuild reads it), the package and its locked dependencies. */
 function buildKey(root: string, dist: string): string {
   // The source maps point from the build folder to the sources: builds are kept for one folder depth.
   const hash = createHash("sha256").update(`${relative(dist, root)}\0`);
-  const files = [join(root, "scripts", "build.mjs"), join(root, "package.json"), join(root, "package-lock.json")];
+  const files = ["scripts/build.mjs", "tsconfig.json", "package.json", "package-lock.json"].map((file) => join(root, file));
   for (const entry of readdirSync(join(root, "src"), { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
   }
