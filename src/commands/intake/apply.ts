@@ -7,6 +7,7 @@
 import type { ApiClient, ResponseInfo } from "../../api/client.js";
 import type { BatchFormat } from "../../batch/format.js";
 import { newBatchId } from "../../batch/results.js";
+import { systemClock } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { renderSummary, thousands } from "../../output/batch.js";
@@ -111,9 +112,12 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
   // batch down instead of failing lines.
   const holder: { client?: ApiClient; run?: BatchRun } = {};
+  // The run's clock (a test's fake one too), as the client's retries use: the hold and the wait share one time.
+  const clock = ctx.services.clock ?? systemClock;
   const onResponse = holdOnRateLimit(
     () => holder.client,
     () => holder.run?.inFlight ?? 1,
+    () => clock.now(),
   );
   const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES, onResponse });
   holder.client = batchClient;

@@ -9,7 +9,7 @@ import { fakeClock } from "../../helpers/clock.js";
 import { withSandbox } from "../../helpers/sandbox.js";
 import { apply, countRequests, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
 
-const clock = fakeClock({ start: Date.now() });
+const clock = fakeClock();
 const sb = withSandbox({ rateLimit: 10, now: () => clock.now() });
 
 describe("intake apply: rate limit", () => {
@@ -29,6 +29,8 @@ describe("intake apply: rate limit", () => {
     expect(sent()[POST_QUANTITY]).toBe(16);
     // 16 updates at 10 a second: the batch held once at least (a wait on the fake clock).
     expect(clock.sleeps.length).toBeGreaterThan(0);
+    // Held on the run's clock, as its retries wait: RateLimit-Reset's second, not the gap to the system's time.
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(1000);
   });
 
   it("gives 429s their own budget: with --retries 0 a rate-limited batch still applies every change", async () => {
