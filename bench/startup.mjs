@@ -138,7 +138,19 @@ const cpuRuns = positiveInt("BENCH_CPU_RUNS", 15);
 const cpuFile = join(work, "cpu.txt");
 const cpuPreload = join(work, "cpu-preload.cjs");
 const writeCpu = `require("fs").writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000))`;
-writeFileSync(cpuPreload, `process.on("exit", () => { const u = process.cpuUsage(); ${writeCpu}; });\n`);
+// Read after every other exit listener (the bin writes the code cache in one): each time a listener
+// is added, the preload's own moves back to the end.
+writeFileSync(
+  cpuPreload,
+  `const report = () => { const u = process.cpuUsage(); ${writeCpu}; };
+let moving = false;
+process.on("newListener", (event) => {
+  if (event !== "exit" || moving) return;
+  queueMicrotask(() => { moving = true; process.removeListener("exit", report); process.on("exit", report); moving = false; });
+});
+process.on("exit", report);
+`,
+);
 const nodeCommands = commands.filter((command) => command.argv()[0] === node);
 progress(`CPU time: ${cpuRuns} rounds ...`);
 const cpu = new Map(nodeCommands.map((command) => [command, []]));
