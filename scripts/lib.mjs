@@ -88,7 +88,11 @@ export function cleanEnv(extra = {}) {
     if (name === "NODE_EXTRA_CA_CERTS" || name === "NODE_OPTIONS" || name.startsWith("FOODCTL_") || /^(https?|all|no)_proxy$/i.test(name))
       delete env[name];
   }
-  return { ...env, ...extra };
+  const clean = { ...env, ...extra };
+  // A private config gets a private journal beside it: a demo's or benchmark's changes never land in
+  // the user's ~/.local/state/foodctl journal (where `foodctl journal` and `undo --last` would show them).
+  if (extra.XDG_CONFIG_HOME && !("XDG_STATE_HOME" in extra)) clean.XDG_STATE_HOME = extra.XDG_CONFIG_HOME;
+  return clean;
 }
 
 /**
