@@ -7,14 +7,15 @@
  * Both give a `CliResult`; `expectExit`, `expectErrorLine` and `expectJsonError` check either.
  */
 import { spawn, type SpawnOptions } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import type { Transport } from "../../src/api/transport.js";
 import type { Clock } from "../../src/clock.js";
 import { run } from "../../src/main.js";
 import { bufferIO } from "./bufferIO.js";
+import { runTempDir } from "./tempDir.js";
+
+export { runTempDir };
 import { waitForBuild } from "./buildState.js";
 
 export interface CliResult {
@@ -53,17 +54,6 @@ export function cliBin(): string {
   if (!bin) throw new Error("FOODCTL_TEST_BIN is not set: run the tests through vitest (test/globalSetup.ts builds the CLI)");
   waitForBuild(dirname(dirname(bin)));
   return bin;
-}
-
-/**
- * A fresh folder inside the run's folder (test/globalSetup.ts), so the run's teardown removes
- * it with all the others: config homes, input files, HOMEs.
- */
-export function runTempDir(prefix = "foodctl-test-"): string {
-  const bin = process.env.FOODCTL_TEST_BIN;
-  const parent = bin ? join(dirname(dirname(bin)), "tmp") : tmpdir();
-  mkdirSync(parent, { recursive: true });
-  return mkdtempSync(join(parent, prefix));
 }
 
 /** A fresh XDG_CONFIG_HOME, so no test sees another's (or the developer's) config. */
