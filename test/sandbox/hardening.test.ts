@@ -25,8 +25,16 @@ function tempDir(): string {
   return dir;
 }
 
-/** Opens a socket that sends a request's headers, then its body one byte every `dripMs`. */
-function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answer: Promise<string> } {
+/**
+ * A raw connection to the sandbox: `head` once connected, then `drip` every `everyMs` (only after
+ * the head: a drip written while connecting would be buffered and sent first, and the server would
+ * rightly answer a malformed request, not a slow one). `answer` is all it received by close.
+ */
+function rawRequest(
+  handle: SandboxHandle,
+  head: string,
+  drip?: { text: string; everyMs: number },
+): { socket: Socket; answer: Promise<string> } {
   const { port } = new URL(handle.url);
   const socket = connect(Number(port), "127.0.0.1");
   let received = "";
@@ -34,17 +42,20 @@ function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answ
   socket.on("error", () => undefined);
   let timer: NodeJS.Timeout | undefined;
   socket.on("connect", () => {
-    socket.write(
-      "POST /v2/nutrition/confirm/quantity HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
-        `Authorization: Bearer ${handle.tokenFor("alice")}\r\nContent-Length: 1000\r\n\r\n`,
-    );
-    // Only after the headers: a drip written while connecting (a socket buffers it) would come
-    // first, and the server would rightly answer a malformed request (400), not a slow one.
-    timer = setInterval(() => socket.writable && socket.write(" "), dripMs);
+    socket.write(head);
+    if (drip) timer = setInterval(() => socket.writable && socket.write(drip.text), drip.everyMs);
   });
   const answer = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
   void answer.then(() => clearInterval(timer));
   return { socket, answer };
+}
+
+/** A request whose headers come whole and whose body comes one byte every `dripMs`. */
+function slowBody(handle: SandboxHandle, dripMs: number): { socket: Socket; answer: Promise<string> } {
+  const head =
+    "POST /v2/nutrition/confirm/quantity HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+    `Authorization: Bearer ${handle.tokenFor("alice")}\r\nContent-Length: 1000\r\n\r\n`;
+  return rawRequest(handle, head, { text: " ", everyMs: dripMs });
 }
 
 describe("issue 15 #4: request, header and keep-alive timeouts and a connection cap", () => {
@@ -69,32 +80,14 @@ describe("issue 15 #4: request, header and keep-alive timeouts and a connection 
   }, 5000);
 
   it("#4 slow headers: a client that never finishes its headers is cut by the header timeout", async () => {
-    const { port } = new URL(sb.handle.url);
-    const socket = connect(Number(port), "127.0.0.1");
-    let received = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
-    socket.on("error", () => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    socket.on("connect", () => {
-      socket.write("GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n");
-      // After the request line, never before it (see slowBody).
-      timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 100);
-    });
-    await new Promise((resolve) => socket.on("close", resolve));
-    clearInterval(timer);
+    const { answer } = rawRequest(sb.handle, "GET /v2/intake/1001 HTTP/1.1\r\nHost: x\r\n", { text: "X-Slow: 1\r\n", everyMs: 100 });
+    const received = await answer;
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect((await fetchJson(sb.handle, "GET", "/sandbox/stats")).status).toBe(200);
   }, 5000);
 
   it("#4 keep-alive: an idle connection after an answer is closed by the keep-alive timeout", async () => {
-    const { port } = new URL(sb.handle.url);
-    const socket = connect(Number(port), "127.0.0.1");
-    let received = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
-    socket.on("error", () => undefined);
-    const closed = new Promise((resolve) => socket.on("close", resolve));
-    socket.on("connect", () => socket.write("GET /sandbox/stats HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"));
-    await closed;
+    const received = await rawRequest(sb.handle, "GET /sandbox/stats HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n").answer;
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
     expect(received).toMatch(/keep-alive: timeout=0/i);
   }, 5000);
