@@ -15,6 +15,15 @@ function refusal(run: () => unknown): CliError {
   throw new Error("expected a refusal");
 }
 
+/** The four level options, the unnamed ones absent (as the command line gives them). */
+const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({
+  salt: undefined,
+  sugar: undefined,
+  oil: undefined,
+  measures: undefined,
+  ...values,
+});
+
 describe("parseQuantityArgs", () => {
   it("reads one whole number as the total of a recognition-only intake", () => {
     expect(parseQuantityArgs(["320"])).toEqual({ form: "total", grams: 320 });
@@ -117,13 +126,6 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
       { food_item_position: 2, name: "Fresh fruit salad" },
     ],
   };
-  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({
-    salt: undefined,
-    sugar: undefined,
-    oil: undefined,
-    measures: undefined,
-    ...values,
-  });
   const build = (intake: Intake, values: Parameters<typeof levels>[0], positions: string[], allItems: boolean) =>
     buildModifierFields(intake, intakePositions(intake), levels(values), positions, allItems);
 
@@ -160,14 +162,6 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
 });
 
 describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
-  const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", string>>) => ({
-    salt: undefined,
-    sugar: undefined,
-    oil: undefined,
-    measures: undefined,
-    ...values,
-  });
-
   it.each([
     [{ oil: "low" }, [], false, /--oil applies to items/],
     [{ measures: "metric", salt: "low" }, [], false, /--measures applies to items/],
