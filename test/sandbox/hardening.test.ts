@@ -3,27 +3,20 @@
  * two sandboxes on one state file, hostile JSON, encoded bodies, the Host header, leftovers.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSandbox, StateFileError, StateLockedError, type SandboxHandle } from "../../src/sandbox/server.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
+import { runTempDir } from "../helpers/tempDir.js";
 import { fetchJson, withSandbox } from "../helpers/sandbox.js";
 import { getIntake, itemAt, update } from "./fixtures.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "foodctl-sandbox-hardening-"));
-  dirs.push(dir);
-  return dir;
-}
+/** A folder inside the run's folder, removed with it. */
+const tempDir = () => runTempDir("foodctl-sandbox-hardening-");
 
 /**
  * A raw connection to the sandbox: `head` once connected, then `drip` every `everyMs` (only after

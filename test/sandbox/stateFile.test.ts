@@ -1,22 +1,14 @@
 /** `--state <file>`: load at start, atomic save after every change, refuse a corrupt file. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSandbox, StateFileError } from "../../src/sandbox/server.js";
+import { runTempDir } from "../helpers/tempDir.js";
 import { fetchJson } from "../helpers/sandbox.js";
 import { imageForm, JPEG, type Json } from "./fixtures.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "foodctl-sandbox-state-"));
-  dirs.push(dir);
-  return dir;
-}
+/** A folder inside the run's folder, removed with it. */
+const tempDir = () => runTempDir("foodctl-sandbox-state-");
 
 describe("state file", () => {
   it("a new state file is written at start with mode 0600", async () => {
