@@ -5,27 +5,15 @@
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
-import * as z from "zod/mini";
 import { usageError } from "../errors.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
+import { checkConfigFile } from "./check.js";
+import type { Profile } from "./schema.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
-const profileSchema = () =>
-  z.object({
-    "api-url": z.optional(z.string()),
-    user: z.optional(z.number().check(z.int(), z.positive())),
-    timeout: z.optional(z.number().check(z.positive())),
-    token: z.optional(z.string()),
-    journal: z.optional(z.boolean()),
-    "journal-days": z.optional(z.number().check(z.int(), z.positive())),
-  });
-// Built on first use: a run with no config file (tokens from the environment) never builds it (start-up).
-let configSchema: ReturnType<typeof buildConfigSchema> | undefined;
-const buildConfigSchema = () => z.object({ profiles: z.optional(z.record(z.string(), profileSchema())) });
-
-export type Profile = z.infer<ReturnType<typeof profileSchema>>;
+export type { Profile };
 export interface ConfigData {
   profiles: Record<string, Profile>;
 }
@@ -104,13 +92,12 @@ export function readConfig(path: string): ConfigData {
   } catch {
     throw usageError(`config file ${path} is not valid JSON`, { hint: fix });
   }
-  const parsed = (configSchema ??= buildConfigSchema()).safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? issue.path.join(".") : "";
+  const checked = checkConfigFile(data);
+  if (!checked.success) {
+    const where = checked.path.join(".");
     throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}`, { hint: fix });
   }
-  return { profiles: parsed.data.profiles ?? {} };
+  return { profiles: checked.profiles };
 }
 
 /**

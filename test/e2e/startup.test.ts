@@ -52,7 +52,7 @@ function evaluatedWith(...modules: string[]): string[] {
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
 const COLD_PACKAGES =
-  /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|@inquirer|fastify|@fastify)\//;
+  /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|zod|@inquirer|fastify|@fastify)\//;
 const COLD_COMMANDS =
   "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/login|smoke\\/smoke|completion\\/(scripts|values)";
 const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/undiciTransport\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
@@ -86,7 +86,7 @@ describe("start-up: what each path loads", () => {
     expect(matching(sources, /src\/commands\/[^/]+\/index\.ts$/).length).toBeGreaterThan(3);
   });
 
-  it("shows an intake as JSON without table, proxy, upload, prompt, colour or sandbox code", () => {
+  it("shows an intake as JSON without zod, table, proxy, upload, prompt, colour or sandbox code", () => {
     const entries = [
       "src/main.ts",
       "src/program.ts",
@@ -100,7 +100,7 @@ describe("start-up: what each path loads", () => {
     expect(matching(sources, /src\/output\/(?!style\.ts|sanitize\.ts)|src\/sandbox\/|src\/api\/undiciTransport\.ts/)).toEqual([]);
   });
 
-  it("keeps the sandbox, batch, upload, prompt and colour code and their packages out of the hot file", () => {
+  it("keeps zod, the sandbox, batch, upload, prompt and colour code and their packages out of the hot file", () => {
     const hot = sourcesOf(hotFile);
     expect(hot).toEqual(expect.arrayContaining(["src/program.ts", "src/context.ts", "src/api/client.ts", "src/commands/intake/show.ts"]));
     expect(matching(hot, COLD_PACKAGES)).toEqual([]);
