@@ -11,7 +11,12 @@ interface Issue {
   path: Path;
   message: string;
 }
-type Check = (value: unknown, path: Path) => Issue | null;
+/**
+ * A check returns the first problem or null. The path is built only for a problem, outermost key
+ * first, as each enclosing check puts its key in front: a valid answer allocates nothing to be
+ * checked (a path per field visited was most of a one-intake run's young garbage).
+ */
+type Check = (value: unknown) => Issue | null;
 
 export type CheckResult<T> = { success: true; data: T } | { success: false; error: { issues: Issue[] } };
 
@@ -21,60 +26,73 @@ function received(value: unknown): string {
   return typeof value;
 }
 
-const expected = (what: string, value: unknown, path: Path): Issue => ({
-  path,
+const expected = (what: string, value: unknown): Issue => ({
+  path: [],
   message: `Invalid input: expected ${what}, received ${received(value)}`,
 });
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const str: Check = (value, path) => (typeof value === "string" ? null : expected("string", value, path));
-const num: Check = (value, path) => (typeof value === "number" && Number.isFinite(value) ? null : expected("number", value, path));
-const bool: Check = (value, path) => (typeof value === "boolean" ? null : expected("boolean", value, path));
+/** The child's problem, placed under `key`. */
+function under(key: PropertyKey, issue: Issue | null): Issue | null {
+  issue?.path.unshift(key);
+  return issue;
+}
+
+const str: Check = (value) => (typeof value === "string" ? null : expected("string", value));
+const num: Check = (value) => (typeof value === "number" && Number.isFinite(value) ? null : expected("number", value));
+const bool: Check = (value) => (typeof value === "boolean" ? null : expected("boolean", value));
 /** `z.optional(z.nullable(check))`. */
 const maybe =
   (check: Check): Check =>
-  (value, path) =>
-    value === undefined || value === null ? null : check(value, path);
+  (value) =>
+    value === undefined || value === null ? null : check(value);
 const optional =
   (check: Check): Check =>
-  (value, path) =>
-    value === undefined ? null : check(value, path);
-const numberOrString: Check = (value, path) =>
-  (typeof value === "number" && Number.isFinite(value)) || typeof value === "string" ? null : { path, message: "Invalid input" };
+  (value) =>
+    value === undefined ? null : check(value);
+const numberOrString: Check = (value) =>
+  (typeof value === "number" && Number.isFinite(value)) || typeof value === "string" ? null : { path: [], message: "Invalid input" };
 
 const array =
   (check: Check): Check =>
-  (value, path) => {
-    if (!Array.isArray(value)) return expected("array", value, path);
+  (value) => {
+    if (!Array.isArray(value)) return expected("array", value);
     for (let index = 0; index < value.length; index++) {
-      const issue = check(value[index], [...path, index]);
-      if (issue) return issue;
+      const issue = check(value[index]);
+      if (issue) return under(index, issue);
     }
     return null;
   };
 
 const record =
   (check: Check): Check =>
-  (value, path) => {
-    if (!isRecord(value)) return expected("record", value, path);
-    for (const key of Object.keys(value)) {
-      const issue = check(value[key], [...path, key]);
-      if (issue) return issue;
+  (value) => {
+    if (!isRecord(value)) return expected("record", value);
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const issue = check(value[keys[index]!]);
+      if (issue) return under(keys[index]!, issue);
     }
     return null;
   };
 
-/** `z.looseObject(shape)`: unknown keys are kept. */
-const object =
-  (shape: Record<string, Check>): Check =>
-  (value, path) => {
-    if (!isRecord(value)) return expected("object", value, path);
-    for (const [key, check] of Object.entries(shape)) {
-      const issue = check(Object.hasOwn(value, key) ? value[key] : undefined, [...path, key]);
-      if (issue) return issue;
+/**
+ * `z.looseObject(shape)`: unknown keys are kept. Indexed loops: a check runs once per process, in
+ * V8's interpreter, where every for-of and destructuring allocates an iterator.
+ */
+const object = (shape: Record<string, Check>): Check => {
+  const keys = Object.keys(shape);
+  const checks = Object.values(shape);
+  return (value) => {
+    if (!isRecord(value)) return expected("object", value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const issue = checks[index]!(Object.hasOwn(value, key) ? value[key] : undefined);
+      if (issue) return under(key, issue);
     }
     return null;
   };
+};
 
 const nutrient = object({ label: optional(str), quantity: maybe(num), unit: optional(str) });
 const nutrition = object({ calories: maybe(num), totalNutrients: maybe(record(nutrient)) });
@@ -117,7 +135,7 @@ const intake = object({
 function checker<T>(check: Check): { safeParse(data: unknown): CheckResult<T> } {
   return {
     safeParse(data) {
-      const issue = check(data, []);
+      const issue = check(data);
       return issue ? { success: false, error: { issues: [issue] } } : { success: true, data: data as T };
     },
   };
