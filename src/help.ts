@@ -31,8 +31,21 @@ function exampleLines(example: string, width: number): string[] {
   return lines.map((text, index) => `  ${text}${index < lines.length - 1 ? " \\" : ""}`);
 }
 
-export function examplesText(examples: readonly string[], width: number): string {
-  return `\nExamples:\n${examples.flatMap((example) => exampleLines(example, width)).join("\n")}\n`;
+/**
+ * A spec's examples as written: a shell transcript, one command a line as a user types it (no
+ * quoting for TypeScript), indentation and blank lines ignored.
+ */
+export function examplesOf(block: string): string[] {
+  return block
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+export function examplesText(examples: string, width: number): string {
+  return `\nExamples:\n${examplesOf(examples)
+    .flatMap((example) => exampleLines(example, width))
+    .join("\n")}\n`;
 }
 
 export function paragraph(text: string, width: number): string {

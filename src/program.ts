@@ -21,15 +21,15 @@ export interface ProgramState {
   parseMessage: string;
 }
 
-const ROOT_EXAMPLES = [
-  "foodctl sandbox                                   # a local API to try everything on",
-  "foodctl auth login --with-token < token.txt",
-  "foodctl intake list --from 2026-11-01",
-  "foodctl intake show 1002",
-  "foodctl intake set-quantity 1002 1=150 2=80.5",
-  "foodctl intake set-modifiers 1002 1 --salt low",
-  "foodctl display-image attach 1003 photo.jpg",
-];
+const ROOT_EXAMPLES = `
+  foodctl sandbox                                   # a local API to try everything on
+  foodctl auth login --with-token < token.txt
+  foodctl intake list --from 2026-11-01
+  foodctl intake show 1002
+  foodctl intake set-quantity 1002 1=150 2=80.5
+  foodctl intake set-modifiers 1002 1 --salt low
+  foodctl display-image attach 1003 photo.jpg
+`;
 
 /** The terminal's width, else 80 columns (a pipe, a file, a test). */
 function helpWidth(stream: OutputStream): number {
@@ -157,7 +157,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
     .command("help")
     .argument("[command...]", "a command, e.g. intake show")
     .description("show the help of a command")
-    .addHelpText("after", () => examplesText(["foodctl help intake", "foodctl help intake show"], width()))
+    .addHelpText("after", () => examplesText("foodctl help intake\nfoodctl help intake show", width()))
     .action((words: string[]) => {
       let target = program;
       for (const word of words) {

@@ -126,13 +126,12 @@ export class RawInput {
 export type Run = (ctx: Context) => Promise<number | void>;
 
 export interface VerbSpec<A extends Args, O extends Options, T> {
-  name: string;
-  description: string;
   /** In command-line order. */
   args?: A;
   /** In the order the help lists them. */
   options?: O;
-  examples: string[];
+  /** A shell transcript: one command a line, as typed (see `examplesOf` in src/help.ts). */
+  examples: string;
   hidden?: boolean;
   /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
   parse?(input: Input<A, O>): T;
@@ -146,16 +145,26 @@ export interface Verb {
   args?: ArgSpec[];
   /** With the field each is read into (commander's name for it: test/unit/commandSpecs.test.ts checks they agree). */
   options?: (OptionSpec & { key: string })[];
-  examples: string[];
+  examples: string;
   hidden?: boolean;
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
 }
 
-/** Keeps a verb's input and run types together, then hides them from the assembly. */
-export function verb<A extends Args = None, O extends Options = None, T = Input<A, O>>(spec: VerbSpec<A, O, T>): Verb {
+/**
+ * `verb("show", "one intake: …", { args, options, examples, run })`: the name and the one-line
+ * description as commander's `.command()` and `.description()` take them, then the rest. Keeps
+ * the verb's input and run types together, then hides them from the assembly.
+ */
+export function verb<A extends Args = None, O extends Options = None, T = Input<A, O>>(
+  name: string,
+  description: string,
+  spec: VerbSpec<A, O, T>,
+): Verb {
   const { args = {} as A, options = {} as O, parse, run, ...declared } = spec;
   return {
+    name,
+    description,
     ...declared,
     ...(spec.args && { args: Object.values(args) }),
     ...(spec.options && { options: Object.entries(options).map(([key, option]) => ({ ...option, key })) }),
@@ -170,11 +179,16 @@ export function verb<A extends Args = None, O extends Options = None, T = Input<
 export interface Noun {
   name: string;
   description: string;
-  examples: string[];
+  examples: string;
   verbs: Verb[];
   /** What the noun does alone (`foodctl sandbox`, `foodctl completion bash`); a group without it shows its help. */
   action?: Verb;
   hidden?: boolean;
+}
+
+/** `group("intake", "find, inspect and correct intakes", { examples, verbs })`: a noun whose verbs do the work, declared as a verb is. */
+export function group(name: string, description: string, spec: { examples: string; verbs: Verb[] }): Noun {
+  return { name, description, ...spec };
 }
 
 /** A noun that is a command of its own (`foodctl undo`, `foodctl journal`), with its name, help and visibility, and any verbs under it. */
@@ -210,6 +224,12 @@ export interface ChangeFlags {
   verify: boolean;
   strict: boolean;
 }
+
+/**
+ * `--force`: go on although the intake changed since foodctl read it (the guard against undoing
+ * someone else's change); each verb says what it then does.
+ */
+export const forceOption = (description: string): Opt<"--force"> => option("--force", description);
 
 /** The one spelling of the confirmation skip, for every verb that asks: `yes: YES_OPTION`. */
 export const YES_OPTION = option("-y, --yes", "do not ask (required when not on a terminal)");

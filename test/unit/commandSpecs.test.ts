@@ -18,9 +18,7 @@ describe("command specs", () => {
 
   it("read arguments and options as their notation says: text, list, optional, flag, negatable", async () => {
     let seen: unknown;
-    const probe = verb({
-      name: "probe",
-      description: "reads everything",
+    const probe = verb("probe", "reads everything", {
       args: { id: arg("<id>"), maybe: arg("[other]"), rest: arg("[rest...]") },
       options: {
         salt: option("--salt <level>", "a value"),
@@ -28,7 +26,7 @@ describe("command specs", () => {
         verify: option("--no-verify", "on unless negated"),
         yes: option("-y, --yes", "a short alias"),
       },
-      examples: [],
+      examples: "",
       run: async (_ctx, input) => void (seen = input),
     });
     await probe.prepare(new RawInput(["1002", undefined, ["a", "b"]], { salt: "low", verify: false, yes: true }))({} as never);

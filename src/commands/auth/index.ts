@@ -1,39 +1,48 @@
 /** `foodctl auth`: log in, inspect and forget the API token. */
-import { option, verb, type Noun } from "../spec.js";
+import { group, option, verb } from "../spec.js";
 
-const login = verb({
-  name: "login",
-  description: "store a token (a JWT or an opaque service token) in the profile: hidden prompt on a terminal, or stdin with --with-token",
-  options: { withToken: option("--with-token", "read the token from stdin") },
-  examples: ["foodctl auth login", 'echo "$TOKEN" | foodctl auth login --with-token --profile staging'],
-  run: async (ctx, options) => (await import("./login.js")).loginCommand(ctx, options),
-});
+const login = verb(
+  "login",
+  "store a token (a JWT or an opaque service token) in the profile: hidden prompt on a terminal, or stdin with --with-token",
+  {
+    options: { withToken: option("--with-token", "read the token from stdin") },
+    examples: `
+      foodctl auth login
+      echo "$TOKEN" | foodctl auth login --with-token --profile staging
+    `,
+    run: async (ctx, options) => (await import("./login.js")).loginCommand(ctx, options),
+  },
+);
 
-const status = verb({
-  name: "status",
-  description: "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token",
+const status = verb("status", "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token", {
   options: { check: option("--check", "ask the server whether it accepts the token (one read; exit 4 when it does not)") },
-  examples: ["foodctl auth status", "foodctl auth status --check", "foodctl auth status --json | jq .token_kind"],
+  examples: `
+    foodctl auth status
+    foodctl auth status --check
+    foodctl auth status --json | jq .token_kind
+  `,
   run: async (ctx, options) => (await import("./status.js")).statusCommand(ctx, options),
 });
 
-const logout = verb({
-  name: "logout",
-  description: "forget the stored token of the profile",
-  examples: ["foodctl auth logout --profile staging"],
+const logout = verb("logout", "forget the stored token of the profile", {
+  examples: `
+    foodctl auth logout --profile staging
+  `,
   run: async (ctx) => (await import("./logout.js")).logoutCommand(ctx),
 });
 
-const token = verb({
-  name: "token",
-  description: "print the token, for scripts",
-  examples: ['curl -H "Authorization: Bearer $(foodctl auth token)" ...'],
+const token = verb("token", "print the token, for scripts", {
+  examples: `
+    curl -H "Authorization: Bearer $(foodctl auth token)" ...
+  `,
   run: async (ctx) => (await import("./token.js")).tokenCommand(ctx),
 });
 
-export const auth: Noun = {
-  name: "auth",
-  description: "log in, inspect and forget the API token",
-  examples: ["foodctl auth login --with-token < token.txt", "foodctl auth status", "foodctl auth logout"],
+export const auth = group("auth", "log in, inspect and forget the API token", {
+  examples: `
+    foodctl auth login --with-token < token.txt
+    foodctl auth status
+    foodctl auth logout
+  `,
   verbs: [login, status, logout, token],
-};
+});

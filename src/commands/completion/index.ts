@@ -5,25 +5,23 @@ export const SHELLS = ["bash", "zsh", "fish"] as const;
 /** What `foodctl __complete <kind>` can list: looked up when the shell asks, not baked into the script. */
 export const LOOKUPS = ["profiles", "sandbox-users"] as const;
 
-const script = verb({
-  name: "completion",
-  description: "print a shell completion script",
+const script = verb("completion", "print a shell completion script", {
   args: { shell: arg("<shell>", "bash, zsh or fish", SHELLS) },
-  examples: [
-    "source <(foodctl completion bash)",
-    "source <(foodctl completion zsh)",
-    "foodctl completion fish > ~/.config/fish/completions/foodctl.fish",
-  ],
+  examples: `
+    source <(foodctl completion bash)
+    source <(foodctl completion zsh)
+    foodctl completion fish > ~/.config/fish/completions/foodctl.fish
+  `,
   run: async (ctx, { shell }) => (await import("./scripts.js")).completionCommand(ctx, shell),
 });
 
 export const completion = commandNoun(script);
 
-const values = verb({
-  name: "__complete",
-  description: "values for the shell completion scripts, one a line",
+const values = verb("__complete", "values for the shell completion scripts, one a line", {
   args: { kind: arg("<kind>", LOOKUPS.join(" or ")) },
-  examples: ["foodctl __complete profiles"],
+  examples: `
+    foodctl __complete profiles
+  `,
   hidden: true,
   run: async (ctx, { kind }) => (await import("./values.js")).valuesCommand(ctx, kind),
 });

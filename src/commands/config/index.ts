@@ -1,50 +1,54 @@
 /** `foodctl config`: read and change profile settings. */
 import { CONFIG_KEYS } from "../../config/keys.js";
-import { arg, verb, type Noun } from "../spec.js";
+import { arg, group, verb } from "../spec.js";
 
 const KEY = arg("<key>", "api-url, user or timeout", CONFIG_KEYS);
 
-const list = verb({
-  name: "list",
-  description: "the settings of the profile and where each comes from",
-  examples: ["foodctl config list", "foodctl config list --profile staging --json"],
+const list = verb("list", "the settings of the profile and where each comes from", {
+  examples: `
+    foodctl config list
+    foodctl config list --profile staging --json
+  `,
   run: async (ctx) => (await import("./config.js")).configList(ctx),
 });
 
-const get = verb({
-  name: "get",
-  description: "print one setting",
+const get = verb("get", "print one setting", {
   args: { key: KEY },
-  examples: ["foodctl config get api-url"],
+  examples: `
+    foodctl config get api-url
+  `,
   run: async (ctx, { key }) => (await import("./config.js")).configGet(ctx, key),
 });
 
-const set = verb({
-  name: "set",
-  description: "store a setting in the profile (creates the profile)",
+const set = verb("set", "store a setting in the profile (creates the profile)", {
   args: { key: KEY, value: arg("<value>") },
-  examples: ["foodctl config set api-url https://api.example.com", "foodctl config set user 101 --profile support"],
+  examples: `
+    foodctl config set api-url https://api.example.com
+    foodctl config set user 101 --profile support
+  `,
   run: async (ctx, { key, value }) => (await import("./config.js")).configSet(ctx, key, value),
 });
 
-const unset = verb({
-  name: "unset",
-  description: "remove a setting from the profile",
+const unset = verb("unset", "remove a setting from the profile", {
   args: { key: KEY },
-  examples: ["foodctl config unset user"],
+  examples: `
+    foodctl config unset user
+  `,
   run: async (ctx, { key }) => (await import("./config.js")).configUnset(ctx, key),
 });
 
-const path = verb({
-  name: "path",
-  description: "print the config file's path",
-  examples: ["foodctl config path"],
+const path = verb("path", "print the config file's path", {
+  examples: `
+    foodctl config path
+  `,
   run: async (ctx) => (await import("./config.js")).configPathCommand(ctx),
 });
 
-export const config: Noun = {
-  name: "config",
-  description: "read and change profile settings: api-url, user, timeout",
-  examples: ["foodctl config set api-url https://api.example.com", "foodctl config list --profile staging", "foodctl config path"],
+export const config = group("config", "read and change profile settings: api-url, user, timeout", {
+  examples: `
+    foodctl config set api-url https://api.example.com
+    foodctl config list --profile staging
+    foodctl config path
+  `,
   verbs: [list, get, set, unset, path],
-};
+});

@@ -1,29 +1,32 @@
 /** `foodctl display-image`: the presentation image of a manual intake. */
-import { arg, changeOptions, verb, YES_OPTION, type Noun } from "../spec.js";
+import { arg, changeOptions, group, verb, YES_OPTION } from "../spec.js";
 
 const IMAGE_ID = arg("<image_id>", "a manual intake's id");
 
-const attach = verb({
-  name: "attach",
-  description: "attach or replace the presentation image (no recognition, no nutrition change)",
+const attach = verb("attach", "attach or replace the presentation image (no recognition, no nutrition change)", {
   args: { imageId: IMAGE_ID, file: arg("<file>", "JPEG, PNG, GIF or WebP of at most 1 MiB, or - for stdin") },
   options: changeOptions(),
-  examples: ["foodctl display-image attach 1003 photo.jpg", "curl -s https://example.com/p.png | foodctl display-image attach 1003 -"],
+  examples: `
+    foodctl display-image attach 1003 photo.jpg
+    curl -s https://example.com/p.png | foodctl display-image attach 1003 -
+  `,
   run: async (ctx, options) => (await import("./attach.js")).attachCommand(ctx, options),
 });
 
-const remove = verb({
-  name: "remove",
-  description: "remove the display image; the intake shows its normal image again",
+const remove = verb("remove", "remove the display image; the intake shows its normal image again", {
   args: { imageId: IMAGE_ID },
   options: { yes: YES_OPTION, ...changeOptions() },
-  examples: ["foodctl display-image remove 1005", "foodctl display-image remove 1005 --yes --json"],
+  examples: `
+    foodctl display-image remove 1005
+    foodctl display-image remove 1005 --yes --json
+  `,
   run: async (ctx, options) => (await import("./remove.js")).removeCommand(ctx, options),
 });
 
-export const displayImage: Noun = {
-  name: "display-image",
-  description: "attach or remove the display image of a manual intake",
-  examples: ["foodctl display-image attach 1003 photo.jpg", "foodctl display-image remove 1005 --yes"],
+export const displayImage = group("display-image", "attach or remove the display image of a manual intake", {
+  examples: `
+    foodctl display-image attach 1003 photo.jpg
+    foodctl display-image remove 1005 --yes
+  `,
   verbs: [attach, remove],
-};
+});

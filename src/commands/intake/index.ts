@@ -7,102 +7,100 @@
  *     `<values...>` a list; `option("--salt <level>", …)` reads its text, `--all-items` and
  *     `--no-verify` a boolean. An option's key is commander's name for it (`allItems`,
  *     `verify`). Shared groups come from `../spec.js` (`changeOptions()` for
- *     --strict/--dry-run/--no-verify, `YES_OPTION`); the global options are added once by
- *     `src/program.ts`.
+ *     --strict/--dry-run/--no-verify, `YES_OPTION`, `forceOption()`); the global options
+ *     are added once by `src/program.ts`.
+ *   - `examples`: a shell transcript, one command a line as a user types it.
  *   - `complete` on an option or argument gives the shell its values (see `Completion`).
  *   - `parse` (where a verb needs it) checks or reshapes what was read; a usage error there
  *     sends nothing.
  *   - `run` loads the command module with `await import(...)` and calls it with what was
  *     read: `--help` never loads it.
  * Adding an option: one entry in `options` (and the field in the command module's options).
- * Adding a verb: one `verb({...})` and its name in the noun's `verbs` list.
+ * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
 import { LEVELS, MEASURES } from "../../intake/levels.js";
-import { arg, changeOptions, option, verb, type Noun } from "../spec.js";
+import { arg, changeOptions, group, option, verb } from "../spec.js";
 
-const list = verb({
-  name: "list",
-  description:
-    "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
-  options: {
-    from: option("--from <date>", "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now"),
-    to: option("--to <date>", "up to this date or time (a bare date includes the whole day); alone: the 7 days before it"),
-    days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
+const list = verb(
+  "list",
+  "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
+  {
+    options: {
+      from: option("--from <date>", "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now"),
+      to: option("--to <date>", "up to this date or time (a bare date includes the whole day); alone: the 7 days before it"),
+      days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
+    },
+    examples: `
+      foodctl intake list                      # the last 7 days
+      foodctl intake list --days 30
+      foodctl intake list --from 2026-11-01 --to 2026-11-07
+      foodctl intake list --json | jq '.intakes_list[].image_id'
+    `,
+    run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
   },
-  examples: [
-    "foodctl intake list                      # the last 7 days",
-    "foodctl intake list --days 30",
-    "foodctl intake list --from 2026-11-01 --to 2026-11-07",
-    "foodctl intake list --json | jq '.intakes_list[].image_id'",
-  ],
-  run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
-});
+);
 
-const show = verb({
-  name: "show",
-  description: "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals",
+const show = verb("show", "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals", {
   args: { imageId: arg("<image_id>", "the intake's id (from `intake list`)") },
   options: {
     nutrients: option("--nutrients <which>", "all: every nutrient code of the answer, per intake and per item (default: the six)", {
       complete: ["all"],
     }),
   },
-  examples: [
-    "foodctl intake show 1002",
-    "foodctl intake show 1002 --nutrients all",
-    "foodctl intake show 1002 --json | jq .intake_info.serving_size",
-    "foodctl intake show 2001 --user 102",
-  ],
+  examples: `
+    foodctl intake show 1002
+    foodctl intake show 1002 --nutrients all
+    foodctl intake show 1002 --json | jq .intake_info.serving_size
+    foodctl intake show 2001 --user 102
+  `,
   run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
 });
 
 const IMAGE_ID = arg("<image_id>", "the intake's id");
 
-const setQuantity = verb({
-  name: "set-quantity",
-  description: "change quantities; the recipe is rescaled and nutrition recalculated",
+const setQuantity = verb("set-quantity", "change quantities; the recipe is rescaled and nutrition recalculated", {
   args: {
     imageId: IMAGE_ID,
     values: arg("<values...>", "recognition-only: total grams (a positive integer); itemized: <pos>=<grams> per item"),
   },
   options: changeOptions(),
-  examples: [
-    "foodctl intake set-quantity 1001 320",
-    "foodctl intake set-quantity 1002 1=150 2=80.5",
-    "foodctl intake set-quantity 1003 manual2=40 --dry-run",
-  ],
+  examples: `
+    foodctl intake set-quantity 1001 320
+    foodctl intake set-quantity 1002 1=150 2=80.5
+    foodctl intake set-quantity 1003 manual2=40 --dry-run
+  `,
   run: async (ctx, options) => (await import("./setQuantity.js")).setQuantityCommand(ctx, options),
 });
 
 const level = (flags: `--${string} <level>`, description: string) => option(flags, description, { complete: LEVELS });
 
-const setModifiers = verb({
-  name: "set-modifiers",
-  description: "change salt, sugar, oil levels and measures (item-level ones need the Monitor plan or higher)",
-  args: {
-    imageId: IMAGE_ID,
-    positions: arg("[positions...]", "item positions (1, 2, … or manual1, …); required for itemized intakes unless --all-items"),
+const setModifiers = verb(
+  "set-modifiers",
+  "change salt, sugar, oil levels and measures (item-level ones need the Monitor plan or higher)",
+  {
+    args: {
+      imageId: IMAGE_ID,
+      positions: arg("[positions...]", "item positions (1, 2, … or manual1, …); required for itemized intakes unless --all-items"),
+    },
+    options: {
+      salt: level("--salt <level>", "none, low, medium or high"),
+      sugar: level("--sugar <level>", "none, low, medium or high"),
+      oil: level("--oil <level>", "none, low, medium or high (itemized intakes only)"),
+      measures: option("--measures <system>", "metric or imperial (itemized intakes only)", { complete: MEASURES }),
+      allItems: option("--all-items", "apply to every item of the intake"),
+      ...changeOptions({ strict: "exit 7 when a requested modifier did not take effect" }),
+    },
+    examples: `
+      foodctl intake set-modifiers 1002 1 2 --salt none
+      foodctl intake set-modifiers 1002 --all-items --oil low --measures imperial
+      foodctl intake set-modifiers 1001 --sugar none
+    `,
+    parse: ({ salt, sugar, oil, measures, ...rest }) => ({ ...rest, levels: { salt, sugar, oil, measures } }),
+    run: async (ctx, options) => (await import("./setModifiers.js")).setModifiersCommand(ctx, options),
   },
-  options: {
-    salt: level("--salt <level>", "none, low, medium or high"),
-    sugar: level("--sugar <level>", "none, low, medium or high"),
-    oil: level("--oil <level>", "none, low, medium or high (itemized intakes only)"),
-    measures: option("--measures <system>", "metric or imperial (itemized intakes only)", { complete: MEASURES }),
-    allItems: option("--all-items", "apply to every item of the intake"),
-    ...changeOptions({ strict: "exit 7 when a requested modifier did not take effect" }),
-  },
-  examples: [
-    "foodctl intake set-modifiers 1002 1 2 --salt none",
-    "foodctl intake set-modifiers 1002 --all-items --oil low --measures imperial",
-    "foodctl intake set-modifiers 1001 --sugar none",
-  ],
-  parse: ({ salt, sugar, oil, measures, ...rest }) => ({ ...rest, levels: { salt, sugar, oil, measures } }),
-  run: async (ctx, options) => (await import("./setModifiers.js")).setModifiersCommand(ctx, options),
-});
+);
 
-const apply = verb({
-  name: "apply",
-  description: "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)",
+const apply = verb("apply", "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)", {
   args: { file: arg("<file>", "JSON Lines or CSV file of changes, or - for stdin") },
   options: {
     format: option("--format <format>", "input format (default: from the file extension, else from the content)", {
@@ -124,18 +122,20 @@ const apply = verb({
       verify: "skip the read before and after each change",
     }),
   },
-  examples: [
-    "foodctl intake apply fixes.jsonl --results results.jsonl",
-    "foodctl intake apply fixes.csv --continue-on-error > results.jsonl",
-    "jq -c '.[]' fixes.json | foodctl intake apply - --results results.jsonl",
-    "foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl",
-  ],
+  examples: `
+    foodctl intake apply fixes.jsonl --results results.jsonl
+    foodctl intake apply fixes.csv --continue-on-error > results.jsonl
+    jq -c '.[]' fixes.json | foodctl intake apply - --results results.jsonl
+    foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl
+  `,
   run: async (ctx, options) => (await import("./apply.js")).applyCommand(ctx, options),
 });
 
-export const intake: Noun = {
-  name: "intake",
-  description: "find, inspect and correct intakes",
-  examples: ["foodctl intake list --from 2026-11-01", "foodctl intake show 1002", "foodctl intake set-quantity 1002 1=150"],
+export const intake = group("intake", "find, inspect and correct intakes", {
+  examples: `
+    foodctl intake list --from 2026-11-01
+    foodctl intake show 1002
+    foodctl intake set-quantity 1002 1=150
+  `,
   verbs: [list, show, setQuantity, setModifiers, apply],
-};
+});

@@ -1,29 +1,31 @@
 /** `foodctl journal`: the changes foodctl sent, and one entry's before → after. */
 import { arg, commandNoun, option, verb } from "../spec.js";
 
-const list = verb({
-  name: "journal",
-  description:
-    "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
-  options: {
-    intake: option("--intake <image_id>", "only changes of this intake"),
-    since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
-    limit: option("--limit <n>", "at most this many entries"),
+const list = verb(
+  "journal",
+  "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
+  {
+    options: {
+      intake: option("--intake <image_id>", "only changes of this intake"),
+      since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
+      limit: option("--limit <n>", "at most this many entries"),
+    },
+    examples: `
+      foodctl journal
+      foodctl journal --intake 1002 --limit 5
+      foodctl journal --user 102 --since 2026-11-01
+      foodctl journal --json | jq '.[0]'
+    `,
+    run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),
   },
-  examples: [
-    "foodctl journal",
-    "foodctl journal --intake 1002 --limit 5",
-    "foodctl journal --user 102 --since 2026-11-01",
-    "foodctl journal --json | jq '.[0]'",
-  ],
-  run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),
-});
+);
 
-const show = verb({
-  name: "show",
-  description: "one journal entry with its before → after",
+const show = verb("show", "one journal entry with its before → after", {
   args: { id: arg("<id>", "a journal id (or its unique start)") },
-  examples: ["foodctl journal show mwthfvke01j6", "foodctl journal show mwthfvke01j6 --json"],
+  examples: `
+    foodctl journal show mwthfvke01j6
+    foodctl journal show mwthfvke01j6 --json
+  `,
   run: async (ctx, { id }) => (await import("./journal.js")).journalShowCommand(ctx, id),
 });
 

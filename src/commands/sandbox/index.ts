@@ -85,28 +85,31 @@ export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): Sandb
   return { port: parsePort(input.port), pidFile: input.pidFile };
 }
 
-const start = verb({
-  name: "sandbox",
-  description: "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)",
+const start = verb("sandbox", "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)", {
   options: START_OPTIONS,
-  examples: [
-    "foodctl sandbox                                        # foreground; Ctrl-C stops it",
-    'eval "$(foodctl sandbox --detach --port 0 --as bob)"   # background; exports the URL and a token',
-    "foodctl sandbox stop                                   # stop the detached one",
-    "foodctl sandbox --port 0 --state rehearsal.json        # keeps changes across restarts",
-  ],
+  examples: `
+    foodctl sandbox                                        # foreground; Ctrl-C stops it
+    eval "$(foodctl sandbox --detach --port 0 --as bob)"   # background; exports the URL and a token
+    foodctl sandbox stop                                   # stop the detached one
+    foodctl sandbox --port 0 --state rehearsal.json        # keeps changes across restarts
+  `,
   parse: parseSandboxOptions,
   run: async (ctx, options) => (await import("./start.js")).sandboxCommand(ctx, options),
 });
 
-const stop = verb({
-  name: "stop",
-  description:
-    "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
-  options: STOP_OPTIONS,
-  examples: ["foodctl sandbox stop", "foodctl sandbox stop --port 8787", "foodctl sandbox stop --pid-file /tmp/sandbox.pid"],
-  parse: parseStopOptions,
-  run: async (ctx, options) => (await import("./stop.js")).stopSandbox(ctx, options),
-});
+const stop = verb(
+  "stop",
+  "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
+  {
+    options: STOP_OPTIONS,
+    examples: `
+      foodctl sandbox stop
+      foodctl sandbox stop --port 8787
+      foodctl sandbox stop --pid-file /tmp/sandbox.pid
+    `,
+    parse: parseStopOptions,
+    run: async (ctx, options) => (await import("./stop.js")).stopSandbox(ctx, options),
+  },
+);
 
 export const sandbox = commandNoun(start, [stop]);
