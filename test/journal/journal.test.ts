@@ -177,6 +177,9 @@ describe("foodctl journal", () => {
     expect(show.stdout).toContain(`id:         ${newest.id}`);
     expect(show.stdout).toMatch(/^change\t1\tgrams\t150\t140$/m);
     expect((await sandbox.cli(["journal", "--limit", "x"])).code).toBe(2);
+    const badSince = await sandbox.cli(["journal", "--since", "yesterday"]);
+    expect(badSince).toMatchObject({ code: 2, stdout: "" });
+    expect(badSince.stderr).toContain('--since must be a date (YYYY-MM-DD) or an ISO 8601 time, got "yesterday"');
     expect((await sandbox.cli(["journal", "show", "zzzz"])).code).toBe(6);
   });
 });

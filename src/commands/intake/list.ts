@@ -1,14 +1,8 @@
 import type { Context } from "../../context.js";
 import { jsonBody } from "../../output/sanitize.js";
 import { usageError } from "../../errors.js";
-import {
-  formatApiDateTime,
-  MAX_WINDOW_DAYS,
-  parseApiDateTime,
-  resolveHistoryWindow,
-  toApiDateTime,
-  type HistoryWindow,
-} from "../../intake/dates.js";
+import { formatApiDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
+import { parseDateOption } from "../args.js";
 
 export interface ListOptions {
   from?: unknown;
@@ -16,13 +10,8 @@ export interface ListOptions {
   days?: unknown;
 }
 
-function convert(flag: string, text: unknown, edge: "start" | "end"): Date | undefined {
-  if (typeof text !== "string") return undefined;
-  const converted = toApiDateTime(text, edge);
-  const date = converted === null ? null : parseApiDateTime(converted);
-  if (date === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
-  return date;
-}
+const convert = (flag: string, text: unknown, edge: "start" | "end"): Date | undefined =>
+  typeof text === "string" ? parseDateOption(flag, text, edge) : undefined;
 
 function parseDays(text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;

@@ -2,11 +2,11 @@
 import type { Context } from "../../context.js";
 import { notFoundError, usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
-import { parseApiDateTime, toApiDateTime } from "../../intake/dates.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
 import { jsonDocument } from "../../output/sanitize.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
+import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
 
 export interface JournalOptions {
@@ -22,14 +22,7 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
     if (parsed === null) throw usageError(`--${name} must be a positive integer, got "${value}"`);
     return parsed;
   };
-  const sinceText = options.since;
-  let since: number | undefined;
-  if (sinceText !== undefined) {
-    const api = toApiDateTime(sinceText, "start");
-    const date = api === null ? null : parseApiDateTime(api);
-    if (!date) throw usageError(`--since must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${sinceText}"`);
-    since = date.getTime();
-  }
+  const since = options.since === undefined ? undefined : parseDateOption("--since", options.since, "start").getTime();
   return { imageId: id("intake", options.intake), userId: id("user", options.user), since, limit: id("limit", options.limit) };
 }
 
