@@ -6,8 +6,11 @@ export interface Clock {
   now(): number;
   /** Waits (a retry's backoff, Retry-After); returns early when the signal is aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** A request's time limit: resolves once `ms` have passed; returns early when the signal is aborted (the answer came). */
-  deadline(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A request's time limit: calls `onExpiry` once `ms` have passed, unless the returned cancel
+   * comes first (the answer came). A plain timer: no promise or abort signal per request.
+   */
+  deadline(ms: number, onExpiry: () => void): () => void;
 }
 
 /** A wait that Ctrl-C cuts short, leaving no timer behind to hold the process open. */
@@ -24,13 +27,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep, deadline: sleep };
-
-/** Calls `onExpiry` when the clock's deadline passes, unless the returned cancel comes first. */
-export function startDeadline(clock: Clock, ms: number, onExpiry: () => void): () => void {
-  const cancel = new AbortController();
-  void clock.deadline(ms, cancel.signal).then(() => {
-    if (!cancel.signal.aborted) onExpiry();
-  });
-  return () => cancel.abort();
+function deadline(ms: number, onExpiry: () => void): () => void {
+  const timer = setTimeout(onExpiry, ms);
+  return () => clearTimeout(timer);
 }
+
+export const systemClock: Clock = { now: () => Date.now(), sleep, deadline };

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { startDeadline, systemClock, type Clock } from "../clock.js";
+import { systemClock, type Clock } from "../clock.js";
 import {
   describeNetworkError,
   flattenHeaders,
@@ -42,7 +42,7 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
       req.destroy();
       reject(error);
     };
-    const stopTimer = startDeadline(clock, request.timeoutMs, () =>
+    const stopTimer = clock.deadline(request.timeoutMs, () =>
       fail(new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, sent)),
     );
     const headers: Record<string, string> = { ...request.headers };

@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import { startDeadline, systemClock, type Clock } from "../clock.js";
+import { systemClock, type Clock } from "../clock.js";
 import { describeNetworkError, flattenHeaders, readLimited, TransportError, type Transport, type TransportRequest } from "./transport.js";
 
 /**
@@ -70,7 +70,7 @@ export async function createUndiciTransport(
 /** Timeout and Ctrl-C as one signal, and a race undici cannot ignore (a proxy that drops CONNECT makes it reconnect in a loop). */
 function limitsOf(req: TransportRequest, clock: Clock): { signal: AbortSignal; gaveUp: Promise<never>; stop: () => void } {
   const controller = new AbortController();
-  const stopTimer = startDeadline(clock, req.timeoutMs, () =>
+  const stopTimer = clock.deadline(req.timeoutMs, () =>
     controller.abort(new TransportError("timeout", `no answer within ${req.timeoutMs / 1000} s`, true)),
   );
   const onAbort = () => controller.abort(new TransportError("aborted", "request cancelled", true));

@@ -29,10 +29,18 @@ export function fakeClock(options: { start?: number; deadline?: Clock["deadline"
       // Let other work (requests in flight, the test) run, as a real wait would.
       await new Promise((resolve) => setImmediate(resolve));
     },
-    async deadline(ms: number, signal?: AbortSignal) {
+    deadline(ms: number, onExpiry: () => void) {
       deadlines.push(ms);
-      await deadline(ms, signal);
-      if (!signal?.aborted) now += ms;
+      return deadline(ms, () => {
+        now += ms;
+        onExpiry();
+      });
     },
   };
 }
+
+/** A request time limit that passes at once (on the next turn of the event loop) unless cancelled first: `fakeClock({ deadline: atOnce })`. */
+export const atOnce: Clock["deadline"] = (_ms, onExpiry) => {
+  const timer = setImmediate(onExpiry);
+  return () => clearImmediate(timer);
+};

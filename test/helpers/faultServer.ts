@@ -155,17 +155,14 @@ export class FaultServer extends EventEmitter {
    * A request time limit (a clock's `deadline`) that passes as soon as this server holds a
    * request (a hang or a drip) or drops a CONNECT: a timeout without waiting for one.
    */
-  readonly holdDeadline = (_ms: number, signal?: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        this.off("held", done);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      };
-      if (signal?.aborted) return resolve();
-      this.on("held", done);
-      signal?.addEventListener("abort", done, { once: true });
-    });
+  readonly holdDeadline = (_ms: number, onExpiry: () => void): (() => void) => {
+    const expire = () => {
+      this.off("held", expire);
+      onExpiry();
+    };
+    this.on("held", expire);
+    return () => this.off("held", expire);
+  };
 
   count(route?: string): number {
     return route === undefined ? this.requests.length : this.requests.filter((request) => request.route === route).length;

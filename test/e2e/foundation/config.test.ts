@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../../src/sandbox/server.js";
 import { runFoodctl } from "../../helpers/cli.js";
-import { fakeClock, type FakeClock } from "../../helpers/clock.js";
+import { atOnce, fakeClock, type FakeClock } from "../../helpers/clock.js";
 import { configHome, expectErrorLine, expectExit, useSandbox } from "./harness.js";
 
 const sandbox = useSandbox();
@@ -205,7 +205,7 @@ describe("precedence: flag > env > profile > default", () => {
     // The time limit passes at once on this clock: which limit was asked for shows which one won,
     // and the request is abandoned with it, with no real wait. The sandbox holds its answers
     // longer than any of this takes.
-    const expired = () => fakeClock({ deadline: () => Promise.resolve() });
+    const expired = () => fakeClock({ deadline: atOnce });
     const slow = await startSandbox({ port: 0, latencyMs: 200 });
     try {
       const home = configHome();
