@@ -219,6 +219,11 @@ const cpuMedian = (command) =>
 const cpuFloor = cpuMedian(commands[0]);
 const curl = hasCurl ? stats.get(commands[1]).median : undefined;
 
+const cpus = os.cpus();
+const loadAfter = os.loadavg()[0];
+// Waiting for a CPU swells wall times on a busy machine: the target is judged on the CPU ratio then (bench/README.md).
+const busy = Math.max(loadBefore, loadAfter) > cpus.length;
+
 const rows = commands.map((command) => {
   const { median, p10, p90 } = stats.get(command);
   const ratio = median / floor;
@@ -228,7 +233,8 @@ const rows = commands.map((command) => {
   const checks = [];
   if (command.target) {
     const byCpu = cpuRatio === undefined ? "" : ` (CPU ${cpuRatio <= command.target ? "pass" : "FAIL"})`;
-    checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: ratio <= command.target });
+    const judged = busy && cpuRatio !== undefined ? cpuRatio : ratio;
+    checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: judged <= command.target });
   }
   if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
   const target = checks.length
@@ -247,21 +253,19 @@ const rows = commands.map((command) => {
   ];
 });
 
-const cpus = os.cpus();
-const loadAfter = os.loadavg()[0];
 const lines = [
   `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`,
   `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; ` +
     `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); ` +
     `peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
-  ...(Math.max(loadBefore, loadAfter) > cpus.length
+  ...(busy
     ? [
-        `**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU; p10 is nearer the cost, and a quieter rerun is better.**`,
+        `**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU, so each target is judged on its CPU ratio; a quieter rerun is better.**`,
       ]
     : []),
   ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
   "",
-  "| command | median ms | p10–p90 ms | × node -e 0 | × curl | CPU ms | CPU × node -e 0 | peak RSS MB | target (wall ratio) |",
+  `| command | median ms | p10–p90 ms | × node -e 0 | × curl | CPU ms | CPU × node -e 0 | peak RSS MB | target (${busy ? "CPU" : "wall"} ratio) |`,
   "|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ...rows.map((row) => `| ${row.join(" | ")} |`),
 ];
