@@ -139,7 +139,8 @@ function addNoun(
   if (!named(noun.name)) return;
   group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
     const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
-    return `${examplesText(noun.examples, width())}\n${more}`;
+    // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
+    return noun.action ? more : `${examplesText(noun.examples, width())}\n${more}`;
   });
   // `foodctl intake show …` declares show whole; the group's other commands get a name and a
   // description (what its help lists and a suggestion needs), unless no command is named.
