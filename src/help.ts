@@ -20,12 +20,21 @@ export function wrapText(text: string, width: number, indent = ""): string[] {
   return lines;
 }
 
-/** One example: the comment's padding shrinks first, then the command wraps with `\` continuations. */
+/**
+ * One example: the comment's padding shrinks first; then the comment goes on lines of its own
+ * above the command (a `\` at the end of a comment continues nothing: a pasted example would run
+ * the comment's next line); then the command wraps with `\` continuations.
+ */
 function exampleLines(example: string, width: number): string[] {
   const line = `  ${example}`;
   if (line.length <= width) return [line];
   const compact = line.replace(/\s{2,}#/, "  #");
   if (compact.length <= width) return [compact];
+  const comment = /\s{2,}# (.*)$/.exec(example);
+  if (comment) {
+    const above = wrapText(`# ${comment[1]}`, width - 2, "# ").map((text) => `  ${text}`);
+    return [...above, ...exampleLines(example.slice(0, comment.index), width)];
+  }
   // Two columns of indent and two for " \\" at the end of each continued line.
   const lines = wrapText(example, width - 4, "    ");
   return lines.map((text, index) => `  ${text}${index < lines.length - 1 ? " \\" : ""}`);

@@ -88,10 +88,11 @@ export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): Sandb
 const start = verb("sandbox", "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)", {
   options: START_OPTIONS,
   examples: `
-    foodctl sandbox                                        # foreground; Ctrl-C stops it
-    eval "$(foodctl sandbox --detach --port 0 --as bob)"   # background; exports the URL and a token
-    foodctl sandbox stop                                   # stop the detached one
-    foodctl sandbox --port 0 --state rehearsal.json        # keeps changes across restarts
+    foodctl sandbox                                  # foreground; Ctrl-C stops it
+    # in the background, exporting the URL and a token:
+    eval "$(foodctl sandbox --detach --port 0 --as bob)"
+    foodctl sandbox stop                             # stops the detached one
+    foodctl sandbox --port 0 --state rehearsal.json  # keeps changes between runs
   `,
   parse: parseSandboxOptions,
   run: async (ctx, options) => (await import("./start.js")).sandboxCommand(ctx, options),
