@@ -79,8 +79,11 @@ export class JournalRecorder {
     return newEntryId(this.now());
   }
 
+  /** The record with every secret masked; the record itself (built here, never shared) when there was none. */
   private clean<T>(value: T): T {
-    return JSON.parse(redactSecrets(JSON.stringify(value), this.options.secrets)) as T;
+    const text = JSON.stringify(value);
+    const masked = redactSecrets(text, this.options.secrets);
+    return masked === text ? value : (JSON.parse(masked) as T);
   }
 
   /** Written before the request is sent: a crash from here on leaves an "unknown" entry. */

@@ -119,7 +119,9 @@ export class JournalStore {
     try {
       const buffer = Buffer.alloc(64 * 1024);
       const length = readSync(fd, buffer, 0, buffer.length, 0);
-      const first = buffer.subarray(0, length).toString("utf8").split("\n")[0] ?? "";
+      // Only the first line is decoded: every change appends here, and the file grows.
+      const newline = buffer.subarray(0, length).indexOf(0x0a);
+      const first = buffer.toString("utf8", 0, newline === -1 ? length : newline);
       if (first.trim() === "") return false;
       const record = parseRecord(first);
       // A first line that is not a record (or longer than the buffer): look at the whole file.
