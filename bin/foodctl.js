@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The foodctl command (CommonJS: bin/package.json). It answers --version itself, then loads the
 // hot bundle dist/foodctl.cjs compiled with a V8 code cache, and sets the process's exit code
-// (the only file that does).
+// (the only file that does). The cold files the bundle loads on first use (dist/cold/*.cjs)
+// load the same way, each with a cache of its own.
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per bundle
-// content, Node version, architecture and Node flags (V8 itself only checks the source's
-// length: a same-length edit would run old code). Each file starts with the CRC-32 of the
+// file, its content, Node version, architecture and Node flags (V8 itself only checks the
+// source's length: a same-length edit would run old code). Each file starts with the CRC-32 of the
 // code cache it holds: V8 does not check one, and a damaged cache can crash it. CRC-32 (zlib)
 // rather than SHA-256: node:crypto costs ~3 ms to load at every start, and no one attacks a
 // cache folder of their own. Any trouble
@@ -87,29 +88,62 @@ const commandOf = (words) =>
     .join(" ")
     .replace(/[^\x20-\x7e]/g, "?") || "-";
 
-/** Compiles and runs the bundle as a CommonJS module, with the code cache when there is a good one. */
-function loadCached(bundle) {
-  const bytes = fs.readFileSync(bundle);
-  // The build keeps the bundle ASCII: Latin-1 decodes it as UTF-8 would, and faster.
+let runtimeKey;
+/** What else a code cache depends on: the Node version, the architecture and Node's flags. */
+const runtime = () => (runtimeKey ??= crc32(Buffer.from(`${process.version} ${process.arch} ${process.execArgv.join(" ")}`)).toString(16));
+
+/** Cold files already loaded, by path: each is evaluated once, like a module Node loads. */
+const coldModules = new Map();
+
+/**
+ * Compiles and runs one file of dist/ as a CommonJS module, with its code cache when there is a
+ * good one; `module` is what the file exports into.
+ */
+function loadCached(file, module = { exports: {} }) {
+  const bytes = fs.readFileSync(file);
+  // The build keeps its files ASCII: Latin-1 decodes them as UTF-8 would, and faster.
   const source = bytes.toString("latin1");
-  const runtime = crc32(Buffer.from(`${process.version} ${process.arch} ${process.execArgv.join(" ")}`));
-  const key = `${crc32(bytes).toString(16)}-${bytes.length.toString(16)}-${runtime.toString(16)}`;
+  const key = `${path.basename(file, ".cjs")}-${crc32(bytes).toString(16)}-${bytes.length.toString(16)}-${runtime()}`;
   const dir = cacheDir(process.env);
-  const file = path.join(dir, `foodctl-${key}.code`);
-  const cached = readCache(file);
+  const cacheFile = path.join(dir, `${key}.code`);
+  const cached = readCache(cacheFile);
   const vm = require("node:vm");
   const Module = require("node:module");
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached.data });
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached.data });
   const command = commandOf(argv);
   const usable = cached.data !== undefined && !script.cachedDataRejected;
   if (!usable || (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS)) {
     // After the command ran, so the cache holds the functions it compiled too.
     const commands = usable ? [...cached.commands, command] : [command];
-    process.once("exit", () => writeCache(script, dir, file, commands));
+    process.once("exit", () => writeCache(script, dir, cacheFile, commands));
   }
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, Module.createRequire(bundle), module, bundle, dist);
+  script.runInThisContext()(module.exports, requireFrom(file, Module), module, file, path.dirname(file));
   return module.exports;
+}
+
+/** The `require` of a file of dist/: a cold file (`./cold/x.cjs`, `./x.cjs` between cold files) loads through loadCached, anything else as Node loads it. */
+function requireFrom(file, Module) {
+  const nodeRequire = Module.createRequire(file);
+  const cold = path.join(dist, "cold");
+  const from = path.dirname(file);
+  const coldRequire = (id) => {
+    const target = id.startsWith("./") && id.endsWith(".cjs") ? path.join(from, id) : undefined;
+    if (target === undefined || path.dirname(target) !== cold) return nodeRequire(id);
+    let module = coldModules.get(target);
+    if (!module) {
+      module = { exports: {} };
+      // Known before it runs, as Node does, so a file that requires back gets what is there so far.
+      coldModules.set(target, module);
+      try {
+        loadCached(target, module);
+      } catch (error) {
+        coldModules.delete(target);
+        throw error;
+      }
+    }
+    return module.exports;
+  };
+  return Object.assign(coldRequire, { resolve: nodeRequire.resolve, cache: nodeRequire.cache });
 }
 
 function main() {

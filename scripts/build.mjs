@@ -1,13 +1,16 @@
 // Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js):
 //
 //   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
-//                         and the printers of the everyday commands, in one file that the bin
+//                         and the `intake` commands with their printers, in one file that the bin
 //                         compiles with a V8 code cache. Modules only some commands need are
 //                         evaluated on first use (esbuild's lazy module initialisers).
-//   dist/cold/<name>.cjs  what few runs need, each its own file loaded on first use: the sandbox,
-//                         `intake apply`, display images, `smoke`, prompts, completion, the proxy transport,
-//                         conf, chalk. A cold file takes the hot file's modules from it (never a
-//                         second copy: `instanceof CliError` holds across files).
+//   dist/cold/<name>.cjs  what fewer runs need, each its own file loaded on first use (and code
+//                         cached by the bin like the hot file): the sandbox, `intake apply`, display
+//                         images, `smoke`, the config, auth status, journal and undo commands,
+//                         prompts, completion, the proxy transport, conf, chalk. A cold file takes
+//                         the hot file's modules from it (never a second copy: `instanceof
+//                         CliError` holds across files). The fewer functions the hot file declares,
+//                         the less a first run (no cache yet) parses.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
 // fastify (the sandbox's server framework) and undici stay external: loaded from node_modules.
@@ -35,6 +38,12 @@ const COLD_SOURCES = {
   "src/commands/smoke/smoke.ts": "smoke",
   "src/commands/completion/scripts.ts": "completion",
   "src/commands/completion/values.ts": "completion-values",
+  "src/commands/config/config.ts": "config",
+  "src/commands/auth/status.ts": "auth-status",
+  "src/commands/auth/logout.ts": "auth-logout",
+  "src/commands/auth/token.ts": "auth-token",
+  "src/commands/journal/journal.ts": "journal",
+  "src/commands/undo/undo.ts": "undo",
   "src/api/undiciTransport.ts": "undici-transport",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */

@@ -35,8 +35,17 @@ function privateCli() {
     });
     return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
   };
-  const cacheFiles = () => (existsSync(join(cache, "foodctl")) ? readdirSync(join(cache, "foodctl")) : []);
-  return { root, cache, run, cacheFiles, bundle: join(root, "dist", "foodctl.cjs") };
+  /** The cache files of one file of dist/ (the hot bundle's by default; `config` for dist/cold/config.cjs). */
+  const cacheFiles = (name = "foodctl") =>
+    existsSync(join(cache, "foodctl")) ? readdirSync(join(cache, "foodctl")).filter((file) => file.startsWith(`${name}-`)) : [];
+  return {
+    root,
+    cache,
+    run,
+    cacheFiles,
+    bundle: join(root, "dist", "foodctl.cjs"),
+    cold: (name: string) => join(root, "dist", "cold", `${name}.cjs`),
+  };
 }
 
 const COMMAND = ["config", "list", "--json"];
@@ -127,7 +136,7 @@ describe("the bin's code cache", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout.length).toBeGreaterThan(0);
-    expect(cli.cacheFiles()).toEqual([]);
+    expect(readdirSync(join(cli.cache, "foodctl"))).toEqual([]);
     if (!asNobody.uid) expect(result).toEqual(expected);
     chmodSync(cli.cache, 0o755);
     chmodSync(join(cli.cache, "foodctl"), 0o755);
@@ -153,6 +162,33 @@ describe("the bin's code cache", () => {
     writeFileSync(file, "garbage that is never read");
     expect(cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" })).toEqual(expected);
     expect(readFileSync(file, "utf8")).toBe("garbage that is never read");
+  });
+
+  it("gives each cold file a cache of its own: written on first use, used after, never for other contents", () => {
+    const cli = privateCli();
+    const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
+    expect(cli.run(COMMAND)).toEqual(expected);
+    expect(cli.cacheFiles("config")).toHaveLength(1);
+    const file = join(cli.cache, "foodctl", cli.cacheFiles("config")[0]!);
+    const written = readFileSync(file);
+    expect(cli.run(COMMAND)).toEqual(expected);
+    expect(readFileSync(file).equals(written)).toBe(true);
+    // A damaged cold cache is ignored and written again.
+    writeFileSync(file, written.subarray(0, 40));
+    expect(cli.run(COMMAND)).toEqual(expected);
+    const rewritten = readFileSync(file);
+    expect(rewritten.length).toBeGreaterThan(40);
+    expect(rewritten.readUInt32BE(0)).toBe(crc32(rewritten.subarray(4)) >>> 0);
+    // A cold file edited to the same length runs as edited, under a cache of its own.
+    const source = readFileSync(cli.cold("config"), "utf8");
+    const edited = source.replace('"(none: the token\'s own user)"', '"(NONE: the token\'s own user)"');
+    expect(edited.length).toBe(source.length);
+    expect(edited).not.toBe(source);
+    writeFileSync(cli.cold("config"), edited);
+    const result = cli.run(["config", "list"]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toContain("(NONE: the token's own user)");
+    expect(cli.cacheFiles("config")).toHaveLength(2);
   });
 
   it("with --verbose loads the plain bundle: an unexpected error's stack trace names the sources", async () => {

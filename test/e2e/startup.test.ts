@@ -54,7 +54,8 @@ const matching = (sources: string[], pattern: RegExp) => sources.filter((source)
 const COLD_PACKAGES =
   /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|zod|@inquirer|fastify|@fastify)\//;
 const COLD_COMMANDS =
-  "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/login|smoke\\/smoke|completion\\/(scripts|values)";
+  "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/(login|status|logout|token)|smoke\\/smoke|" +
+  "completion\\/(scripts|values)|config\\/config|journal\\/journal|undo\\/undo";
 const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/undiciTransport\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
 
 describe("start-up: what each path loads", () => {
