@@ -32,7 +32,7 @@ progress("building the CLI into .bench/apply ...");
 const bin = buildPrivateCli(root, work);
 mkdirSync(join(work, "config"));
 
-const env = cleanEnv({ XDG_CONFIG_HOME: join(work, "config") });
+const env = cleanEnv({ XDG_CONFIG_HOME: join(work, "config"), XDG_CACHE_HOME: join(work, "cache") });
 
 // --- the sandbox ----------------------------------------------------------------------------------
 
