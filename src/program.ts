@@ -3,7 +3,7 @@
  * options, help and examples live there, so `--help` needs no command module; each action
  * parses its input and loads its module only when it runs.
  */
-import { Command, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
@@ -163,10 +163,36 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       let target = program;
       for (const word of words) {
         const next = target.commands.find((command) => command.name() === word);
-        if (!next) throw usageError(`unknown command "${words.join(" ")}"`, { hint: "run `foodctl --help` for the commands" });
+        if (!next) throw unknownCommand(target, word, words);
         target = next;
       }
       target.outputHelp();
       state.exitCode = 0;
     });
+}
+
+/**
+ * `foodctl help intak`: the refusal commander gives `foodctl intak`, with its "Did you mean …?".
+ * Commander words it from a stand-in that has the same visible commands and no actions, so
+ * nothing can run (`help undo xyz` must not undo anything).
+ */
+function unknownCommand(parent: Command, word: string, words: string[]): Error {
+  const hint = { hint: "run `foodctl --help` for the commands" };
+  const names = parent
+    .createHelp()
+    .visibleCommands(parent)
+    .map((command) => command.name());
+  if (names.length === 0) return usageError(`unknown command "${words.join(" ")}"`, hint);
+  const standIn = new Command(parent.name())
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ outputError: () => {} });
+  for (const name of names) standIn.command(name);
+  try {
+    standIn.parse([word], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return usageError(error.message.replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " "), hint);
+    throw error;
+  }
+  return usageError(`unknown command "${words.join(" ")}"`, hint);
 }

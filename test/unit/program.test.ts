@@ -56,10 +56,20 @@ describe("help from the specs", () => {
     expect((await help(["intake", "help", "show"])).stdout).toBe((await help(["intake", "show", "--help"])).stdout);
   });
 
-  it("refuses help for an unknown command (exit 2)", async () => {
+  it("refuses help for an unknown command (exit 2), suggesting a near miss as commander does for the command itself", async () => {
     const result = await help(["help", "intake", "nope"]);
     expect(result.code).toBe(EXIT.usage);
-    expect(result.stderr).toContain('unknown command "intake nope"');
+    expect(result.stderr).toContain("unknown command 'nope'");
+    expect(result.stderr).not.toContain("Did you mean");
+    const group = await help(["help", "intak"]);
+    expect(group.code).toBe(EXIT.usage);
+    expect(group.stderr).toMatch(/^error: unknown command 'intak' \(Did you mean intake\?\)$/m);
+    expect((await help(["help", "intake", "shw"])).stderr).toMatch(/unknown command 'shw' \(Did you mean show\?\)/);
+    // Hidden commands are not suggested, and a word after a command without subcommands runs nothing.
+    expect((await help(["help", "__complet"])).stderr).not.toContain("__complete");
+    const undo = await help(["help", "undo", "xyz"]);
+    expect(undo).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(undo.stderr).toContain('unknown command "undo xyz"');
   });
 
   it("advertises `foodctl help <group> <command>` in each group's help", async () => {
