@@ -30,11 +30,10 @@ function exampleLines(example: string, width: number): string[] {
   if (line.length <= width) return [line];
   const compact = line.replace(/\s{2,}#/, "  #");
   if (compact.length <= width) return [compact];
+  const commentLines = (text: string) => wrapText(`# ${text}`, width - 2, "# ").map((wrapped) => `  ${wrapped}`);
+  if (example.startsWith("# ")) return commentLines(example.slice(2));
   const comment = /\s{2,}# (.*)$/.exec(example);
-  if (comment) {
-    const above = wrapText(`# ${comment[1]}`, width - 2, "# ").map((text) => `  ${text}`);
-    return [...above, ...exampleLines(example.slice(0, comment.index), width)];
-  }
+  if (comment) return [...commentLines(comment[1]!), ...exampleLines(example.slice(0, comment.index), width)];
   // Two columns of indent and two for " \\" at the end of each continued line.
   const lines = wrapText(example, width - 4, "    ");
   return lines.map((text, index) => `  ${text}${index < lines.length - 1 ? " \\" : ""}`);

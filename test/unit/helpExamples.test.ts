@@ -26,6 +26,11 @@ describe("help examples", () => {
     expect(narrow.every((line) => line.length <= 40)).toBe(true);
     expect(narrow.filter((line) => line.trimStart().startsWith("#")).every((line) => !line.endsWith("\\"))).toBe(true);
     expect(narrow.at(-1)).toBe("  foodctl intake list --from 2026-11-01");
+    // A comment line of its own that does not fit wraps as comment lines too.
+    expect(lines("# the background sandbox prints export lines for the shell to eval", 40)).toEqual([
+      "  # the background sandbox prints export",
+      "  # lines for the shell to eval",
+    ]);
   });
 
   it("wraps a long command with backslash continuations", () => {
