@@ -4,7 +4,7 @@ import type { IgnoredModifier, IntakeDiff, Pair } from "../intake/diff.js";
 import { formatAmount } from "./format.js";
 import { jsonDocument } from "./sanitize.js";
 import { styler } from "./style.js";
-import { renderTable, renderTsv, type Cell } from "./table.js";
+import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 
 export interface DryRunRequest {
   method: string;
@@ -56,15 +56,19 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {
     const describe = (state: typeof image.before) =>
       `${state.attached ? "display image" : "normal image"} ${state.url ?? "-"}${state.width !== null ? ` (${state.width}×${state.height})` : ""}`;
-    const line = `${describe(image.before)} → ${describe(image.after)}`;
-    out.push(stream.isTTY ? `${s.bold("image")}  ${line}\n` : `image\t${line}\n`);
+    if (stream.isTTY) {
+      // Before and after on a line each, cut to the terminal's width like `intake show`'s (`--wide` shows them whole).
+      const width = stream.columns === undefined ? undefined : stream.columns - "image  → ".length;
+      const cut = (state: typeof image.before) => cutToWidth(oneLine(describe(state)), width);
+      out.push(`${s.bold("image")}  ${cut(image.before)}\n     → ${cut(image.after)}\n`);
+    } else out.push(`image\t${describe(image.before)} → ${describe(image.after)}\n`);
   }
   const totals = diff.totals.filter((total) => formatAmount(total.before) !== formatAmount(total.after));
   if (totals.length) {
     const text = totals.map((total) => `${total.label} ${formatAmountChange(total)} ${total.unit}`);
     out.push(
       stream.isTTY
-        ? `${s.bold("totals")}  ${text.join(" · ")}\n`
+        ? `${s.bold("totals")}  ${joinToWidth(text, " · ", stream.columns, "totals  ".length)}\n`
         : totals
             .map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`)
             .join(""),

@@ -162,6 +162,26 @@ describe("renderDiff", () => {
   });
 });
 
+describe("renderDiff at 80 columns", () => {
+  const narrow = { ...terminal, columns: 80 };
+  const widest = (text: string) => Math.max(...text.split("\n").map((line) => line.length));
+
+  it("wraps the totals line as `intake show` does", () => {
+    const after = segmentation({ grams1: 150, kcal1: 250, total: 330, sodium: 450 });
+    const text = renderDiff(diffIntakes(segmentation(), after), { ...terminal, columns: 40 }, false);
+    expect(text).toContain("totals  energy 380 → 330 kcal\n        sodium 500 → 450 mg\n");
+  });
+
+  it("puts the display image's before and after on a line each, cut to the width", () => {
+    const long = `http://127.0.0.1/images/${"a".repeat(64)}.png`;
+    const text = renderDiff(diffIntakes(manual(null), manual({ url: long, width: 8, height: 6 })), narrow, false);
+    expect(widest(text)).toBeLessThanOrEqual(80);
+    expect(text).toMatch(
+      /^image {2}normal image http:\/\/127\.0\.0\.1\/images\/normal\.png \(60×40\)\n {5}→ display image http:\/\/127\.0\.0\.1\/images\/a+…\n/,
+    );
+  });
+});
+
 describe("findIgnoredModifiers", () => {
   it("lists the requested levels the intake does not show afterwards, per position", () => {
     const after = segmentation();
