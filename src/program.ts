@@ -133,7 +133,15 @@ function addNoun(
   named: (name: string) => boolean,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
-  if (noun.action) declare(group, noun.action);
+  if (noun.action) {
+    declare(group, noun.action);
+    // A word after a noun that runs alone and has verbs (`journal shw`) is a mistyped verb, not an argument.
+    if (noun.verbs.length && !noun.action.args?.length)
+      group.allowExcessArguments(true).hook("preAction", (command, actionCommand) => {
+        // Only when the noun itself runs: the hook also fires before its verbs (`journal show <id>`).
+        if (actionCommand === command && command.args[0] !== undefined) throw unknownCommand(command, command.args[0]);
+      });
+  }
   if (!noun.verbs.length) return;
   group.description(noun.description);
   if (!named(noun.name)) return;
@@ -163,7 +171,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       let target = program;
       for (const word of words) {
         const next = target.commands.find((command) => command.name() === word);
-        if (!next) throw unknownCommand(target, word, words);
+        if (!next) throw unknownCommand(target, word);
         target = next;
       }
       target.outputHelp();
@@ -172,17 +180,23 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
 }
 
 /**
- * `foodctl help intak`: the refusal commander gives `foodctl intak`, with its "Did you mean …?".
- * Commander words it from a stand-in that has the same visible commands and no actions, so
- * nothing can run (`help undo xyz` must not undo anything).
+ * A mistyped command word under `parent` (`foodctl help intak`, `foodctl journal shw`): the refusal
+ * commander gives `foodctl intak`, with its "Did you mean …?". Commander words it from a stand-in
+ * that has the same visible commands and no actions, so nothing can run (`help undo xyz` must not
+ * undo anything).
  */
-function unknownCommand(parent: Command, word: string, words: string[]): Error {
-  const hint = { hint: "run `foodctl --help` for the commands" };
+function unknownCommand(parent: Command, word: string): Error {
+  const path = parent.parent ? `${commandPath(parent)} ` : "";
+  const hint = { hint: `run \`foodctl ${path ? `help ${path.trim()}` : "--help"}\` for the commands` };
   const names = parent
     .createHelp()
     .visibleCommands(parent)
     .map((command) => command.name());
-  if (names.length === 0) return usageError(`unknown command "${words.join(" ")}"`, hint);
+  if (names.length === 0) {
+    return usageError(`unknown command '${word}': foodctl ${path}has no subcommands`, {
+      hint: `run \`foodctl help ${path.trim()}\` for its usage`,
+    });
+  }
   const standIn = new Command(parent.name())
     .exitOverride()
     .showSuggestionAfterError(true)
@@ -194,5 +208,12 @@ function unknownCommand(parent: Command, word: string, words: string[]): Error {
     if (error instanceof CommanderError) return usageError(error.message.replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " "), hint);
     throw error;
   }
-  return usageError(`unknown command "${words.join(" ")}"`, hint);
+  return usageError(`unknown command '${word}'`, hint);
+}
+
+/** `intake show` for the command `foodctl intake show`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
 }

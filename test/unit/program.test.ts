@@ -69,7 +69,20 @@ describe("help from the specs", () => {
     expect((await help(["help", "__complet"])).stderr).not.toContain("__complete");
     const undo = await help(["help", "undo", "xyz"]);
     expect(undo).toMatchObject({ code: EXIT.usage, stdout: "" });
-    expect(undo.stderr).toContain('unknown command "undo xyz"');
+    expect(undo.stderr).toContain("unknown command 'xyz': foodctl undo has no subcommands");
+    expect((await help(["help", "intake", "shw"])).stderr).toContain("hint: run `foodctl help intake` for the commands");
+  });
+
+  it("refuses a mistyped verb after a noun that also runs alone (journal, sandbox) as an unknown command, not an argument", async () => {
+    for (const [noun, typo, verb] of [
+      ["journal", "shw", "show"],
+      ["sandbox", "stp", "stop"],
+    ]) {
+      const result = await help([noun!, typo!]);
+      expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+      expect(result.stderr).toContain(`unknown command '${typo}' (Did you mean ${verb}?)`);
+      expect(result.stderr).toContain(`hint: run \`foodctl help ${noun}\` for the commands`);
+    }
   });
 
   it("advertises `foodctl help <group> <command>` in each group's help", async () => {
