@@ -1,6 +1,6 @@
 /** Argument checks every command shares, each a usage error (exit 2) before anything is sent. */
 import { usageError } from "../errors.js";
-import { parseApiDateTime, toApiDateTime } from "../intake/dates.js";
+import { looksLikeDate, parseApiDateTime, toApiDateTime } from "../intake/dates.js";
 import { parsePositiveId } from "../intake/ids.js";
 
 export function parseImageIdArg(text: string): number {
@@ -16,6 +16,7 @@ export function parseImageIdArg(text: string): number {
 export function parseDateOption(flag: string, text: string, edge: "start" | "end"): Date {
   const api = toApiDateTime(text, edge);
   const date = api === null ? null : parseApiDateTime(api);
+  if (date === null && looksLikeDate(text)) throw usageError(`${flag}: "${text}" is not a date in the calendar`);
   if (date === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
   return date;
 }

@@ -15,6 +15,16 @@ export function formatApiDateTime(date: Date): string {
   return `${day}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }
 
+/** A time as people read it in messages and headings: "2026-11-30 08:15:00", UTC. */
+export function formatDateTime(date: Date): string {
+  return formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
+}
+
+/** Whether `text` is shaped like a date the CLI takes (YYYY-MM-DD, or an ISO 8601 time), real date or not. */
+export function looksLikeDate(text: string): boolean {
+  return BARE_DATE.test(text) || ISO_DATE_TIME.test(text);
+}
+
 /** A valid calendar date in UTC, or null (2026-02-30 is not one). */
 function utcDate(year: number, month: number, day: number, h = 0, m = 0, s = 0): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day, h, m, s));
@@ -83,7 +93,7 @@ export function resolveHistoryWindow(
     window = { from: new Date(end.getTime() - span), to: end };
   }
   if (window.from.getTime() > window.to.getTime()) {
-    return { problem: `the window starts (${formatApiDateTime(window.from)}) after it ends (${formatApiDateTime(window.to)})` };
+    return { problem: `the window starts (${formatDateTime(window.from)} UTC) after it ends (${formatDateTime(window.to)} UTC)` };
   }
   const lengthDays = (window.to.getTime() - window.from.getTime()) / DAY_MS;
   if (!(from && to) && lengthDays > MAX_WINDOW_DAYS) {

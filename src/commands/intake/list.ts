@@ -1,7 +1,7 @@
 import type { Context } from "../../context.js";
 import { jsonBody } from "../../output/sanitize.js";
 import { usageError } from "../../errors.js";
-import { formatApiDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
+import { formatApiDateTime, formatDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
 import { parseDateOption } from "../args.js";
 
 export interface ListOptions {
@@ -16,8 +16,10 @@ const convert = (flag: string, text: unknown, edge: "start" | "end"): Date | und
 function parseDays(text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;
   if (!/^[1-9][0-9]{0,5}$/.test(text)) {
+    // The hint only where the number was too large for a window at all.
+    const tooLarge = /^[0-9]{7,}$/.test(text);
     throw usageError(`--days must be a whole number of days from 1, got "${text}"`, {
-      hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to`,
+      ...(tooLarge && { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` }),
     });
   }
   return Number(text);
@@ -34,7 +36,7 @@ export function historyWindowFrom(options: ListOptions, now: Date): HistoryWindo
 
 /** The window in words, for the terminal's heading: UTC, to the minute unless seconds matter. */
 export function describeWindow(window: HistoryWindow): string {
-  const text = (date: Date) => formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
+  const text = (date: Date) => formatDateTime(date);
   // A --to date reaches 23:59:59, a second short of whole days: rounded to a tenth first.
   const days = Math.round((window.to.getTime() - window.from.getTime()) / 8_640_000) / 10;
   const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;

@@ -160,10 +160,22 @@ describe("intake list", () => {
   });
 
   it.each([
-    [["--from", "2026-02-30"], /--from must be a date/],
-    [["--to", "next week"], /--to must be a date/],
-    [["--from", "2026-11-05", "--to", "2026-11-04"], /the window starts \(2026\/11\/05, 00:00:00\) after it ends/],
+    [["--from", "2026-02-30"], /^error: --from: "2026-02-30" is not a date in the calendar$/],
+    [["--to", "2026-13-01T10:00"], /^error: --to: "2026-13-01T10:00" is not a date in the calendar$/],
+    [["--to", "next week"], /--to must be a date \(YYYY-MM-DD\) or an ISO 8601 time, got "next week"/],
+    [
+      ["--from", "2026-11-05", "--to", "2026-11-04"],
+      /the window starts \(2026-11-05 00:00:00 UTC\) after it ends \(2026-11-04 23:59:59 UTC\)/,
+    ],
+    [["--days", "0"], /^error: --days must be a whole number of days from 1, got "0"$/],
   ])("refuses %j before sending anything", async (args, pattern) => {
     expectErrorLine(await sandbox.cliSendingNothing(["intake", "list", ...args]), 2, pattern);
+  });
+
+  it("hints at --from and --to only for a --days too large for any window", async () => {
+    expect((await sandbox.cliSendingNothing(["intake", "list", "--days", "0"])).stderr).not.toContain("hint:");
+    const large = await sandbox.cliSendingNothing(["intake", "list", "--days", "10000000"]);
+    expectErrorLine(large, 2, /--days must be a whole number of days from 1/);
+    expect(large.stderr).toContain("hint: windows over 366 days need both --from and --to");
   });
 });
