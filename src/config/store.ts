@@ -95,7 +95,7 @@ export function readConfig(path: string): ConfigData {
   const checked = checkConfigFile(data);
   if (!checked.success) {
     const where = checked.path.join(".");
-    throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}`, { hint: fix });
+    throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}: expected ${checked.expected}`, { hint: fix });
   }
   return { profiles: checked.profiles };
 }

@@ -19,57 +19,72 @@ function corruptHome(content: string | Buffer): { home: string; file: string } {
 }
 
 /** The first two go through every command that reads the file; the rest through the two that write it. */
-const corruptions: Array<{ name: string; content: string | Buffer; where?: string; everyCommand?: boolean }> = [
+const corruptions: Array<{ name: string; content: string | Buffer; where?: string; expected?: string; everyCommand?: boolean }> = [
   { name: "invalid JSON", content: '{"profiles": {"default": {"api-url": "https://api.example.com",}', everyCommand: true },
   {
     name: "a wrong type (user as a string)",
     content: '{"profiles":{"default":{"user":"abc"}}}',
     where: "profiles.default.user",
+    expected: "a positive whole number",
     everyCommand: true,
   },
-  { name: "a negative timeout", content: '{"profiles":{"default":{"timeout":-5}}}', where: "profiles.default.timeout" },
-  { name: "a token that is a number", content: '{"profiles":{"work":{"token":12345}}}', where: "profiles.work.token" },
-  { name: "profiles as a list", content: '{"profiles":[{"user":101}]}', where: "profiles" },
-  { name: "a bare JSON string", content: '"just text"' },
+  {
+    name: "a negative timeout",
+    content: '{"profiles":{"default":{"timeout":-5}}}',
+    where: "profiles.default.timeout",
+    expected: "a positive number of seconds",
+  },
+  {
+    name: "a token that is a number",
+    content: '{"profiles":{"work":{"token":12345}}}',
+    where: "profiles.work.token",
+    expected: "a token in quotes",
+  },
+  { name: "profiles as a list", content: '{"profiles":[{"user":101}]}', where: "profiles", expected: "an object of profiles" },
+  { name: "a bare JSON string", content: '"just text"', expected: "a JSON object" },
   { name: "binary garbage", content: Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x13, 0x37, 0x80]) },
   { name: "a truncated write", content: '{"profiles":{"default":{"token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEifQ.sig' },
 ];
 
 describe.concurrent("a corrupt config file", () => {
-  it.each(corruptions)("$name: the commands exit 2 naming the file, and nothing rewrites it", async ({ content, where, everyCommand }) => {
-    const { home, file } = corruptHome(content);
-    const original = readFileSync(file);
-    const token = await signTestToken();
-    const env = { XDG_CONFIG_HOME: home };
-    const writers: Array<{ args: string[]; stdin?: string; env?: Record<string, string> }> = [
-      { args: ["config", "set", "api-url", "https://api.example.com"] },
-      { args: ["auth", "login", "--with-token"], stdin: token },
-    ];
-    const others: typeof writers = [
-      { args: ["config", "unset", "user"] },
-      { args: ["auth", "logout"] },
-      { args: ["config", "list"] },
-      { args: ["auth", "status"] },
-      { args: ["--api-url", "http://127.0.0.1:9", "intake", "show", "1002"], env: { FOODCTL_TOKEN: token } },
-    ];
-    const attempts = everyCommand ? [...writers, ...others] : writers;
-    const results = await Promise.all(
-      attempts.map((attempt) =>
-        runFoodctl(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) }),
-      ),
-    );
-    for (const [index, result] of results.entries()) {
-      const label = attempts[index]!.args.join(" ");
-      expect(result.code, `${label}: ${result.stderr}`).toBe(2);
-      const [first, second] = result.stderr.trim().split("\n");
-      expect(first, label).toContain(file);
-      if (where) expect(first, label).toContain(where);
-      expect(second, label).toMatch(/^hint: fix it or remove it/);
-      expect(result.stderr).not.toMatch(/^\s+at /m);
-      expect(result.stderr).not.toContain(token);
-    }
-    expect(readFileSync(file).equals(original)).toBe(true);
-  });
+  it.each(corruptions)(
+    "$name: the commands exit 2 naming the file, and nothing rewrites it",
+    async ({ content, where, expected, everyCommand }) => {
+      const { home, file } = corruptHome(content);
+      const original = readFileSync(file);
+      const token = await signTestToken();
+      const env = { XDG_CONFIG_HOME: home };
+      const writers: Array<{ args: string[]; stdin?: string; env?: Record<string, string> }> = [
+        { args: ["config", "set", "api-url", "https://api.example.com"] },
+        { args: ["auth", "login", "--with-token"], stdin: token },
+      ];
+      const others: typeof writers = [
+        { args: ["config", "unset", "user"] },
+        { args: ["auth", "logout"] },
+        { args: ["config", "list"] },
+        { args: ["auth", "status"] },
+        { args: ["--api-url", "http://127.0.0.1:9", "intake", "show", "1002"], env: { FOODCTL_TOKEN: token } },
+      ];
+      const attempts = everyCommand ? [...writers, ...others] : writers;
+      const results = await Promise.all(
+        attempts.map((attempt) =>
+          runFoodctl(attempt.args, { env: { ...env, ...attempt.env }, ...(attempt.stdin ? { stdin: attempt.stdin } : {}) }),
+        ),
+      );
+      for (const [index, result] of results.entries()) {
+        const label = attempts[index]!.args.join(" ");
+        expect(result.code, `${label}: ${result.stderr}`).toBe(2);
+        const [first, second] = result.stderr.trim().split("\n");
+        expect(first, label).toContain(file);
+        if (where) expect(first, label).toContain(where);
+        if (expected) expect(first, label).toContain(`: expected ${expected}`);
+        expect(second, label).toMatch(/^hint: fix it or remove it/);
+        expect(result.stderr).not.toMatch(/^\s+at /m);
+        expect(result.stderr).not.toContain(token);
+      }
+      expect(readFileSync(file).equals(original)).toBe(true);
+    },
+  );
 
   it("--json reports it as a usage error", async () => {
     const { home, file } = corruptHome('{"profiles":{"default":{"user":"abc"}}}');

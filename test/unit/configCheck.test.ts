@@ -77,5 +77,11 @@ describe("the config file's plain check agrees with its zod schema", () => {
       const plain = checkConfigFile(data);
       expect(plain.success ? plain.profiles : plain.path).toEqual(expected);
     }
+    // A problem says what the value must be, never what it is (it may be a token in the wrong place).
+    expect(checkConfigFile({ profiles: { default: { user: "eyJhbGciOiJIUzI1NiJ9.e30.c2ln" } } })).toEqual({
+      success: false,
+      path: ["profiles", "default", "user"],
+      expected: "a positive whole number",
+    });
   });
 });
