@@ -83,12 +83,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       // Help is plain text (docs/cli.md, colour); commander's own check would build process.stdout.
       getOutHasColors: () => false,
       getErrHasColors: () => false,
-      // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
-      outputError: (text) =>
-        (state.parseMessage = text
-          .trim()
-          .replace(/^error:\s*/, "")
-          .replace(/\s*\n\s*/g, " ")),
+      outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
   program.addHelpText("after", () => {
@@ -205,10 +200,18 @@ function unknownCommand(parent: Command, word: string): Error {
   try {
     standIn.parse([word], { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError) return usageError(error.message.replace(/^error:\s*/, "").replace(/\s*\n\s*/g, " "), hint);
+    if (error instanceof CommanderError) return usageError(oneLineMessage(error.message), hint);
     throw error;
   }
   return usageError(`unknown command '${word}'`, hint);
+}
+
+/** Commander's error text as one line without its "error:" (it puts "(Did you mean …?)" on a line of its own). */
+function oneLineMessage(text: string): string {
+  return text
+    .trim()
+    .replace(/^error:\s*/, "")
+    .replace(/\s*\n\s*/g, " ");
 }
 
 /** `intake show` for the command `foodctl intake show`. */

@@ -36,11 +36,10 @@ export function historyWindowFrom(options: ListOptions, now: Date): HistoryWindo
 
 /** The window in words, for the terminal's heading: UTC, to the minute unless seconds matter. */
 export function describeWindow(window: HistoryWindow): string {
-  const text = (date: Date) => formatDateTime(date);
   // A --to date reaches 23:59:59, a second short of whole days: rounded to a tenth first.
   const days = Math.round((window.to.getTime() - window.from.getTime()) / 8_640_000) / 10;
   const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;
-  return `${text(window.from)} to ${text(window.to)} UTC (${length})`;
+  return `${formatDateTime(window.from)} to ${formatDateTime(window.to)} UTC (${length})`;
 }
 
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
