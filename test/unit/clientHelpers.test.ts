@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cleanParsed } from "../../src/api/answers.js";
 import { errorMessage, parseRetryAfter } from "../../src/api/client.js";
 
 describe("parseRetryAfter", () => {
@@ -51,5 +52,37 @@ describe("errorMessage", () => {
     ["JSON null", "null"],
   ])("gives null for %s", (_name, value) => {
     expect(errorMessage(body(value))).toBeNull();
+  });
+});
+
+describe("cleanParsed", () => {
+  /** Every character the terminal sanitizer replaces: C0 but tab and newline, DEL, C1, bidirectional controls. */
+  const unsafe = [
+    ...Array.from({ length: 0x20 }, (_, code) => code).filter((code) => code !== 0x09 && code !== 0x0a),
+    ...Array.from({ length: 0x21 }, (_, index) => 0x7f + index),
+    0x061c,
+    0x200e,
+    0x200f,
+    ...[0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069],
+  ];
+  const hex = (code: number) => code.toString(16).padStart(4, "0");
+  const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  it("replaces an unsafe character however the JSON text writes it: raw, \\u with lower- or upper-case hex, \\b \\f \\r", () => {
+    const forms = unsafe.flatMap((code) => [
+      ...(code >= 0x20 ? [String.fromCharCode(code)] : []),
+      `\\u${hex(code)}`,
+      `\\u${hex(code).toUpperCase()}`,
+    ]);
+    for (const form of [...forms, "\\b", "\\f", "\\r"]) {
+      const parsed = cleanParsed(`{"name": "a${form}b", "k${form}": [1, "${form}"]}`);
+      expect(JSON.stringify(parsed), form).not.toMatch(UNSAFE);
+      expect(parsed, form).toEqual({ name: "a\ufffdb", "k\ufffd": [1, "\ufffd"] });
+    }
+  });
+
+  it("leaves text without them as parsed, tab and newline escapes included", () => {
+    const raw = '{"comment": "line\\nnext\\tcol \\u00e9 \\u20AC \\\\u001b", "n": 1.5}';
+    expect(cleanParsed(raw)).toEqual(JSON.parse(raw));
   });
 });
