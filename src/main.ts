@@ -60,7 +60,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
   const state = { exitCode: 0, parseMessage: "" };
   const { CommanderError, buildProgram } = await import("./program.js");
-  const program = buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock }, argv);
+  const program = await buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock }, argv);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.configureOutput(program.configureOutput());

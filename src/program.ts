@@ -4,7 +4,7 @@
  * parses its input and loads its module only when it runs.
  */
 import { Command, CommanderError, Option } from "commander";
-import { NOUNS } from "./commands/index.js";
+import { loadNouns, NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
@@ -59,13 +59,18 @@ function readGlobals(command: Command): GlobalOptions {
 }
 
 /**
- * With `argv`, only the groups it names are built (all when it names none: the top level's help
- * and a near miss's suggestion list them), and in a group only the commands it names (or all,
- * for the group's help) get their arguments, options and help; the others get a name and a
- * description, so a near miss is still suggested. A run never needs the rest, and building it
- * costs start-up.
+ * With `argv`, only the groups it names are loaded and built (all when it names none: the top
+ * level's help and a near miss's suggestion list them), and in a group only the commands it names
+ * (all when it names none, or asks for help: the group's help and a near miss list them). A run
+ * never needs the rest, and loading and building it costs start-up.
  */
-export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}, argv?: readonly string[]): Command {
+export async function buildProgram(
+  io: IO,
+  state: ProgramState,
+  signal: AbortSignal,
+  services: Services = {},
+  argv?: readonly string[],
+): Promise<Command> {
   const width = () => helpWidth(io.stdout);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
@@ -114,8 +119,10 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   const named = (name: string) => !argv || argv.includes(name);
   // A run that names a group needs no other (commander dispatches by name); otherwise all are
   // listed, for the help and for a near miss's suggestion.
-  const nouns = NOUNS.some((noun) => named(noun.name)) ? NOUNS.filter((noun) => named(noun.name)) : NOUNS;
-  for (const noun of nouns) addNoun(program, noun, declare, width, named);
+  const nouns = await loadNouns(NOUNS.some((noun) => named(noun.name)) ? NOUNS.filter((noun) => named(noun.name)) : NOUNS);
+  // `--help` or `-h` anywhere may be a group's (`foodctl intake --help show`), which lists every command.
+  const helpAsked = argv !== undefined && (argv.includes("--help") || argv.includes("-h"));
+  for (const noun of nouns) addNoun(program, noun, declare, width, named, helpAsked);
   addHelpCommand(program, state, width);
   return program;
 }
@@ -126,6 +133,7 @@ function addNoun(
   declare: (command: Command, verb: Verb) => Command,
   width: () => number,
   named: (name: string) => boolean,
+  helpAsked: boolean,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) {
@@ -145,14 +153,10 @@ function addNoun(
     // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
     return noun.action ? more : `${examplesText(noun.examples, width())}\n${more}`;
   });
-  // `foodctl intake show …` declares show whole; the group's other commands get a name and a
-  // description (what its help lists and a suggestion needs), unless no command is named.
-  const some = noun.verbs.some((verb) => named(verb.name));
-  for (const verb of noun.verbs) {
-    const command = group.command(verb.name, { hidden: verb.hidden === true });
-    if (!some || named(verb.name)) declare(command, verb);
-    else command.description(verb.description);
-  }
+  // `foodctl intake show …` needs show alone; without a command named (a near miss, the group's
+  // own help) all are declared, for the list and the suggestion.
+  const some = !helpAsked && noun.verbs.some((verb) => named(verb.name));
+  for (const verb of noun.verbs) if (!some || named(verb.name)) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */

@@ -1,6 +1,7 @@
 /** The help built from the command specs, run in process: global options, `help <command>`, width, exit codes. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Command } from "commander";
+import { NOUNS } from "../../src/commands/index.js";
 import { EXIT } from "../../src/errors.js";
 import { run } from "../../src/main.js";
 import { buildProgram } from "../../src/program.js";
@@ -9,7 +10,7 @@ import { bufferIO } from "../helpers/bufferIO.js";
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
+const COMMANDS = commandPaths(await buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
   (path) => path[path.length - 1] !== "help" || path.length === 1,
 );
 
@@ -99,16 +100,46 @@ describe("help from the specs", () => {
     expect(text).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage, .* 130 interrupted\./);
   });
 
-  it("builds only the named group, and still suggests near misses (exit 2)", async () => {
-    const only = buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal, {}, ["intake", "show", "1"]);
-    expect(only.commands.find((command) => command.name() === "intake")?.commands.length).toBeGreaterThan(4);
-    expect(only.commands.map((command) => command.name())).toEqual(["intake", "help"]);
+  it("builds only the named group and command, all of the group for its help, and still suggests near misses (exit 2)", async () => {
+    const build = (argv?: string[]) =>
+      buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal, {}, argv);
+    const names = (command: Command | undefined) => command?.commands.map((child) => child.name());
+    const intakeOf = (program: Command) => program.commands.find((command) => command.name() === "intake");
+    const only = await build(["intake", "show", "1"]);
+    expect(names(only)).toEqual(["intake", "help"]);
+    expect(names(intakeOf(only))).toEqual(["show"]);
+    for (const argv of [
+      ["intake", "--help", "show"],
+      ["intake", "-h"],
+      ["intake", "shw"],
+    ])
+      expect(names(intakeOf(await build(argv))), argv.join(" ")).toEqual(names(intakeOf(await build())));
+    expect(names(intakeOf(await build()))?.length).toBeGreaterThan(4);
+    const groupHelp = await help(["intake", "--help", "show"]);
+    expect(groupHelp.code).toBe(0);
+    for (const name of names(intakeOf(await build())) ?? []) expect(groupHelp.stdout).toContain(`  ${name}`);
     const verb = await help(["intake", "shw", "1002"]);
     expect(verb.code).toBe(EXIT.usage);
     expect(verb.stderr).toMatch(/unknown command 'shw'.*Did you mean show\?/);
     const group = await help(["intak", "show", "1002"]);
     expect(group.code).toBe(EXIT.usage);
     expect(group.stderr).toMatch(/Did you mean intake\?/);
+  });
+
+  it("loads the spec of the named group alone; all of them when none is named", async () => {
+    const loads = NOUNS.map((entry) => vi.spyOn(entry, "load"));
+    try {
+      const build = (argv: string[]) =>
+        buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal, {}, argv);
+      const loaded = () => NOUNS.filter((_, index) => loads[index]!.mock.calls.length > 0).map((entry) => entry.name);
+      await build(["intake", "show", "1002"]);
+      expect(loaded()).toEqual(["intake"]);
+      loads.forEach((spy) => spy.mockClear());
+      await build(["intak", "show"]);
+      expect(loaded()).toEqual(NOUNS.map((entry) => entry.name));
+    } finally {
+      loads.forEach((spy) => spy.mockRestore());
+    }
   });
 
   it("spells the confirmation skip -y, --yes wherever a command asks", async () => {

@@ -5,7 +5,7 @@
  */
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
-import { NOUNS } from "../index.js";
+import { loadNouns } from "../index.js";
 import { GLOBAL_OPTIONS, type Completion, type OptionSpec, type Verb } from "../spec.js";
 
 interface Node {
@@ -31,8 +31,8 @@ function nodeFor(path: string[], subcommands: string[], options: OptionSpec[], a
   return { path, subcommands, options: [...options.flatMap(flagsOf), "--help"], optionValues, argValues: action?.args?.[0]?.complete };
 }
 
-function nodes(): Node[] {
-  const nouns = NOUNS.filter((noun) => !noun.hidden);
+async function nodes(): Promise<Node[]> {
+  const nouns = (await loadNouns()).filter((noun) => !noun.hidden);
   const all = [nodeFor([], [...nouns.map((noun) => noun.name), "help"], [...GLOBAL_OPTIONS, { flags: "-V, --version", description: "" }])];
   for (const noun of nouns) {
     const verbs = noun.verbs.filter((verb) => !verb.hidden);
@@ -145,7 +145,7 @@ function fish(all: Node[]): string {
 }
 
 export async function completionCommand(ctx: Context, shell: string): Promise<number> {
-  const all = nodes();
+  const all = await nodes();
   // Every node lists its own --help already.
   const globals = GLOBAL_OPTIONS.flatMap(flagsOf).filter((flag) => flag.startsWith("--"));
   if (shell === "bash") ctx.io.stdout.write(bash(all, globals));

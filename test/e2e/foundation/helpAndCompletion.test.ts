@@ -13,7 +13,7 @@ import { expectErrorLine, expectExit } from "./harness.js";
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal));
+const COMMANDS = commandPaths(await buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal));
 
 describe("--help", () => {
   it("covers the whole command tree", () => {
