@@ -1,4 +1,5 @@
-import http from "node:http";
+// Named imports: a default import makes the bundle copy every export of node:http onto a namespace object at start-up.
+import { Agent, request as httpRequest } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
 import {
   describeNetworkError,
@@ -12,11 +13,11 @@ import {
 
 /** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
 export function createNodeTransport(clock: Clock = systemClock): Transport {
-  const plain: Pool = { send: http.request, agent: new http.Agent({ keepAlive: true, maxSockets: 16 }) };
+  const plain: Pool = { send: httpRequest, agent: new Agent({ keepAlive: true, maxSockets: 16 }) };
   // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
   let secure: Promise<Pool> | undefined;
   const loadSecure = () =>
-    (secure ??= import("node:https").then(({ default: https }) => ({
+    (secure ??= import("node:https").then((https) => ({
       send: https.request,
       agent: new https.Agent({ keepAlive: true, maxSockets: 16 }),
     })));
@@ -24,8 +25,8 @@ export function createNodeTransport(clock: Clock = systemClock): Transport {
 }
 
 interface Pool {
-  send: typeof http.request;
-  agent: http.Agent;
+  send: typeof httpRequest;
+  agent: Agent;
 }
 
 /** One request over a keep-alive pool: the answer, or a TransportError (timeout, Ctrl-C, network, too large). */

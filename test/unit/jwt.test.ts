@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isExpired, readTokenClaims } from "../../src/config/jwt.js";
+import { tokenTextProblem } from "../../src/config/token.js";
 
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (payload: unknown, signature = "c2lnbmF0dXJl") => `${part({ alg: "HS256", typ: "JWT" })}.${part(payload)}.${signature}`;
@@ -61,5 +62,15 @@ describe("isExpired", () => {
     const now = Math.floor(Date.now() / 1000);
     expect(isExpired(claims(now - 60))).toBe(true);
     expect(isExpired(claims(now + 3600))).toBe(false);
+  });
+});
+
+describe("tokenTextProblem", () => {
+  it.each(["Bearer abc.def", "bearer abc", "BEARER\tabc", "BeArEr", "bearer"])("refuses %j: a pasted Bearer prefix", (text) => {
+    expect(tokenTextProblem(text)?.message).toBe('starts with "Bearer "');
+  });
+
+  it.each(["bearerish-token", "abc.Bearer", "eyJhbGciOiJIUzI1NiJ9.e30.c2ln", "opaque_token-123"])("accepts %j", (text) => {
+    expect(tokenTextProblem(text)).toBeNull();
   });
 });
