@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The foodctl command (CommonJS: bin/package.json). It answers --version itself, then loads the
-// hot bundle dist/foodctl.cjs compiled with a V8 code cache, and sets the process's exit code
-// (the only file that does). The cold files the bundle loads on first use (dist/cold/*.cjs)
-// load the same way, each with a cache of its own.
+// hot bundle dist/foodctl.cjs compiled with a V8 code cache, and ends the process with the code
+// run() returns (exit() in src/main.ts: the only place that does). The cold files the bundle
+// loads on first use (dist/cold/*.cjs) load the same way, each with a cache of its own.
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per bundle
 // file, its content, Node version, architecture and Node flags (V8 itself only checks the
@@ -162,9 +162,7 @@ function main() {
   // Before the bundle loads: Node maps the stack traces of the files it loads after this.
   if (verbose) process.setSourceMapsEnabled(true);
   const hot = verbose || process.env.FOODCTL_NO_CACHE === "1" ? require(bundle) : loadCached(bundle);
-  hot.run(argv).then((code) => {
-    process.exitCode = code;
-  });
+  hot.run(argv).then(hot.exit);
 }
 
 main();

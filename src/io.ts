@@ -2,7 +2,7 @@
  * The process's streams and terminal facts, and the colour decision. Commands and printers
  * never touch `process` directly: tests hand in a buffered IO.
  */
-import { processStdout } from "./stdout.js";
+import { noteStream, processStdout } from "./stdout.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -42,7 +42,7 @@ export function processIO(): IO {
     stdout,
     // Getters: Node builds these streams on first use, and most runs never read stdin.
     get stderr() {
-      return process.stderr;
+      return noteStream(process.stderr);
     },
     get stdin() {
       return process.stdin;

@@ -23,6 +23,24 @@ export function isTerminal(fd: number): boolean {
   return (require("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
+/** Node's output streams this process built (stdout on a terminal or after EAGAIN, stderr once written to). */
+const builtStreams = new Set<NodeJS.WritableStream>();
+
+/** `stream`, noted as one whose queued writes must go out before the process ends (see `outputQueued`). */
+export function noteStream<T extends NodeJS.WritableStream>(stream: T): T {
+  builtStreams.add(stream);
+  return stream;
+}
+
+/**
+ * Whether a stream of Node's still holds writes it has not handed to the system: a pipe that was
+ * full (EAGAIN), a terminal on Windows. Writes to fd 1 of our own are synchronous, never queued.
+ */
+export function outputQueued(): boolean {
+  for (const stream of builtStreams) if ((stream as NodeJS.WritableStream & { writableLength?: number }).writableLength) return true;
+  return false;
+}
+
 /** What the process's stdout is made of; tests hand in their own. */
 export interface StdoutParts {
   terminal: boolean;
@@ -50,7 +68,7 @@ export function processStdout(parts: StdoutParts = PROCESS_PARTS()): { stdout: O
   let stream: NodeJS.WritableStream | undefined;
   const nodeStream = () => {
     if (!stream) {
-      stream = parts.stream();
+      stream = noteStream(parts.stream());
       stream.on("error", closed);
     }
     return stream;

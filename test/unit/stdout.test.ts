@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXIT } from "../../src/errors.js";
-import { isTerminal, processStdout, type StdoutParts } from "../../src/stdout.js";
+import { isTerminal, outputQueued, processStdout, type StdoutParts } from "../../src/stdout.js";
 
 const errno = (code: string) => Object.assign(new Error(`${code}: write`), { code });
 
@@ -101,5 +101,39 @@ describe("isTerminal", () => {
   it("agrees with node:tty", async () => {
     const tty = await import("node:tty");
     for (const fd of [0, 1, 2]) expect(isTerminal(fd)).toBe(tty.isatty(fd));
+  });
+});
+
+describe("the end of a run (exit in src/main.ts)", () => {
+  it("ends the process at once when everything written is out, and waits for writes a stream of Node's still queues", async () => {
+    const { exit } = await import("../../src/main.js");
+    const ended = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    const before = process.exitCode;
+    try {
+      // fd 1 full (EAGAIN): the rest went to Node's stream, which has not written it yet.
+      const stream = new PassThrough({ highWaterMark: 4 });
+      const { stdout } = processStdout({
+        terminal: false,
+        write: () => {
+          throw errno("EAGAIN");
+        },
+        stream: () => stream,
+      });
+      expect(outputQueued()).toBe(false);
+      exit(3);
+      expect(ended).toHaveBeenCalledWith(3);
+      stdout.write("queued output");
+      expect(outputQueued()).toBe(true);
+      ended.mockClear();
+      exit(4);
+      expect(ended).not.toHaveBeenCalled();
+      expect(process.exitCode).toBe(4);
+      stream.resume();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(outputQueued()).toBe(false);
+    } finally {
+      ended.mockRestore();
+      process.exitCode = before;
+    }
   });
 });
