@@ -125,9 +125,13 @@ export function describeNetworkError(error: NodeJS.ErrnoException): string {
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === "localhost" || host === "[::1]" || host === "::1") return true;
-  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+  // 127.d.d.d, each part one to three digits up to 255: by hand, as every API run asks (a regex's first use costs ~0.05 ms).
+  const octets = host.split(".");
+  return octets.length === 4 && octets[0] === "127" && octets.every(isOctet);
 }
+
+const isOctet = (part: string): boolean =>
+  part.length >= 1 && part.length <= 3 && [...part].every((char) => char >= "0" && char <= "9") && Number(part) <= 255;
 
 /** The proxy URL the environment names for this URL's scheme, if any. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {

@@ -70,7 +70,18 @@ describe("tokenTextProblem", () => {
     expect(tokenTextProblem(text)?.message).toBe('starts with "Bearer "');
   });
 
-  it.each(["bearerish-token", "abc.Bearer", "eyJhbGciOiJIUzI1NiJ9.e30.c2ln", "opaque_token-123"])("accepts %j", (text) => {
+  it.each([
+    ["", "is empty"],
+    ["abc\u0007def", "holds control characters"],
+    ["abc def", "holds whitespace"],
+    ["abc\ndef", "holds whitespace"],
+    ["abc\u00a0def", "holds whitespace"],
+    ["abcdé", "holds characters outside printable ASCII"],
+  ])("refuses %j: %s", (text, message) => {
+    expect(tokenTextProblem(text)?.message).toBe(message);
+  });
+
+  it.each(["bearerish-token", "abc.Bearer", "eyJhbGciOiJIUzI1NiJ9.e30.c2ln", "opaque_token-123", "!~"])("accepts %j", (text) => {
     expect(tokenTextProblem(text)).toBeNull();
   });
 });

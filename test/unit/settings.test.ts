@@ -211,15 +211,18 @@ describe("checkApiUrl", () => {
 });
 
 describe("isLoopbackHost", () => {
-  it.each(["localhost", "127.0.0.1", "127.255.255.254", "[::1]", "::1"])("calls %s loopback", (host) => {
-    expect(isLoopbackHost(host)).toBe(true);
-  });
-  it.each(["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]", "127.0.0.256"])(
-    "calls %s remote",
+  it.each(["localhost", "LocalHost", "127.0.0.1", "127.255.255.254", "127.0.0.01", "127.0.0.255", "[::1]", "::1"])(
+    "calls %s loopback",
     (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
+      expect(isLoopbackHost(host)).toBe(true);
     },
   );
+  it.each([
+    ...["example.com", "localhost.example.com", "128.0.0.1", "127.0.0", "10.0.0.1", "[::2]", "127.0.0.256"],
+    ...["127.0.0.0001", "127.0.0.-1", "127.0.0.1a", "127.0.0.", "127..0.1", "127.0.0.1.1", "127.0.0.+1", "127.0.0.1e0", "0127.0.0.1", ""],
+  ])("calls %s remote", (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 });
 
 describe("issue 15, low: evil.localhost is not loopback", () => {
