@@ -33,18 +33,22 @@ export function journalDir(env: NodeJS.ProcessEnv): string {
 
 export class JournalStore {
   readonly path: string;
+  private prepared = false;
 
   constructor(readonly dir: string) {
     this.path = join(dir, JOURNAL_FILE);
   }
 
+  /** The folder and its images/, private: once a store (a run writes twice per change). */
   private prepare(): void {
+    if (this.prepared) return;
     try {
       mkdirSync(join(this.dir, IMAGES), { recursive: true, mode: 0o700 });
       chmodSync(this.dir, 0o700);
     } catch (error) {
       throw this.unwritable(error as Error);
     }
+    this.prepared = true;
   }
 
   private unwritable(error: Error): Error {
@@ -117,7 +121,7 @@ export class JournalStore {
     if (!existsSync(this.path)) return false;
     const fd = openSync(this.path, "r");
     try {
-      const buffer = Buffer.alloc(64 * 1024);
+      const buffer = Buffer.allocUnsafe(64 * 1024);
       const length = readSync(fd, buffer, 0, buffer.length, 0);
       // Only the first line is decoded: every change appends here, and the file grows.
       const newline = buffer.subarray(0, length).indexOf(0x0a);
