@@ -89,7 +89,6 @@ function allCommands(command: import("commander").Command): import("commander").
   return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }
 
-/** Prints an error once, in the form the run asked for, and returns its exit code. */
 /**
  * Ends the process with `code` once `run` has returned (the bin's last step). At once when all
  * output has been handed to the system: Node's own ending (closing the kept-alive connection,
@@ -102,6 +101,7 @@ export function exit(code: number): void {
   if (!outputQueued()) process.exit(code);
 }
 
+/** Prints an error once, in the form the run asked for, and returns its exit code. */
 export function report(io: IO, error: CliError, json: boolean, verbose: boolean): number {
   // The stored token too: a server may echo whatever it was sent, so anything shaped like a JWT is masked.
   const clean = (text: string) => redactSecrets(text, [io.env.FOODCTL_TOKEN]);
