@@ -60,9 +60,12 @@ function readGlobals(command: Command): GlobalOptions {
 
 /**
  * With `argv`, only the groups it names are loaded and built (all when it names none: the top
- * level's help and a near miss's suggestion list them), and in a group only the commands it names
- * (all when it names none, or asks for help: the group's help and a near miss list them). A run
- * never needs the rest, and loading and building it costs start-up.
+ * level's help and a near miss's suggestion list them), and in a group only the command whose name
+ * follows the group's (`intake show`; all when none does: the group's help and a near miss list
+ * them). A line that asks for help anywhere (`--help`, `-h`, `help`) gets the whole tree, as any
+ * help lists its level's commands. A run never needs the rest, and loading and building it costs
+ * start-up. A command the tree does not know may be a near miss of one left out: `run` then words
+ * the refusal from the whole tree.
  */
 export async function buildProgram(
   io: IO,
@@ -116,13 +119,14 @@ export async function buildProgram(
     return command.action(execute(verb));
   };
 
-  const named = (name: string) => !argv || argv.includes(name);
+  const words = argv && !["--help", "-h", "help"].some((word) => argv.includes(word)) ? argv : undefined;
+  const named = (name: string) => !words || words.includes(name);
   // A run that names a group needs no other (commander dispatches by name); otherwise all are
   // listed, for the help and for a near miss's suggestion.
   const nouns = await loadNouns(NOUNS.some((noun) => named(noun.name)) ? NOUNS.filter((noun) => named(noun.name)) : NOUNS);
-  // `--help` or `-h` anywhere may be a group's (`foodctl intake --help show`), which lists every command.
-  const helpAsked = argv !== undefined && (argv.includes("--help") || argv.includes("-h"));
-  for (const noun of nouns) addNoun(program, noun, declare, width, named, helpAsked);
+  // The group's name, then the command's: the same word elsewhere (an option's value, an argument) names no command.
+  const follows = (group: string) => (name: string) => !words || words.some((word, index) => word === group && words[index + 1] === name);
+  for (const noun of nouns) addNoun(program, noun, declare, width, named(noun.name), follows(noun.name));
   addHelpCommand(program, state, width);
   return program;
 }
@@ -132,8 +136,10 @@ function addNoun(
   noun: Noun,
   declare: (command: Command, verb: Verb) => Command,
   width: () => number,
+  /** Whether the line names this group (its commands are declared only then, or for the whole tree). */
+  groupNamed: boolean,
+  /** Whether the line names this command of the group. */
   named: (name: string) => boolean,
-  helpAsked: boolean,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) {
@@ -147,7 +153,7 @@ function addNoun(
   }
   if (!noun.verbs.length) return;
   group.description(noun.description);
-  if (!named(noun.name)) return;
+  if (!groupNamed) return;
   group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
     const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
     // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
@@ -155,7 +161,7 @@ function addNoun(
   });
   // `foodctl intake show …` needs show alone; without a command named (a near miss, the group's
   // own help) all are declared, for the list and the suggestion.
-  const some = !helpAsked && noun.verbs.some((verb) => named(verb.name));
+  const some = noun.verbs.some((verb) => named(verb.name));
   for (const verb of noun.verbs) if (!some || named(verb.name)) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 

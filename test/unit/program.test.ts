@@ -108,10 +108,16 @@ describe("help from the specs", () => {
     const only = await build(["intake", "show", "1"]);
     expect(names(only)).toEqual(["intake", "help"]);
     expect(names(intakeOf(only))).toEqual(["show"]);
+    // A help anywhere, no command after the group's name, or the name elsewhere (an option's value, an argument): all of them.
     for (const argv of [
       ["intake", "--help", "show"],
       ["intake", "-h"],
+      ["help", "intake", "show"],
+      ["--profile", "show", "help", "intake"],
       ["intake", "shw"],
+      ["intake", "shw", "list"],
+      ["--profile", "list", "intake", "shw", "1002"],
+      ["intake", "--json", "show", "1002"],
     ])
       expect(names(intakeOf(await build(argv))), argv.join(" ")).toEqual(names(intakeOf(await build())));
     expect(names(intakeOf(await build()))?.length).toBeGreaterThan(4);
@@ -124,6 +130,17 @@ describe("help from the specs", () => {
     const group = await help(["intak", "show", "1002"]);
     expect(group.code).toBe(EXIT.usage);
     expect(group.stderr).toMatch(/Did you mean intake\?/);
+    // A group's or command's name elsewhere in the line loads only that group: the whole tree words the refusal.
+    for (const [argv, suggestion] of [
+      [["--profile", "smoke", "intak"], "intake"],
+      [["--profile", "list", "intake", "shw", "1002"], "show"],
+      [["--profile", "apply", "help", "intake", "shw"], "show"],
+    ] as const) {
+      const near = await help([...argv]);
+      expect(near.code, argv.join(" ")).toBe(EXIT.usage);
+      expect(near.stderr, argv.join(" ")).toContain(`Did you mean ${suggestion}?`);
+      expect(near.stdout).toBe("");
+    }
   });
 
   it("loads the spec of the named group alone; all of them when none is named", async () => {
