@@ -60,28 +60,9 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   if (argv.includes("--wide")) io.stdout = withoutWidth(io.stdout);
 
   const state = { exitCode: 0, parseMessage: "" };
-  const { CommanderError, buildProgram } = await import("./program.js");
-  /** The command tree for these words (undefined: the whole tree), parsing `argv`. */
-  const parse = async (words: readonly string[] | undefined) => {
-    const program = await buildProgram(io, state, signal, { transport: deps.transport, clock: deps.clock }, words);
-    for (const command of [program, ...allCommands(program)]) {
-      command.exitOverride();
-      command.configureOutput(program.configureOutput());
-    }
-    await program.parseAsync(argv, { from: "user" });
-  };
-
+  const { CommanderError, parseCommandLine } = await import("./program.js");
   try {
-    try {
-      await parse(argv);
-    } catch (error) {
-      // Built for this line's words, the tree may lack the command a near miss is near (`foodctl
-      // --profile smoke intak`): the whole tree words the refusal, with its "Did you mean …?".
-      // Commander refuses before any action runs, and the whole tree holds every command the first did.
-      if (!(error instanceof CommanderError && error.code === "commander.unknownCommand")) throw error;
-      state.parseMessage = "";
-      await parse(undefined);
-    }
+    await parseCommandLine(io, state, signal, { transport: deps.transport, clock: deps.clock }, argv);
     return state.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -96,10 +77,6 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   } finally {
     removeSigint();
   }
-}
-
-function allCommands(command: import("commander").Command): import("commander").Command[] {
-  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }
 
 /**

@@ -165,6 +165,41 @@ function addNoun(
   for (const verb of noun.verbs) if (!some || named(verb.name)) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 
+/**
+ * Parses `argv` with the tree built for its words, so the named command runs (with commander's
+ * errors thrown, its messages in `state`). Built for this line's words, the tree may lack the
+ * command a near miss is near (`foodctl --profile smoke intak`): the whole tree then words the
+ * refusal, with its "Did you mean …?". Commander refuses before any action runs, and the whole
+ * tree holds every command the first did.
+ */
+export async function parseCommandLine(
+  io: IO,
+  state: ProgramState,
+  signal: AbortSignal,
+  services: Services,
+  argv: string[],
+): Promise<void> {
+  const parse = async (words: readonly string[] | undefined) => {
+    const program = await buildProgram(io, state, signal, services, words);
+    for (const command of [program, ...allCommands(program)]) {
+      command.exitOverride();
+      command.configureOutput(program.configureOutput());
+    }
+    await program.parseAsync(argv, { from: "user" });
+  };
+  try {
+    await parse(argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError && error.code === "commander.unknownCommand")) throw error;
+    state.parseMessage = "";
+    await parse(undefined);
+  }
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
+}
+
 /** `foodctl help intake show` is `foodctl intake show --help`. */
 function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
   program
