@@ -1,13 +1,14 @@
 /** Addresses the sandbox listens on and the URLs it gives out, never taken from a request's Host header. */
 import { isIPv6 } from "node:net";
+import { isLoopbackHost as isLoopbackUrlHost } from "../api/transport.js";
 
 export function isWildcardHost(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "";
 }
 
-/** Only `localhost`, 127.0.0.0/8 and ::1 stay on this machine. */
+/** Only `localhost`, 127.0.0.0/8 and ::1 stay on this machine: the client's own rule, plus the IPv4-mapped form a socket may report. */
 export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::ffff:127.0.0.1";
+  return host === "::ffff:127.0.0.1" || isLoopbackUrlHost(host);
 }
 
 export function httpUrl(host: string, port: number): string {

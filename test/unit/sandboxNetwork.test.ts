@@ -16,8 +16,8 @@ describe("--host 0.0.0.0 (issue 15: printed a 127.0.0.1 URL and warned of nothin
       /listens on http:\/\/0\.0\.0\.0:8787, reachable from the network: its well-known tokens/,
     );
     expect(networkWarning("192.168.1.20", "http://192.168.1.20:8787")).not.toBeNull();
-    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) expect(networkWarning(host, "x")).toBeNull();
-    expect(isLoopbackHost("evil.localhost")).toBe(false);
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost", "::ffff:127.0.0.1"]) expect(networkWarning(host, "x")).toBeNull();
+    for (const host of ["evil.localhost", "127.0.0.256", "::ffff:10.0.0.1"]) expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it("image URLs on a wildcard address come from the socket's local address, never from the Host header", () => {
