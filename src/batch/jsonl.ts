@@ -1,5 +1,6 @@
 /** JSON Lines input: one update body per line, with image_id and an optional user_id. */
 import { isPlainRecord } from "../intake/records.js";
+import { findDuplicateKey, MAX_JSON_DEPTH, nestedDeeperThan } from "../json.js";
 import { pickUpdateFields, validateUpdateShape, UPDATE_FIELDS } from "../intake/update.js";
 import type { BatchChange } from "./changeList.js";
 import { finishInput, readLines, type BatchInput, type ReadOptions } from "./input.js";
@@ -26,6 +27,16 @@ export function parseJsonLine(text: string, line: number): { change: BatchChange
     value = JSON.parse(text);
   } catch (error) {
     fail(null, `not valid JSON (${(error as Error).message})`);
+    return { change: null, problems };
+  }
+  // JSON.parse keeps the last of a key given twice, and the messages below quote values whole.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== null) {
+    fail(showValue(duplicate), "given twice in one object: write each key once");
+    return { change: null, problems };
+  }
+  if (nestedDeeperThan(value)) {
+    fail(null, `values nested more than ${MAX_JSON_DEPTH} levels deep: no change has such a field`);
     return { change: null, problems };
   }
   if (!isPlainRecord(value)) {

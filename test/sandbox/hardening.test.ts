@@ -228,6 +228,17 @@ describe("issue 15: hostile JSON and bodies", () => {
     expect((await raw('{"imageId": 1002, "quantity": {"2": 150}, "sugar": {"2": "low"}}')).status).toBe(200);
   });
 
+  it("a value nested 5,000 deep is refused with 400 (code 1402), not a 500, and nothing changes", async () => {
+    const before = sb.handle.intake(1002);
+    const deep = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+    for (const text of [`{"imageId": 1002, "quantity": {"1": ${deep}}}`, `{"imageId": ${deep}}`]) {
+      const answer = await raw(text);
+      expect([answer.status, answer.body.code]).toEqual([400, 1402]);
+      expect(answer.body.message).toBe("the request body nests values more than 32 levels deep");
+    }
+    expect(sb.handle.intake(1002)).toEqual(before);
+  });
+
   it("a body sent with Content-Encoding: gzip (or any encoding) is answered 415 (code 1503) and nothing changes", async () => {
     const body = JSON.stringify({ imageId: 1002, quantity: { "1": 111 } });
     for (const [encoding, bytes] of [

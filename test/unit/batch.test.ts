@@ -131,6 +131,27 @@ describe("parseJsonLine", () => {
     expect(parsed.problems).toContainEqual({ line: 7, field, message: expect.stringMatching(message) });
   });
 
+  it("refuses a key given twice in one object instead of keeping the last", () => {
+    expect(parseJsonLine('{"image_id": 1002, "quantity": {"1": 320}, "quantity": {"1": 5}}', 3)).toEqual({
+      change: null,
+      problems: [{ line: 3, field: '"quantity"', message: "given twice in one object: write each key once" }],
+    });
+    expect(parseJsonLine('{"image_id": 1002, "quantity": {"1": 320, "1": 5}}', 4).problems).toEqual([
+      { line: 4, field: '"1"', message: "given twice in one object: write each key once" },
+    ]);
+  });
+
+  it.each([
+    ["a quantity", (deep: string) => `{"image_id": 1002, "quantity": {"1": ${deep}}}`],
+    ["the image id", (deep: string) => `{"image_id": ${deep}}`],
+    ["an unknown key", (deep: string) => `{"image_id": 1002, "x": ${deep}}`],
+  ])("refuses a value nested 5,000 deep in %s with one problem on its line", (_, line) => {
+    const deep = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+    expect(parseJsonLine(line(deep), 8).problems).toEqual([
+      { line: 8, field: null, message: "values nested more than 32 levels deep: no change has such a field" },
+    ]);
+  });
+
   it("reports every problem of a line, not just the first", () => {
     const parsed = parseJsonLine('{"image_id": "x", "user": 1, "quantity": 320.5, "oil": "low"}', 9);
     expect(parsed.problems.map((problem) => problem.field)).toEqual(['"user"', "image_id", "quantity", "oil"]);

@@ -1,6 +1,6 @@
 /** The sandbox's addresses and JSON duplicate-key check, as pure functions. */
 import { describe, expect, it } from "vitest";
-import { findDuplicateKey } from "../../src/sandbox/json.js";
+import { findDuplicateKey, nestedDeeperThan } from "../../src/json.js";
 import { clientUrl, httpUrl, isLoopbackHost, networkWarning, socketUrl } from "../../src/sandbox/network.js";
 
 describe("--host 0.0.0.0 (issue 15: printed a 127.0.0.1 URL and warned of nothing)", () => {
@@ -44,5 +44,16 @@ describe("findDuplicateKey", () => {
   it("walks 100,000 levels of nesting without recursion", () => {
     const deep = `${"[".repeat(100_000)}{"k": 1, "k": 2}${"]".repeat(100_000)}`;
     expect(findDuplicateKey(deep)).toBe("k");
+  });
+});
+
+describe("nestedDeeperThan", () => {
+  it("counts objects and lists alike, and stops at the limit however deep the value goes", () => {
+    expect(nestedDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(nestedDeeperThan({ a: [{ b: {} }] }, 3)).toBe(true);
+    expect(nestedDeeperThan("text", 0)).toBe(false);
+    let deep: unknown = 1;
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    expect(nestedDeeperThan(deep)).toBe(true);
   });
 });
