@@ -60,8 +60,12 @@ function pickText(
 /** Profile names: letters, digits, dot, underscore and dash, 1 to 64 of them, and no name an object already has (`__proto__`). */
 const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name) && !(name in Object.prototype);
+}
+
 export function checkProfileName(name: string, from: string): string {
-  if (!PROFILE_NAME.test(name) || name in Object.prototype) {
+  if (!isProfileName(name)) {
     throw usageError(`${from} "${name}" is not a valid profile name`, {
       hint: "use 1 to 64 letters, digits, dots, underscores or dashes (not __proto__)",
     });

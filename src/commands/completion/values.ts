@@ -4,10 +4,12 @@
  * unreadable config or an unknown kind lists nothing and never prints an error.
  */
 import type { Context } from "../../context.js";
+import { isProfileName } from "../../config/settings.js";
 import { DEFAULT_PROFILE } from "../../config/store.js";
 
 async function lookup(ctx: Context, kind: string): Promise<string[]> {
-  if (kind === "profiles") return [...new Set([DEFAULT_PROFILE, ...Object.keys(ctx.config().profiles)])];
+  // Only names `--profile` accepts: a shell may expand what it is offered (`$(…)` in a key of the file).
+  if (kind === "profiles") return [...new Set([DEFAULT_PROFILE, ...Object.keys(ctx.config().profiles).filter(isProfileName)])];
   if (kind === "sandbox-users") return (await import("../../sandbox/seed.js")).SEED_USERS.map((user) => user.name);
   return [];
 }

@@ -1,6 +1,6 @@
 /** `--help` of every command and the shell completion scripts, in process; completion in bash calls the built CLI back. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
@@ -94,14 +94,18 @@ describe("completion", () => {
 
   /** Completes `words` in bash, with `foodctl` a function running the built CLI against a config holding two profiles. */
   async function completeWithValues(...words: string[]): Promise<string[]> {
+    return completeWithProfiles({ staging: {}, support: { user: 101 } }, words);
+  }
+
+  async function completeWithProfiles(profiles: Record<string, object>, words: string[], cwd?: string): Promise<string[]> {
     const script = (await runFoodctl(["completion", "bash"])).stdout;
     const home = tempConfigHome();
     try {
       mkdirSync(join(home, "foodctl"));
-      writeFileSync(join(home, "foodctl", "config.json"), JSON.stringify({ profiles: { staging: {}, support: { user: 101 } } }));
+      writeFileSync(join(home, "foodctl", "config.json"), JSON.stringify({ profiles }));
       const define = `foodctl() { "${process.execPath}" "${cliBin()}" "$@"; }`;
       const line = `COMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _foodctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const output = execFileSync("bash", ["-c", `${define}\n${script}\n${line}`], { env: baseEnv({ XDG_CONFIG_HOME: home }) });
+      const output = execFileSync("bash", ["-c", `${define}\n${script}\n${line}`], { env: baseEnv({ XDG_CONFIG_HOME: home }), cwd });
       return output.toString().trim().split("\n").sort();
     } finally {
       rmSync(home, { recursive: true, force: true });
@@ -122,6 +126,21 @@ describe("completion", () => {
     expect(await completeWithValues("foodctl", "--profile", "")).toEqual(["default", "staging", "support"]);
     expect(await completeWithValues("foodctl", "intake", "list", "--profile", "st")).toEqual(["staging"]);
     expect(await completeWithValues("foodctl", "sandbox", "--as", "")).toEqual(["acme", "alice", "bob", "carol", "dave", "erin"]);
+  });
+
+  it("offers only valid profile names, so a key like $(touch x) in the config never runs on Tab", async () => {
+    const cwd = tempConfigHome();
+    try {
+      const offered = await completeWithProfiles(
+        { "$(touch pwned)": {}, "`touch pwned2`": {}, "a b": {}, ok: {} },
+        ["foodctl", "--profile", ""],
+        cwd,
+      );
+      expect(offered).toEqual(["default", "ok"]);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it("lists values for the scripts, and nothing (exit 0, no error) for a corrupt config or an unknown kind", async () => {
