@@ -5,9 +5,9 @@ import { buildModifierFields, modifierArgumentProblem } from "../../intake/modif
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "./change.js";
+import { runIntakeUpdate } from "../../change/pipeline.js";
 import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
-import { reportChange } from "./report.js";
+import { reportChange } from "../reportChange.js";
 
 export interface SetModifiersOptions extends ChangeFlags {
   imageId: string;

@@ -2,9 +2,9 @@ import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "./change.js";
+import { runIntakeUpdate } from "../../change/pipeline.js";
 import { parseQuantityArgs } from "./changeArgs.js";
-import { reportChange } from "./report.js";
+import { reportChange } from "../reportChange.js";
 
 export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
   imageId: string;

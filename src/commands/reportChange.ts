@@ -1,12 +1,12 @@
 /** How a single changing command reports: dry run, --json intake, or the before → after. */
-import type { Context } from "../../context.js";
-import { EXIT, rejectedError } from "../../errors.js";
-import { jsonBody } from "../../output/sanitize.js";
-import { jsonLine } from "../args.js";
-import type { UpdateOutcome } from "./change.js";
+import type { Context } from "../context.js";
+import { EXIT, rejectedError } from "../errors.js";
+import { jsonBody } from "../output/sanitize.js";
+import { jsonLine } from "./args.js";
+import type { UpdateOutcome } from "../change/pipeline.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
-  const { describeIgnored, renderDryRun, renderDiff } = await import("../../output/change.js");
+  const { describeIgnored, renderDryRun, renderDiff } = await import("../output/change.js");
   if (outcome.dryRun) {
     ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));
     if (!ctx.json) ctx.info("dry run: nothing was sent");

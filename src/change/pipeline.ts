@@ -3,15 +3,15 @@
  * refuse what cannot apply before anything is sent, journal it, send (or describe, for
  * --dry-run), read again and work out what changed and which modifiers were ignored.
  */
-import type { ApiClient, ApiResult, RequestDescription } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
-import { CliError, rejectedError, usageError } from "../../errors.js";
-import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
-import { intakePositions } from "../../intake/items.js";
-import { readIntakeKind } from "../../intake/kinds.js";
-import { checkUpdateAgainstIntake, validateUpdateShape } from "../../intake/update.js";
-import type { ImageCopy } from "../../journal/entry.js";
-import { outcomeOfError, type JournalRecorder } from "../../journal/recorder.js";
+import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js";
+import type { Intake } from "../api/schemas.js";
+import { CliError, rejectedError, usageError } from "../errors.js";
+import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
+import { intakePositions } from "../intake/items.js";
+import { readIntakeKind } from "../intake/kinds.js";
+import { checkUpdateAgainstIntake, validateUpdateShape } from "../intake/update.js";
+import type { ImageCopy } from "../journal/entry.js";
+import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
 
 export interface ChangeOptions {
   dryRun: boolean;
