@@ -13,7 +13,8 @@ import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { describeIgnored } from "../../output/change.js";
-import { runIntakeUpdate, type UpdateOutcome } from "../../change/pipeline.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { UpdateOutcome } from "../../change/pipeline.js";
 
 export interface RunOptions {
   batchId: string;

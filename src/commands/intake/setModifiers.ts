@@ -5,7 +5,7 @@ import { buildModifierFields, modifierArgumentProblem } from "../../intake/modif
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "../../change/pipeline.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
 import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
 import { reportChange } from "../reportChange.js";
 

@@ -2,7 +2,7 @@ import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "../../change/pipeline.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
 import { parseQuantityArgs } from "./changeArgs.js";
 import { reportChange } from "../reportChange.js";
 

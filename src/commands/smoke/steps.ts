@@ -12,7 +12,8 @@ import { formatAmount } from "../../output/format.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { changeDisplayImage } from "../../change/displayImageChange.js";
-import { precheckUpdate, runIntakeUpdate, type ChangeOptions } from "../../change/pipeline.js";
+import { precheckUpdate, runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { ChangeOptions } from "../../change/pipeline.js";
 import { openJournal } from "../journaled.js";
 
 export const STEP_NAMES = ["auth", "read", "history", "change", "restore", "display image"] as const;

@@ -14,7 +14,8 @@ import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../jou
 import { describeDifferences } from "../../output/journal.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { changeDisplayImage } from "../../change/displayImageChange.js";
-import { runIntakeUpdate, type ChangeOptions, type UpdateOutcome } from "../../change/pipeline.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { ChangeOptions, UpdateOutcome } from "../../change/pipeline.js";
 import { reportChange } from "../reportChange.js";
 import { journalStore, openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
