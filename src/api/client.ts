@@ -194,7 +194,7 @@ export class ApiClient {
       url,
     );
     for (;;) {
-      await attempts.begin();
+      await attempts.waitForTurn();
       let response: TransportResponse;
       try {
         response = await this.exchange(method, url, body, headers, attempts.count);
