@@ -24,7 +24,6 @@ export interface SandboxDeps {
 
 /** Set in a detached sandbox's environment: it outlives the process that started it. */
 export const DETACHED_ENV = "FOODCTL_SANDBOX_DETACHED";
-export const DEFAULT_PORT = 8787;
 
 /** The seeded users with what the command prints about them; the opaque token once the server has one. */
 export function userViews(
@@ -86,7 +85,7 @@ export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: n
 }
 
 async function listen(io: IO, options: SandboxCommandOptions): Promise<SandboxHandle> {
-  const { startSandbox, StateFileError } = await import("../../sandbox/server.js");
+  const { startSandbox, StateFileError, DEFAULT_PORT } = await import("../../sandbox/server.js");
   const port = options.port ?? DEFAULT_PORT;
   try {
     return await startSandbox({
