@@ -4,10 +4,10 @@
  * change pipeline.
  */
 import type { ApiClient } from "../api/client.js";
-import type { ImageUpload } from "../api/displayImage.js";
+import type { ImageUpload } from "../api/imageUpload.js";
 import type { Intake } from "../api/schemas.js";
 import { CliError, rejectedError } from "../errors.js";
-import { displayImageProblem } from "../intake/displayImage.js";
+import { displayImageProblem } from "../intake/displayImageRule.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/limits.js";
 import type { ImageCopy } from "../journal/entry.js";
 import type { JournalRecorder } from "../journal/recorder.js";

@@ -5,7 +5,7 @@ import { jsonBody, jsonDocument } from "../output/sanitize.js";
 import type { UpdateOutcome } from "../change/pipeline.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
-  const { describeIgnored, renderDryRun, renderDiff } = await import("../output/change.js");
+  const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");
   if (outcome.dryRun) {
     ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));
     if (!ctx.json) ctx.info("dry run: nothing was sent");

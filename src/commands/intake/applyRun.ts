@@ -12,7 +12,7 @@ import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
-import { describeIgnored } from "../../output/change.js";
+import { describeIgnored } from "../../output/changeResult.js";
 import { runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { UpdateOutcome } from "../../change/pipeline.js";
 
