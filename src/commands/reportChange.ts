@@ -1,8 +1,8 @@
 /** How a single changing command reports: dry run, --json intake, or the before → after. */
+import type { UpdateOutcome } from "../change/pipeline.js";
 import type { Context } from "../context.js";
 import { EXIT, rejectedError } from "../errors.js";
 import { jsonBody, jsonDocument } from "../output/sanitize.js";
-import type { UpdateOutcome } from "../change/pipeline.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
   const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");
