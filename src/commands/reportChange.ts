@@ -2,7 +2,7 @@
 import type { UpdateOutcome } from "../change/pipeline.js";
 import type { Context } from "../context.js";
 import { EXIT, rejectedError } from "../errors.js";
-import { jsonBody, jsonDocument } from "../output/sanitize.js";
+import { jsonBody, jsonDocument } from "../sanitize.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
   const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");

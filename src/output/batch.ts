@@ -2,7 +2,7 @@
 import type { BatchProblem } from "../batch/problems.js";
 import type { BatchResult, ResultChange } from "../batch/results.js";
 import { formatAmount } from "../intake/amounts.js";
-import { cleanForTerminal, escapeJsonControls } from "./sanitize.js";
+import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
 
 export function renderResult(result: BatchResult): string {

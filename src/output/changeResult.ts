@@ -2,7 +2,7 @@
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, Pair } from "../intake/diff.js";
-import { jsonDocument } from "./sanitize.js";
+import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
 import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 

@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { checkToken } from "../../config/token.js";
 import { interruptedError, usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
-import { cleanForTerminal, jsonDocument } from "../../output/sanitize.js";
+import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { describeClaims } from "./describe.js";
 
 const MAX_TOKEN_BYTES = 16 * 1024;

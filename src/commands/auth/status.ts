@@ -3,7 +3,7 @@ import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
 import { authError, CliError, EXIT } from "../../errors.js";
 import { formatApiDateTime } from "../../intake/dates.js";
-import { cleanForTerminal, jsonDocument } from "../../output/sanitize.js";
+import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 import { describeClaims } from "./describe.js";
 
