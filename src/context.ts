@@ -10,8 +10,8 @@ import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
 import { authError, usageError } from "./errors.js";
 import type { IO } from "./io.js";
-import { cleanForTerminal } from "./output/sanitize.js";
 import { styler, type Styler } from "./output/style.js";
+import { cleanForTerminal } from "./sanitize.js";
 import { VERSION } from "./version.js";
 
 export interface GlobalOptions extends GlobalFlags {

@@ -3,7 +3,7 @@
  * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
 import { errorForStatus, failure, type CliError } from "../errors.js";
-import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../output/sanitize.js";
+import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
 // A plain check pinned to the zod schema: answers are checked without loading zod at every start.
 import { ErrorBodyCheck as ErrorBodySchema } from "./checks.js";
@@ -65,7 +65,7 @@ export function readRateLimit(headers: Record<string, string | undefined>): Rate
 }
 
 /**
- * What a terminal-unsafe character (src/output/sanitize.ts) can look like in JSON text: raw, or
+ * What a terminal-unsafe character (src/sanitize.ts) can look like in JSON text: raw, or
  * as an escape (\b, \f, \r, \u00XX, or \uXXXX of a bidirectional control). Text without any of
  * these parses to clean values, so the walk is skipped for it: the common case, and the hot path
  * of a batch. Hex digits in either case, spelled out: with the `i` flag, compiling this (once

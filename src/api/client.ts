@@ -5,7 +5,7 @@
  */
 import { systemClock, type Clock } from "../clock.js";
 import { failure } from "../errors.js";
-import { describeUpload, encodeDisplayImage, type ImageUpload } from "./displayImage.js";
+import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
 import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
 // Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
@@ -194,7 +194,7 @@ export class ApiClient {
       url,
     );
     for (;;) {
-      await attempts.begin();
+      await attempts.waitForTurn();
       let response: TransportResponse;
       try {
         response = await this.exchange(method, url, body, headers, attempts.count);

@@ -48,7 +48,7 @@ export class Attempts {
   }
 
   /** Waits out the shared 429 pause; throws when the user has pressed Ctrl-C. */
-  async begin(): Promise<void> {
+  async waitForTurn(): Promise<void> {
     const wait = this.settings.pause.until - this.settings.clock.now();
     if (wait > 0) await this.settings.clock.sleep(wait, this.settings.signal);
     if (this.settings.signal?.aborted) throw interruptedDuring(this.method, this.url.host, this.reached);

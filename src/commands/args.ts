@@ -20,6 +20,3 @@ export function parseDateOption(flag: string, text: string, edge: "start" | "end
   if (date === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
   return date;
 }
-
-/** One JSON document for stdout, controls escaped (src/output/sanitize.ts). */
-export { jsonDocument as jsonLine } from "../output/sanitize.js";

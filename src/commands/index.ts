@@ -20,7 +20,7 @@ export const NOUNS: readonly NounEntry[] = [
   { name: "undo", load: async () => (await import("./undo/index.js")).undoNoun },
   { name: "sandbox", load: async () => (await import("./sandbox/index.js")).sandbox },
   { name: "smoke", load: async () => (await import("./smoke/index.js")).smoke },
-  { name: "completion", load: async () => (await import("./completion/index.js")).completion },
+  { name: "completion", load: async () => (await import("./completion/index.js")).completionNoun(() => loadNouns()) },
   { name: "__complete", load: async () => (await import("./completion/index.js")).completionValues },
 ];
 

@@ -3,7 +3,7 @@
  * before and after a change, and sent back to restore it. Pure, no I/O.
  */
 import type { Intake } from "../api/schemas.js";
-import { formatAmount } from "../output/format.js";
+import { formatAmount } from "./amounts.js";
 import { kcalOf, readItems, type ItemView } from "./items.js";
 import { isItemized, readIntakeKind } from "./kinds.js";
 

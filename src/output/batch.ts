@@ -1,8 +1,8 @@
 /** Printing a batch: its result lines (JSON or one human line each), its input problems and its summary. */
 import type { BatchProblem } from "../batch/problems.js";
 import type { BatchResult, ResultChange } from "../batch/results.js";
-import { formatAmount } from "./format.js";
-import { cleanForTerminal, escapeJsonControls } from "./sanitize.js";
+import { formatAmount } from "../intake/amounts.js";
+import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
 
 export function renderResult(result: BatchResult): string {

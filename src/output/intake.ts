@@ -1,9 +1,9 @@
 /** Presenters for intakes: data in, text out. Only the io decides terminal and colour. */
 import type { Intake } from "../api/schemas.js";
+import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";
 import { intakeKind, readItems, readTotals } from "../intake/items.js";
-import { formatAmount } from "./format.js";
 import { styler } from "./style.js";
 import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatTime, formatUtcMinute } from "./time.js";

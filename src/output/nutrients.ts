@@ -1,8 +1,8 @@
 /** `intake show --nutrients all`: every nutrient code, per intake and per item. Data in, text out. */
 import type { Intake } from "../api/schemas.js";
+import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import { readNutrientGroups } from "../intake/items.js";
-import { formatAmount } from "./format.js";
 import { renderTable, renderTsv, type Cell } from "./table.js";
 
 export const NUTRIENT_HEAD = ["scope", "code", "label", "quantity", "unit"];

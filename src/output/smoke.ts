@@ -4,7 +4,7 @@
  * caller has masked tokens; terminal-unsafe characters are replaced here.
  */
 import type { OutputStream } from "../io.js";
-import { cleanForTerminal, jsonDocument } from "./sanitize.js";
+import { cleanForTerminal, jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
 import { renderTable } from "./table.js";
 

@@ -6,7 +6,7 @@
  * same rows tab-separated with no header, rule or colour.
  */
 import type { OutputStream } from "../io.js";
-import { cleanForTerminal } from "./sanitize.js";
+import { cleanForTerminal } from "../sanitize.js";
 
 export type Cell = string | number | null | undefined;
 

@@ -3,7 +3,7 @@
  * controls, C1 controls under --json, and a deeply nested answer with a control character in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanParsedValue } from "../../src/output/sanitize.js";
+import { cleanParsedValue } from "../../src/sanitize.js";
 import { runFoodctl } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";

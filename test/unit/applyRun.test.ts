@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ChangeList } from "../../src/batch/changeList.js";
 import type { BatchResult as Result } from "../../src/batch/results.js";
 import { runBatch } from "../../src/commands/intake/applyRun.js";
-import type { UpdateOutcome } from "../../src/commands/intake/change.js";
+import type { UpdateOutcome } from "../../src/change/pipeline.js";
 
 const seen: Array<{ imageId: number; batchId: string | undefined }> = [];
 /** The change pipeline as a stub: records the batch id it is given, returns a journal id for 1002. */

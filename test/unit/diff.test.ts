@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/api/schemas.js";
-import { describeIgnored } from "../../src/output/change.js";
+import { describeIgnored } from "../../src/output/changeResult.js";
 import { diffIntakes, findIgnoredModifiers } from "../../src/intake/diff.js";
-import { renderDiff } from "../../src/output/change.js";
+import { renderDiff } from "../../src/output/changeResult.js";
 
 const nutrition = (kcal: number, sodium = 500) => ({
   calories: kcal,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IntakeSchema, type Intake } from "../../src/api/schemas.js";
 import { kcalOf, readItems, readTotals } from "../../src/intake/items.js";
-import { formatAmount } from "../../src/output/format.js";
+import { formatAmount } from "../../src/intake/amounts.js";
 
 const nutrition = (kcal: number, extra: Record<string, number> = {}) => ({
   calories: kcal,

@@ -4,8 +4,7 @@ import type { Context } from "../../context.js";
 import { checkToken } from "../../config/token.js";
 import { interruptedError, usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
-import { cleanForTerminal } from "../../output/sanitize.js";
-import { jsonLine } from "../args.js";
+import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { describeClaims } from "./describe.js";
 
 const MAX_TOKEN_BYTES = 16 * 1024;
@@ -50,7 +49,7 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
 
   if (ctx.json) {
     const claims = described ?? { subject: null, role: null, expires_at: null, expired: false };
-    ctx.io.stdout.write(jsonLine({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
+    ctx.io.stdout.write(jsonDocument({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
   } else if (described) {
     const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
     const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;

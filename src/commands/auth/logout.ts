@@ -1,7 +1,7 @@
 import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
-import { jsonDocument } from "../../output/sanitize.js";
+import { jsonDocument } from "../../sanitize.js";
 
 export async function logoutCommand(ctx: Context): Promise<number> {
   const profile = resolveProfileName(ctx.globals, ctx.io.env);

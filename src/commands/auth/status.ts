@@ -3,9 +3,8 @@ import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
 import { authError, CliError, EXIT } from "../../errors.js";
 import { formatApiDateTime } from "../../intake/dates.js";
-import { cleanForTerminal } from "../../output/sanitize.js";
+import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
-import { jsonLine } from "../args.js";
 import { describeClaims } from "./describe.js";
 
 const OPAQUE_NOTE = "opaque: its subject and expiry are known only to the server (check with --check)";
@@ -70,7 +69,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
     server_check: check === null ? null : { accepted: check.accepted, status: check.status },
   };
   if (ctx.json) {
-    ctx.io.stdout.write(jsonLine(status));
+    ctx.io.stdout.write(jsonDocument(status));
   } else {
     const rows: Array<[string, string]> = [
       ["profile", status.profile],

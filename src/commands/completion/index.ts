@@ -1,21 +1,23 @@
 /** `foodctl completion <shell>`, and the values the scripts ask for while completing. */
-import { arg, commandNoun, verb } from "../spec.js";
+import { arg, commandNoun, verb, type Noun } from "../spec.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 /** What `foodctl __complete <kind>` can list: looked up when the shell asks, not baked into the script. */
 export const LOOKUPS = ["profiles", "sandbox-users"] as const;
 
-const script = verb("completion", "print a shell completion script", {
-  args: { shell: arg("<shell>", "bash, zsh or fish", SHELLS) },
-  examples: `
+const script = (listNouns: () => Promise<Noun[]>) =>
+  verb("completion", "print a shell completion script", {
+    args: { shell: arg("<shell>", "bash, zsh or fish", SHELLS) },
+    examples: `
     source <(foodctl completion bash)
     source <(foodctl completion zsh)
     foodctl completion fish > ~/.config/fish/completions/foodctl.fish
   `,
-  run: async (ctx, { shell }) => (await import("./scripts.js")).completionCommand(ctx, shell),
-});
+    run: async (ctx, { shell }) => (await import("./scripts.js")).completionCommand(ctx, shell, await listNouns()),
+  });
 
-export const completion = commandNoun(script);
+/** `foodctl completion`, its script written from the nouns `listNouns` gives: src/commands/index.ts hands in its own list, so nothing here imports it back. */
+export const completionNoun = (listNouns: () => Promise<Noun[]>) => commandNoun(script(listNouns));
 
 const values = verb("__complete", "values for the shell completion scripts, one a line", {
   args: { kind: arg("<kind>", LOOKUPS.join(" or ")) },

@@ -5,8 +5,7 @@
  */
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
-import { loadNouns } from "../index.js";
-import { GLOBAL_OPTIONS, type Completion, type OptionSpec, type Verb } from "../spec.js";
+import { GLOBAL_OPTIONS, type Completion, type Noun, type OptionSpec, type Verb } from "../spec.js";
 
 interface Node {
   path: string[];
@@ -31,8 +30,8 @@ function nodeFor(path: string[], subcommands: string[], options: OptionSpec[], a
   return { path, subcommands, options: [...options.flatMap(flagsOf), "--help"], optionValues, argValues: action?.args?.[0]?.complete };
 }
 
-async function nodes(): Promise<Node[]> {
-  const nouns = (await loadNouns()).filter((noun) => !noun.hidden);
+function nodes(specs: readonly Noun[]): Node[] {
+  const nouns = specs.filter((noun) => !noun.hidden);
   const all = [nodeFor([], [...nouns.map((noun) => noun.name), "help"], [...GLOBAL_OPTIONS, { flags: "-V, --version", description: "" }])];
   for (const noun of nouns) {
     const verbs = noun.verbs.filter((verb) => !verb.hidden);
@@ -144,8 +143,9 @@ function fish(all: Node[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-export async function completionCommand(ctx: Context, shell: string): Promise<number> {
-  const all = await nodes();
+/** `nouns`: every noun of the command line, as src/commands/index.ts lists them. */
+export async function completionCommand(ctx: Context, shell: string, nouns: readonly Noun[]): Promise<number> {
+  const all = nodes(nouns);
   // Every node lists its own --help already.
   const globals = GLOBAL_OPTIONS.flatMap(flagsOf).filter((flag) => flag.startsWith("--"));
   if (shell === "bash") ctx.io.stdout.write(bash(all, globals));

@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { renderTable } from "../../output/table.js";
-import { jsonDocument } from "../../output/sanitize.js";
+import { jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 
 function checkKey(key: string): ConfigKey {

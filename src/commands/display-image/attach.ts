@@ -1,9 +1,9 @@
+import { changeDisplayImage } from "../../change/displayImageChange.js";
 import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
-import { reportChange } from "../intake/report.js";
 import { openJournal } from "../journaled.js";
+import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-import { changeDisplayImage } from "./change.js";
 import { readImageFile } from "./imageFile.js";
 
 export interface AttachOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {

@@ -1,12 +1,12 @@
+import { changeDisplayImage, refuseUneditable } from "../../change/displayImageChange.js";
 import type { Context } from "../../context.js";
 import { cancelledError } from "../../errors.js";
-import { jsonBody } from "../../output/sanitize.js";
 import { parseImageIdArg } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
-import { reportChange } from "../intake/report.js";
 import { openJournal } from "../journaled.js";
+import { reportChange } from "../reportChange.js";
+import { jsonBody } from "../../sanitize.js";
 import type { ChangeFlags } from "../spec.js";
-import { changeDisplayImage, refuseUneditable } from "./change.js";
 
 export interface RemoveOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
   imageId: string;

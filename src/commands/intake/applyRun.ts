@@ -8,12 +8,13 @@ import type { Intake } from "../../api/schemas.js";
 import type { BatchChange, ChangeList } from "../../batch/changeList.js";
 import { runInLanes } from "../../batch/lanes.js";
 import { resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { UpdateOutcome } from "../../change/pipeline.js";
 import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
-import { describeIgnored } from "../../output/change.js";
-import { runIntakeUpdate, type UpdateOutcome } from "./change.js";
+import { describeIgnored } from "../../output/changeResult.js";
 
 export interface RunOptions {
   batchId: string;

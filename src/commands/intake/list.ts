@@ -1,8 +1,8 @@
 import type { Context } from "../../context.js";
-import { jsonBody } from "../../output/sanitize.js";
 import { usageError } from "../../errors.js";
 import { formatApiDateTime, formatDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
 import { parseDateOption } from "../args.js";
+import { jsonBody } from "../../sanitize.js";
 
 export interface ListOptions {
   from?: unknown;

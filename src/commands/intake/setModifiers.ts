@@ -1,13 +1,13 @@
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
+import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "./change.js";
 import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
-import { reportChange } from "./report.js";
 
 export interface SetModifiersOptions extends ChangeFlags {
   imageId: string;

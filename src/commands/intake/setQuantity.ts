@@ -1,10 +1,10 @@
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
+import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-import { runIntakeUpdate } from "./change.js";
 import { parseQuantityArgs } from "./changeArgs.js";
-import { reportChange } from "./report.js";
 
 export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
   imageId: string;

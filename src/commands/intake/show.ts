@@ -1,7 +1,7 @@
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
-import { jsonBody } from "../../output/sanitize.js";
+import { jsonBody } from "../../sanitize.js";
 
 /** `--nutrients all` prints every code of the answer; without it, the six totals. */
 function parseNutrients(value: unknown): "six" | "all" {

@@ -4,10 +4,10 @@ import { notFoundError, usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
-import { jsonDocument } from "../../output/sanitize.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
+import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
   intake: string | undefined;

@@ -10,9 +10,9 @@ import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
 import { renderDetached, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
-import type { SandboxCommandOptions } from "./index.js";
+import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
-import { chooseExport, DETACHED_ENV, userViews, type SandboxDeps } from "./start.js";
+import { chooseExport, userViews } from "./users.js";
 
 /** How long a sandbox may take to listen before the launcher gives up on it. */
 const READY_TIMEOUT_MS = 15_000;

@@ -1,29 +1,9 @@
 /** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/cli.md, The sandbox). */
 import { usageError } from "../../errors.js";
 import { commandNoun, option, verb, type Input, type None } from "../spec.js";
+import type { SandboxCommandOptions, SandboxStopOptions, TokenKind } from "./options.js";
 
-// The typed options and their parse steps live here with the declarations: `--help` loads this file and nothing else of the command.
-export type TokenKind = "jwt" | "opaque";
-
-export interface SandboxCommandOptions {
-  /** Undefined: the default port (8787), so a busy port can suggest `--port 0`. */
-  port?: number;
-  host: string;
-  state?: string;
-  env: boolean;
-  as?: string;
-  tokenKind: TokenKind;
-  rateLimit?: number;
-  latencyMs?: number;
-  detach: boolean;
-  pidFile?: string;
-}
-
-export interface SandboxStopOptions {
-  port?: number;
-  pidFile?: string;
-}
-
+// Parse steps beside the declarations (the types they return: options.ts): `--help` loads this file and nothing else of the command.
 function parsePort(given: string | undefined): number | undefined {
   if (given === undefined) return undefined;
   if (!/^[0-9]{1,5}$/.test(given) || Number(given) > 65535) throw usageError(`--port must be 0 to 65535, got "${given}"`);

@@ -4,9 +4,8 @@
  * stale: it is removed and the stop succeeds (docs/cli.md, sandbox).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
-import type { SandboxStopOptions } from "./index.js";
+import type { SandboxDeps, SandboxStopOptions } from "./options.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
-import type { SandboxDeps } from "./start.js";
 
 const STOP_WAIT_MS = 5_000;
 const POLL_MS = 50;

@@ -1,14 +1,6 @@
 /** `foodctl smoke`: a CI smoke check of the intake API on one intake, which it leaves as it found it. */
 import { arg, commandNoun, forceOption, option, verb } from "../spec.js";
 
-export interface SmokeInput {
-  imageId: string;
-  readOnly: boolean;
-  displayImage: boolean;
-  force: boolean;
-  junit: string | undefined;
-}
-
 const check = verb("smoke", "CI smoke check: auth, read, history, change, restore, display image; exit code of the first failed step", {
   args: { imageId: arg("<image_id>", "the intake to check (left as it was found)") },
   options: {

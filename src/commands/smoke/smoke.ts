@@ -10,10 +10,18 @@ import { buildRestoreFields, describeState, editableState } from "../../intake/e
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
 import { parseImageIdArg } from "../args.js";
-import type { SmokeInput } from "./index.js";
 import { checkReportPath, writeReportFile } from "./reportFile.js";
 import * as steps from "./steps.js";
 import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
+
+/** What the command line gives `foodctl smoke` (declared in ./index.ts). */
+export interface SmokeInput {
+  imageId: string;
+  readOnly: boolean;
+  displayImage: boolean;
+  force: boolean;
+  junit: string | undefined;
+}
 
 interface StepRun {
   report: SmokeStepReport;

@@ -4,15 +4,16 @@
  */
 import type { ApiClient } from "../../api/client.js";
 import type { Intake } from "../../api/schemas.js";
+import { changeDisplayImage } from "../../change/displayImageChange.js";
+import { precheckUpdate, runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { ChangeOptions } from "../../change/pipeline.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, rejectedError } from "../../errors.js";
+import { formatAmount } from "../../intake/amounts.js";
 import { toApiDateTime } from "../../intake/dates.js";
 import { buildRestoreFields, buildSmokeChange, editableState, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
-import { formatAmount } from "../../output/format.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
-import { changeDisplayImage } from "../display-image/change.js";
-import { precheckUpdate, runIntakeUpdate, type ChangeOptions } from "../intake/change.js";
 import { openJournal } from "../journaled.js";
 
 export const STEP_NAMES = ["auth", "read", "history", "change", "restore", "display image"] as const;

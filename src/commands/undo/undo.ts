@@ -4,6 +4,9 @@
  * commands that changed it. Refuses (exit 7) when the intake changed since, unless --force.
  */
 import type { ApiClient } from "../../api/client.js";
+import { changeDisplayImage } from "../../change/displayImageChange.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { ChangeOptions, UpdateOutcome } from "../../change/pipeline.js";
 import { sniffImageType, IMAGE_EXTENSIONS } from "../../intake/imageType.js";
 import type { Context } from "../../context.js";
 import { cancelledError, rejectedError, usageError } from "../../errors.js";
@@ -13,10 +16,8 @@ import { intakeState, stateDifferences } from "../../journal/state.js";
 import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../journal/undoPlan.js";
 import { describeDifferences } from "../../output/journal.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
-import { changeDisplayImage } from "../display-image/change.js";
-import { runIntakeUpdate, type ChangeOptions, type UpdateOutcome } from "../intake/change.js";
-import { reportChange } from "../intake/report.js";
 import { journalStore, openJournal } from "../journaled.js";
+import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
 import { undoTargets } from "./targets.js";
 

@@ -4,7 +4,7 @@
  * answer; no nutrition is calculated and nothing but the display image changes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DISPLAY_IMAGE_FIELD } from "../../api/displayImage.js";
+import { DISPLAY_IMAGE_FIELD } from "../../api/imageUpload.js";
 import { routes } from "../../api/paths.js";
 import { KIND_LABELS, MAX_DISPLAY_IMAGE_BYTES } from "../../intake/index.js";
 import { lookupIntake } from "../access.js";

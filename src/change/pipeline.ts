@@ -1,17 +1,15 @@
 /**
- * The one path every intake change takes, single command, batch line or undo: read the intake,
- * refuse what cannot apply before anything is sent, journal it, send (or describe, for
- * --dry-run), read again and work out what changed and which modifiers were ignored.
+ * The part every change shares, an update or a display image, from a single command, a batch
+ * line, undo or smoke: journal it, send it, read the intake again and work out what changed and
+ * which modifiers were ignored. What comes before (reading and checking) is the caller's:
+ * intakeUpdate.ts and displayImageChange.ts.
  */
-import type { ApiClient, ApiResult, RequestDescription } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
-import { CliError, rejectedError, usageError } from "../../errors.js";
-import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
-import { intakePositions } from "../../intake/items.js";
-import { readIntakeKind } from "../../intake/kinds.js";
-import { checkUpdateAgainstIntake, validateUpdateShape } from "../../intake/update.js";
-import type { ImageCopy } from "../../journal/entry.js";
-import { outcomeOfError, type JournalRecorder } from "../../journal/recorder.js";
+import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js";
+import type { Intake } from "../api/schemas.js";
+import { CliError } from "../errors.js";
+import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
+import type { ImageCopy } from "../journal/entry.js";
+import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
 
 export interface ChangeOptions {
   dryRun: boolean;
@@ -48,38 +46,6 @@ export interface UpdateOutcome {
 /** The outcome of a --dry-run: the request that would have been sent, nothing else. */
 export function dryRunOutcome(imageId: number, before: Intake | null, request: RequestDescription): UpdateOutcome {
   return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: request };
-}
-
-/** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */
-export function precheckUpdate(intake: Intake, fields: Record<string, unknown>): void {
-  const { shape, problems } = validateUpdateShape(fields, { strictMeasures: false });
-  if (problems.length) throw usageError(problems[0]!.message);
-  const kind = readIntakeKind(intake);
-  const mismatches = checkUpdateAgainstIntake(fields, shape, kind, intakePositions(intake));
-  if (mismatches.length)
-    throw rejectedError(`intake ${intake.image_id}: ${mismatches.map((problem) => problem.message).join("; ")}`, {
-      hint: "nothing was sent",
-    });
-}
-
-export async function runIntakeUpdate(
-  client: ApiClient,
-  imageId: number,
-  fields: Record<string, unknown>,
-  options: ChangeOptions,
-  /** Runs once the intake is read, before anything is sent (a batch stops here when it was stopped). */
-  beforeSending?: (intake: Intake) => void,
-): Promise<UpdateOutcome> {
-  let before: Intake | null = options.before ?? null;
-  if (options.precheck) {
-    before ??= (await client.getIntake(imageId)).data.intake_info;
-    beforeSending?.(before);
-    precheckUpdate(before, fields);
-  }
-  const body = { imageId, ...fields };
-  const request = client.describeUpdate(body);
-  if (options.dryRun) return dryRunOutcome(imageId, before, request);
-  return sendChange(client, { imageId, before, request, fields, options, send: () => client.confirmQuantity(body) });
 }
 
 export interface Change {

@@ -1,12 +1,11 @@
 /** How a single changing command reports: dry run, --json intake, or the before → after. */
-import type { Context } from "../../context.js";
-import { EXIT, rejectedError } from "../../errors.js";
-import { jsonBody } from "../../output/sanitize.js";
-import { jsonLine } from "../args.js";
-import type { UpdateOutcome } from "./change.js";
+import type { UpdateOutcome } from "../change/pipeline.js";
+import type { Context } from "../context.js";
+import { EXIT, rejectedError } from "../errors.js";
+import { jsonBody, jsonDocument } from "../sanitize.js";
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
-  const { describeIgnored, renderDryRun, renderDiff } = await import("../../output/change.js");
+  const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");
   if (outcome.dryRun) {
     ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));
     if (!ctx.json) ctx.info("dry run: nothing was sent");
@@ -16,7 +15,9 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   if (ctx.json) {
     if (outcome.afterRaw !== null) ctx.io.stdout.write(jsonBody(outcome.afterRaw));
     else
-      ctx.io.stdout.write(jsonLine({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }));
+      ctx.io.stdout.write(
+        jsonDocument({ image_id: outcome.imageId, status: "applied", verified: false, response: outcome.response ?? null }),
+      );
   } else if (outcome.diff) {
     ctx.io.stdout.write(renderDiff(outcome.diff, ctx.io.stdout, ctx.io.color.stdout));
     if (!outcome.diff.changed && !ctx.io.stdout.isTTY) ctx.info(`intake ${outcome.imageId}: no change`);

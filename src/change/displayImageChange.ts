@@ -3,15 +3,15 @@
  * keep a copy of the image it replaces or removes in the journal, then send through the shared
  * change pipeline.
  */
-import type { ApiClient } from "../../api/client.js";
-import type { ImageUpload } from "../../api/displayImage.js";
-import type { Intake } from "../../api/schemas.js";
-import { CliError, rejectedError } from "../../errors.js";
-import { displayImageProblem } from "../../intake/displayImage.js";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
-import type { ImageCopy } from "../../journal/entry.js";
-import type { JournalRecorder } from "../../journal/recorder.js";
-import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "../intake/change.js";
+import type { ApiClient } from "../api/client.js";
+import type { ImageUpload } from "../api/imageUpload.js";
+import type { Intake } from "../api/schemas.js";
+import { CliError, rejectedError } from "../errors.js";
+import { displayImageProblem } from "../intake/displayImageRule.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/limits.js";
+import type { ImageCopy } from "../journal/entry.js";
+import type { JournalRecorder } from "../journal/recorder.js";
+import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
 
 export type DisplayImageAction = { kind: "attach"; image: ImageUpload } | { kind: "remove" };
 

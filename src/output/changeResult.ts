@@ -1,8 +1,8 @@
 /** Printing a change: the dry-run request, and the before → after of a verified change. */
+import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, Pair } from "../intake/diff.js";
-import { formatAmount } from "./format.js";
-import { jsonDocument } from "./sanitize.js";
+import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
 import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
 

@@ -1,0 +1,44 @@
+/**
+ * An intake update (quantities, levels, measures), single command, batch line, undo or smoke:
+ * read the intake, refuse what cannot apply before anything is sent, then describe it (--dry-run)
+ * or send it through the pipeline.
+ */
+import type { ApiClient } from "../api/client.js";
+import type { Intake } from "../api/schemas.js";
+import { rejectedError, usageError } from "../errors.js";
+import { intakePositions } from "../intake/items.js";
+import { readIntakeKind } from "../intake/kinds.js";
+import { checkUpdateAgainstIntake, validateUpdateShape } from "../intake/update.js";
+import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
+
+/** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */
+export function precheckUpdate(intake: Intake, fields: Record<string, unknown>): void {
+  const { shape, problems } = validateUpdateShape(fields, { strictMeasures: false });
+  if (problems.length) throw usageError(problems[0]!.message);
+  const kind = readIntakeKind(intake);
+  const mismatches = checkUpdateAgainstIntake(fields, shape, kind, intakePositions(intake));
+  if (mismatches.length)
+    throw rejectedError(`intake ${intake.image_id}: ${mismatches.map((problem) => problem.message).join("; ")}`, {
+      hint: "nothing was sent",
+    });
+}
+
+export async function runIntakeUpdate(
+  client: ApiClient,
+  imageId: number,
+  fields: Record<string, unknown>,
+  options: ChangeOptions,
+  /** Runs once the intake is read, before anything is sent (a batch stops here when it was stopped). */
+  beforeSending?: (intake: Intake) => void,
+): Promise<UpdateOutcome> {
+  let before: Intake | null = options.before ?? null;
+  if (options.precheck) {
+    before ??= (await client.getIntake(imageId)).data.intake_info;
+    beforeSending?.(before);
+    precheckUpdate(before, fields);
+  }
+  const body = { imageId, ...fields };
+  const request = client.describeUpdate(body);
+  if (options.dryRun) return dryRunOutcome(imageId, before, request);
+  return sendChange(client, { imageId, before, request, fields, options, send: () => client.confirmQuantity(body) });
+}
