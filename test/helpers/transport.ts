@@ -3,8 +3,9 @@
  * server's ("METHOD /path", query ignored; the n-th request gets the n-th reply, the last
  * repeats), every request recorded, no socket. A request to an unscripted route fails the
  * run and is kept in `unexpected`; `expectAllUsed()` fails the test for a scripted route that
- * no request reached. For what needs a real connection (resets, huge bodies, hangs, proxies),
- * use test/helpers/faultServer.ts.
+ * no request reached. Besides answers, a reply may be a failure of the transport itself
+ * (`transportFaults`: a network error, a timeout). For what needs a real connection (resets,
+ * huge bodies, hangs, proxies), use test/helpers/faultServer.ts.
  */
 import { expect } from "vitest";
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from "../../src/api/transport.js";
@@ -19,13 +20,23 @@ export interface RecordedCall {
   route: string;
 }
 
-type MemoryReply = Extract<Reply, { kind: "json" | "raw" }>;
+/** What the transport itself may fail with, in place of an answer. */
+export type TransportFault = { kind: "transportError"; failure: "network" | "timeout"; message?: string };
+
+export const transportFaults = {
+  /** A network error before any answer (connection refused, reset): `message` as the transport words it. */
+  network: (message = "connection reset"): TransportFault => ({ kind: "transportError", failure: "network", message }),
+  /** No answer within the request's time limit. */
+  timeout: (): TransportFault => ({ kind: "transportError", failure: "timeout" }),
+};
+
+type MemoryReply = Extract<Reply, { kind: "json" | "raw" }> | TransportFault;
 
 export interface ScriptedTransport {
   transport: Transport;
   readonly requests: RecordedCall[];
   readonly unexpected: string[];
-  route(route: string, ...replies: Reply[]): ScriptedTransport;
+  route(route: string, ...replies: Array<Reply | TransportFault>): ScriptedTransport;
   count(route?: string): number;
   reset(): ScriptedTransport;
   expectAllUsed(): void;
@@ -53,6 +64,10 @@ export function scriptedTransport(): ScriptedTransport {
     }
     const reply = script.replies[Math.min(script.served, script.replies.length - 1)]!;
     script.served++;
+    if (reply.kind === "transportError") {
+      if (reply.failure === "timeout") throw new TransportError("timeout", `no answer within ${request.timeoutMs / 1000} s`, true);
+      throw new TransportError("network", reply.message ?? "connection reset", false);
+    }
     const body = Buffer.from(reply.kind === "json" ? JSON.stringify(reply.body) : reply.body);
     const headers: Record<string, string> = {
       ...(reply.kind === "json" ? { "content-type": "application/json" } : {}),
@@ -75,7 +90,7 @@ export function scriptedTransport(): ScriptedTransport {
     route(route, ...replies) {
       if (replies.length === 0) throw new Error("a route needs at least one reply");
       for (const reply of replies) {
-        if (reply.kind !== "json" && reply.kind !== "raw")
+        if (reply.kind !== "json" && reply.kind !== "raw" && reply.kind !== "transportError")
           throw new Error(`a ${reply.kind} reply needs a real connection: use the fault server`);
       }
       scripts.set(route, { replies: replies as MemoryReply[], served: 0 });
