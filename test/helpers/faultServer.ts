@@ -19,6 +19,8 @@ export interface RecordedRequest {
   body: Buffer;
   /** "METHOD /path", the key routes are scripted by. */
   route: string;
+  /** The request target as received: a path, or an absolute URL when the client took this server for its HTTP proxy. */
+  target: string;
 }
 
 export type Reply =
@@ -216,6 +218,7 @@ export class FaultServer extends EventEmitter {
         bodySize: size,
         body: Buffer.concat(chunks),
         route: `${req.method ?? ""} ${url.pathname}`,
+        target: req.url ?? "/",
       };
       this.requests.push(recorded);
       this.emit("request", recorded);
