@@ -3,13 +3,14 @@
  * (refused, timeout, cut body, too large, Ctrl-C) and clean-up, https, and the same request
  * through a recording proxy (absolute-form for http://, a CONNECT tunnel for https://).
  */
-import { getEventListeners } from "node:events";
+import { EventEmitter, getEventListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeTransport } from "../../src/api/nodeTransport.js";
+import { systemClock, type Clock } from "../../src/clock.js";
 import { TransportError, type TransportRequest } from "../../src/api/transport.js";
 import { startRecordingProxy, type RecordingProxy } from "../helpers/recordingProxy.js";
 
@@ -21,10 +22,17 @@ let proxy: RecordingProxy;
 let origin = "";
 let tlsOrigin = "";
 
+const holding = new EventEmitter();
+/** A request time limit that passes once the server holds a /slow request: a timeout after the request was sent, without waiting. */
+const whenHeld: Clock["deadline"] = (_ms, onExpiry) => {
+  holding.once("held", onExpiry);
+  return () => holding.off("held", onExpiry);
+};
+
 /** Answers /slow never, /cut with half its body, anything else with the path and the Authorization it got; a proxy's absolute-form requests alike. */
 function answer(request: http.IncomingMessage, response: http.ServerResponse) {
   const path = new URL(request.url ?? "/", "http://target.invalid").pathname;
-  if (path === "/slow") return;
+  if (path === "/slow") return void request.on("end", () => holding.emit("held")).resume();
   if (path === "/cut") {
     response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
     response.write('{"half":');
@@ -89,9 +97,11 @@ describe("the transport", () => {
     expect(error.message).toBe("connection refused");
   });
 
-  it("reports a server that does not answer in time as a timeout", async () => {
-    const error = await transportError(createNodeTransport()(request("/slow", { timeoutMs: 50 })));
+  it("reports a server that does not answer in time as a timeout, after sending", async () => {
+    const clock = { ...systemClock, deadline: whenHeld };
+    const error = await transportError(createNodeTransport({ clock })(request("/slow", { timeoutMs: 50 })));
     expect(error.kind).toBe("timeout");
+    expect(error.message).toBe("no answer within 0.05 s");
     expect(error.maybeSent).toBe(true);
   });
 
