@@ -7,13 +7,13 @@
 //   dist/cold/<name>.cjs  what fewer runs need, each its own file loaded on first use (and code
 //                         cached by the bin like the hot file): the sandbox, `intake apply`, display
 //                         images, `smoke`, the config, auth status, journal and undo commands,
-//                         prompts, completion, the proxy transport, conf, chalk. A cold file takes
+//                         prompts, completion, the proxy agents, conf, chalk. A cold file takes
 //                         the hot file's modules from it (never a second copy: `instanceof
 //                         CliError` holds across files). The fewer functions the hot file declares,
 //                         the less a first run (no cache yet) parses.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
-// fastify (the sandbox's server framework) and undici stay external: loaded from node_modules.
+// fastify (the sandbox's server framework) stays external: loaded from node_modules.
 //
 //   node scripts/build.mjs [outdir] [--analyze] [--metafile]
 //     --analyze: what each output file holds; --metafile: esbuild's graphs in <outdir>/metafile.json (for the start-up test)
@@ -44,15 +44,15 @@ const COLD_SOURCES = {
   "src/commands/auth/token.ts": "auth-token",
   "src/commands/journal/journal.ts": "journal",
   "src/commands/undo/undo.ts": "undo",
-  "src/api/undiciTransport.ts": "undici-transport",
+  "src/api/proxy.ts": "proxy",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [
   ...["conf", "chalk", "cli-table3", "form-data"],
   ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
 ];
-/** Loaded from node_modules as they are: the sandbox's server framework, and undici (only when a proxy applies). */
-const EXTERNAL = ["fastify", "@fastify/multipart", "undici"];
+/** Loaded from node_modules as they are: the sandbox's server framework. */
+const EXTERNAL = ["fastify", "@fastify/multipart"];
 const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
 
 const packageOf = (path) => COLD_PACKAGES.find((name) => path === name || path.startsWith(`${name}/`));

@@ -3,7 +3,7 @@
  * API never loads the client, one that never reads config never opens the file.
  */
 import type { ApiClient } from "./api/client.js";
-import { plainHttpProxyProblem, proxyApplies, type Transport } from "./api/transport.js";
+import { proxyVariableSet, type Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { checkToken, type CheckedToken } from "./config/token.js";
@@ -155,17 +155,24 @@ export class Context {
   }
 
   private async transport(baseUrl: URL): Promise<Transport> {
-    const proxyProblem = plainHttpProxyProblem(baseUrl, this.io.env);
-    if (proxyProblem) {
-      throw usageError(proxyProblem, { hint: "use https://, a proxy on this machine, or leave the proxy for this host (NO_PROXY)" });
-    }
+    if (proxyVariableSet(this.io.env)) await this.checkProxy(baseUrl);
     if (this.services.transport) return this.services.transport;
-    if (proxyApplies(baseUrl, this.io.env)) {
-      const { createUndiciTransport } = await import("./api/undiciTransport.js");
-      this.trace(`* using proxy from ${baseUrl.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY"}`);
-      return createUndiciTransport(undefined, this.services.clock, this.io.env);
-    }
     const { createNodeTransport } = await import("./api/nodeTransport.js");
-    return createNodeTransport(this.services.clock);
+    return createNodeTransport({ clock: this.services.clock, env: this.io.env });
+  }
+
+  /** Refuses, before anything is sent, a proxy setting that cannot be used for the API URL; traces the proxy taken. */
+  private async checkProxy(baseUrl: URL): Promise<void> {
+    const { plainHttpProxyProblem, proxyFor, proxyVariable, ProxySettingError } = await import("./api/proxy.js");
+    let proxy: URL | null;
+    try {
+      proxy = proxyFor(baseUrl, this.io.env);
+    } catch (error) {
+      if (error instanceof ProxySettingError) throw usageError(error.message, { hint: "give the proxy as http://host:port" });
+      throw error;
+    }
+    const problem = plainHttpProxyProblem(baseUrl, proxy);
+    if (problem) throw usageError(problem, { hint: "use https://, a proxy on this machine, or leave the proxy for this host (NO_PROXY)" });
+    if (proxy) this.trace(`* using proxy ${proxy.host} from ${proxyVariable(baseUrl)}`);
   }
 }

@@ -16,7 +16,7 @@ export interface RunDeps {
   io?: IO;
   /** Ctrl-C; the process entry wires SIGINT to it. */
   signal?: AbortSignal;
-  /** Every API request goes through it; by default node:http(s), or undici when a proxy applies. */
+  /** Every API request goes through it; node:http(s) by default, through a proxy when the environment names one. */
   transport?: Transport;
   /** Waits and request time limits; by default the system clock. */
   clock?: Clock;

@@ -1,27 +1,37 @@
 // Named imports: a default import makes the bundle copy every export of node:http onto a namespace object at start-up.
-import { Agent, request as httpRequest } from "node:http";
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
-import {
-  describeNetworkError,
-  flattenHeaders,
-  readLimited,
-  TransportError,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from "./transport.js";
+import { proxyVariableSet, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
-/** node:http(s) with one keep-alive pool per process, so a batch reuses its connections. */
-export function createNodeTransport(clock: Clock = systemClock): Transport {
-  const plain: Pool = { send: httpRequest, agent: new Agent({ keepAlive: true, maxSockets: 16 }) };
+export interface NodeTransportOptions {
+  clock?: Clock | undefined;
+  /** The run's environment, where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read. */
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+const POOL = { keepAlive: true, maxSockets: 16 };
+
+/**
+ * The one transport: node:http(s) with one keep-alive pool per process (one per proxy behind
+ * proxies), so a batch reuses its connections. Behind a proxy, the agent of src/api/proxy.ts.
+ */
+export function createNodeTransport({ clock = systemClock, env = {} }: NodeTransportOptions = {}): Transport {
+  const plain: Pool = { send: httpRequest, agent: new Agent(POOL) };
   // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
   let secure: Promise<Pool> | undefined;
   const loadSecure = () =>
     (secure ??= import("node:https").then((https) => ({
       send: https.request,
-      agent: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+      agent: new https.Agent(POOL),
     })));
-  return async (request: TransportRequest) => exchange(request.url.protocol === "https:" ? await loadSecure() : plain, request, clock);
+  // The proxy packages are loaded only when the environment names a proxy.
+  let proxies: Promise<(url: URL) => Agent | null> | undefined;
+  const loadProxies = () => (proxies ??= import("./proxy.js").then(({ proxyAgents }) => proxyAgents(env, POOL)));
+  return async (request: TransportRequest) => {
+    const direct = request.url.protocol === "https:" ? await loadSecure() : plain;
+    const proxyAgent = proxyVariableSet(env) ? (await loadProxies())(request.url) : null;
+    return exchange(proxyAgent ? { send: direct.send, agent: proxyAgent } : direct, request, clock);
+  };
 }
 
 interface Pool {
@@ -81,4 +91,75 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
     });
     req.end(request.body);
   });
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  return flat;
+}
+
+/**
+ * Collects a body stream up to a byte limit; past it, destroys the stream. Events rather than
+ * `for await`: the async iterator's machinery is a measurable part of a one-request run.
+ */
+function readLimited(stream: IncomingMessage, maxBytes: number, declaredLength: string | undefined, status?: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const tooLarge = (what: string) => new TransportError("too_large", `${what} over the ${maxBytes}-byte limit`, true, status);
+    if (declaredLength !== undefined && Number(declaredLength) > maxBytes) {
+      stream.destroy();
+      return reject(tooLarge(`response body of ${declaredLength} bytes is`));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    stream.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        settle(tooLarge("response body is"));
+        stream.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on("end", () => settle());
+    stream.on("error", (error) => settle(error));
+    // A stream closed before its end: the connection broke mid-body.
+    stream.on("close", () => settle(new Error("Premature close")));
+  });
+}
+
+/** A network failure in words. */
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+    case "ECONNRESET":
+      return "connection reset";
+    case "EPIPE":
+      return "connection closed while sending";
+    case "ETIMEDOUT":
+      return "connection timed out";
+    case "CERT_HAS_EXPIRED":
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return `TLS certificate not trusted (${error.code})`;
+    case "HPE_HEADER_OVERFLOW":
+      return "the answer's headers are over the HTTP parser's limit (16 KiB)";
+    default:
+      if (error.code?.startsWith("HPE_")) return `malformed HTTP answer (${error.message})`;
+      return error.code ? `${error.code.toLowerCase()}: ${error.message}` : error.message;
+  }
 }

@@ -1,17 +1,18 @@
 /**
- * The API client against undici's MockAgent: what it sends, how it reads answers, which
- * failures it retries and how long it waits. An interceptor left unused fails the test.
+ * The API client against the scripted in-memory transport: what it sends, how it reads answers,
+ * which failures it retries and how long it waits. A scripted reply left unused fails the test.
  */
-import { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, type ClientOptions } from "../../src/api/client.js";
-import { createUndiciTransport } from "../../src/api/undiciTransport.js";
 import { CliError, EXIT } from "../../src/errors.js";
 import { fakeClock } from "../helpers/clock.js";
+import { faults } from "../helpers/faultServer.js";
+import { scriptedTransport, transportFaults } from "../helpers/transport.js";
 
 const ORIGIN = "https://api.test";
 const TOKEN = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMDEiLCJyb2xlIjoiQVBJVXNlciJ9.c2lnbmF0dXJlLXBhcnQtc2VjcmV0";
-const JSON_HEADERS = { "content-type": "application/json" };
+const SHOW = "GET /v2/intake/1002";
+const UPDATE = "POST /v2/nutrition/confirm/quantity";
 
 const intakeBody = (imageId = 1002, extra: Record<string, unknown> = {}) => ({
   intake_info: {
@@ -36,37 +37,32 @@ const intakeBody = (imageId = 1002, extra: Record<string, unknown> = {}) => ({
   },
 });
 
-let mockAgent: MockAgent;
-
-beforeEach(() => {
-  mockAgent = new MockAgent();
-  mockAgent.disableNetConnect();
+/** A body as given, with no content type. */
+const raw = (status: number, body = "", headers?: Record<string, string>) => ({
+  kind: "raw" as const,
+  status,
+  body,
+  ...(headers ? { headers } : {}),
 });
 
-afterEach(async () => {
-  mockAgent.assertNoPendingInterceptors();
-  await mockAgent.close();
-});
-
-const api = () => mockAgent.get(ORIGIN);
-
-async function makeClient(options: Partial<ClientOptions> = {}) {
+function makeClient(options: Partial<ClientOptions> = {}) {
   const clock = fakeClock({ start: Date.now() });
   const sleeps = clock.sleeps;
   const traced: string[] = [];
+  const api = scriptedTransport();
   const client = new ApiClient({
     baseUrl: new URL(ORIGIN),
     token: TOKEN,
     timeoutMs: 2000,
     retries: 2,
     userAgent: "foodctl/0.1.0",
-    transport: await createUndiciTransport(mockAgent),
+    transport: api.transport,
     clock,
     random: () => 0.5,
     trace: (line) => traced.push(line),
     ...options,
   });
-  return { client, sleeps, traced };
+  return { client, api, sleeps, traced };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<CliError> {
@@ -89,77 +85,49 @@ function expectOneLine(error: CliError) {
 
 describe("what the client sends", () => {
   it("sends the bearer token, a foodctl User-Agent and Accept: application/json", async () => {
-    let seen: Record<string, string> = {};
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply((request) => {
-        seen = Object.fromEntries(
-          Object.entries(request.headers as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]),
-        );
-        return { statusCode: 200, data: JSON.stringify(intakeBody()), responseOptions: { headers: JSON_HEADERS } };
-      });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, faults.json(200, intakeBody()));
     await client.getIntake(1002);
-    expect(seen.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(seen["user-agent"]).toMatch(/^foodctl\/\d+\.\d+\.\d+/);
-    expect(seen.accept).toBe("application/json");
+    const [seen] = api.requests;
+    expect(seen!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(seen!.headers["user-agent"]).toMatch(/^foodctl\/\d+\.\d+\.\d+/);
+    expect(seen!.headers.accept).toBe("application/json");
   });
 
   it("sends user_id from the userId option", async () => {
-    api()
-      .intercept({ path: "/v2/intake/2001", method: "GET", query: { user_id: "102" } })
-      .reply(200, intakeBody(2001), { headers: JSON_HEADERS });
-    const { client } = await makeClient({ userId: 102 });
+    const { client, api } = makeClient({ userId: 102 });
+    api.route("GET /v2/intake/2001", faults.json(200, intakeBody(2001)));
     expect((await client.getIntake(2001)).data.intake_info.image_id).toBe(2001);
+    expect(api.requests[0]!.query).toEqual({ user_id: "102" });
   });
 
   it("sends no user_id without the userId option", async () => {
-    let path = "";
-    api()
-      .intercept({ path: (p) => p.startsWith("/v2/intake/1002"), method: "GET" })
-      .reply((request) => {
-        path = request.path;
-        return { statusCode: 200, data: JSON.stringify(intakeBody()) };
-      });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, faults.json(200, intakeBody()));
     await client.getIntake(1002);
-    expect(path).toBe("/v2/intake/1002");
+    expect(api.requests[0]!.query).toEqual({});
   });
 
   it("keeps a base path and sends the list's dates and user_id as query parameters", async () => {
-    api()
-      .intercept({
-        path: "/api/v2/history/getIntakesList",
-        method: "GET",
-        query: { date_from: "2026/11/01, 00:00:00", date_to: "2026/11/07, 23:59:59", user_id: "101" },
-      })
-      .reply(200, { intakes_list: [] }, { headers: JSON_HEADERS });
-    const { client } = await makeClient({ baseUrl: new URL(`${ORIGIN}/api`), userId: 101 });
+    const { client, api } = makeClient({ baseUrl: new URL(`${ORIGIN}/api`), userId: 101 });
+    api.route("GET /api/v2/history/getIntakesList", faults.json(200, { intakes_list: [] }));
     const result = await client.listIntakes({ from: "2026/11/01, 00:00:00", to: "2026/11/07, 23:59:59" });
     expect(result.data.intakes_list).toEqual([]);
+    expect(api.requests[0]!.query).toEqual({ date_from: "2026/11/01, 00:00:00", date_to: "2026/11/07, 23:59:59", user_id: "101" });
   });
 
   it("posts an update as JSON", async () => {
-    let contentType: string | undefined;
-    let body: unknown;
-    api()
-      .intercept({ path: "/v2/nutrition/confirm/quantity", method: "POST" })
-      .reply((request) => {
-        const headers = request.headers as Record<string, string>;
-        contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1];
-        body = JSON.parse(String(request.body));
-        return { statusCode: 200, data: "" };
-      });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(UPDATE, raw(200));
     const result = await client.confirmQuantity({ imageId: 1002, quantity: { "1": 150 } });
-    expect(contentType).toBe("application/json");
-    expect(body).toEqual({ imageId: 1002, quantity: { "1": 150 } });
+    expect(api.requests[0]!.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(api.requests[0]!.body.toString())).toEqual({ imageId: 1002, quantity: { "1": 150 } });
     expect(result.data).toBeNull();
   });
 
   it("masks the token in the trace", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
-    const { client, traced } = await makeClient();
+    const { client, api, traced } = makeClient();
+    api.route(SHOW, faults.json(200, intakeBody()));
     await client.getIntake(1002);
     expect(traced.join("\n")).toContain("Bearer ****");
     expect(traced.join("\n")).not.toContain(TOKEN);
@@ -171,8 +139,8 @@ describe("what the client sends", () => {
 describe("reading answers", () => {
   it("keeps the body as received next to the parsed data", async () => {
     const text = JSON.stringify(intakeBody());
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, text, { headers: JSON_HEADERS });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, raw(200, text, { "content-type": "application/json" }));
     const result = await client.getIntake(1002);
     expect(result.raw).toBe(text);
     expect(result.status).toBe(200);
@@ -180,10 +148,8 @@ describe("reading answers", () => {
   });
 
   it("accepts a record missing every optional field", async () => {
-    api()
-      .intercept({ path: "/v2/intake/7", method: "GET" })
-      .reply(200, { intake_info: { image_id: 7 } });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route("GET /v2/intake/7", faults.json(200, { intake_info: { image_id: 7 } }));
     const { data } = await client.getIntake(7);
     expect(data.intake_info.image_id).toBe(7);
     expect(data.intake_info.recipe_per_item).toBeUndefined();
@@ -191,9 +157,10 @@ describe("reading answers", () => {
   });
 
   it("accepts nulls where a server leaves values out", async () => {
-    api()
-      .intercept({ path: "/v2/intake/8", method: "GET" })
-      .reply(200, {
+    const { client, api } = makeClient();
+    api.route(
+      "GET /v2/intake/8",
+      faults.json(200, {
         intake_info: {
           image_id: 8,
           timestamp: null,
@@ -201,15 +168,15 @@ describe("reading answers", () => {
           processed_image_size: null,
           nutritional_info: { calories: null, totalNutrients: null },
         },
-      });
-    const { client } = await makeClient();
+      }),
+    );
     expect((await client.getIntake(8)).data.intake_info.processed_image_size).toBeNull();
   });
 
   it("keeps fields it does not know, in the raw body and in the data", async () => {
     const body = { ...intakeBody(1002, { rating: { stars: 4 } }), request_id: "abc" };
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, JSON.stringify(body));
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, raw(200, JSON.stringify(body)));
     const result = await client.getIntake(1002);
     expect(JSON.parse(result.raw)).toEqual(body);
     expect((result.data.intake_info as Record<string, unknown>).rating).toEqual({ stars: 4 });
@@ -217,10 +184,8 @@ describe("reading answers", () => {
   });
 
   it("fails with exit 1 on a 200 that is not JSON", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(200, "<html>hello</html>", { headers: { "content-type": "text/html" } });
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, raw(200, "<html>hello</html>", { "content-type": "text/html" }));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.failure);
     expect(error.message).toMatch(/not JSON/);
@@ -229,11 +194,9 @@ describe("reading answers", () => {
   });
 
   it("fails with exit 1 on a 200 whose JSON does not fit", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(200, { intake_info: { image_id: "1002" } });
-    api().intercept({ path: "/v2/intake/1003", method: "GET" }).reply(200, { intakes: [] });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, faults.json(200, { intake_info: { image_id: "1002" } }));
+    api.route("GET /v2/intake/1003", faults.json(200, { intakes: [] }));
     const wrongType = await failureOf(client.getIntake(1002));
     expect(wrongType.exitCode).toBe(EXIT.failure);
     expect(wrongType.message).toContain("intake_info.image_id");
@@ -244,9 +207,10 @@ describe("reading answers", () => {
   });
 
   it("accepts an update answered with an empty or non-JSON body", async () => {
-    api().intercept({ path: "/v2/nutrition/confirm/quantity", method: "POST" }).reply(200, "OK");
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(UPDATE, raw(200, "OK"), raw(200));
     expect((await client.confirmQuantity({ imageId: 1 })).raw).toBe("OK");
+    expect((await client.confirmQuantity({ imageId: 1 })).raw).toBe("");
   });
 });
 
@@ -261,8 +225,8 @@ describe("HTTP errors", () => {
     [415, EXIT.rejected, "The display image is not a JPEG, PNG, GIF or WebP."],
     [500, EXIT.unavailable, "Internal error."],
   ])("maps %d to exit %d with one line naming the host, the status and the server's message", async (status, exitCode, message) => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(status, { message, code: status }, { headers: JSON_HEADERS });
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, faults.json(status, { message, code: status }));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(exitCode);
     expect(error.status).toBe(status);
@@ -277,50 +241,49 @@ describe("HTTP errors", () => {
     [503, "Service Unavailable"],
     [504, "Gateway Timeout"],
   ])("maps %d to exit 8 once retries are used up", async (status, text) => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(status, "").times(3);
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, raw(status));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
     expect(error.message).toBe(`api.test answered ${status} ${text}`);
+    expect(api.count(SHOW)).toBe(3);
     expect(sleeps).toHaveLength(2);
   });
 
   it("falls back to the status for a non-JSON 502 HTML page", async () => {
     const html =
       "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body>\r\n</html>\r\n";
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(502, html, { headers: { "content-type": "text/html" } })
-      .times(3);
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, raw(502, html, { "content-type": "text/html" }));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
     expect(error.message).toBe("api.test answered 502 Bad Gateway");
     expect(error.message).not.toContain("<");
+    expect(api.count(SHOW)).toBe(3);
   });
 
   it("hints at --user when a manager's token is refused for a missing user_id", async () => {
-    api()
-      .intercept({ path: "/v2/history/getIntakesList", method: "GET" })
-      .reply(400, { message: "user_id is required for an APIUserManager token.", code: 400 });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(
+      "GET /v2/history/getIntakesList",
+      faults.json(400, { message: "user_id is required for an APIUserManager token.", code: 400 }),
+    );
     const error = await failureOf(client.listIntakes());
     expect(error.exitCode).toBe(EXIT.rejected);
     expect(error.hint).toMatch(/--user/);
   });
 
   it("hints at logging in on 401", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(401, { message: "Invalid token.", code: 401 });
-    const { client } = await makeClient();
+    const { client, api } = makeClient();
+    api.route(SHOW, faults.json(401, { message: "Invalid token.", code: 401 }));
     expect((await failureOf(client.getIntake(1002))).hint).toMatch(/auth login/);
   });
 });
 
 describe("retries", () => {
   it("retries a 503 with growing backoff, then succeeds", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "").times(2);
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, raw(503), raw(503), faults.json(200, intakeBody()));
     expect((await client.getIntake(1002)).data.intake_info.image_id).toBe(1002);
     expect(sleeps).toHaveLength(2);
     expect(sleeps[1]!).toBeGreaterThan(sleeps[0]!);
@@ -328,11 +291,10 @@ describe("retries", () => {
   });
 
   it("spreads backoff with jitter", async () => {
-    const low = await makeClient({ random: () => 0 });
-    const high = await makeClient({ random: () => 0.999 });
-    for (const { client } of [low, high]) {
-      api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(502, "");
-      api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
+    const low = makeClient({ random: () => 0 });
+    const high = makeClient({ random: () => 0.999 });
+    for (const { client, api } of [low, high]) {
+      api.route(SHOW, raw(502), faults.json(200, intakeBody()));
       await client.getIntake(1002);
     }
     expect(low.sleeps).toHaveLength(1);
@@ -341,21 +303,15 @@ describe("retries", () => {
   });
 
   it("waits as long as a 503's Retry-After says", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(503, "", { headers: { "retry-after": "2" } });
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, raw(503, "", { "retry-after": "2" }), faults.json(200, intakeBody()));
     await client.getIntake(1002);
     expect(sleeps).toEqual([2000]);
   });
 
   it("honours a 429's Retry-After, then succeeds", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(429, { message: "Slow down.", code: 429 }, { headers: { "retry-after": "3" } });
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, faults.json(429, { message: "Slow down.", code: 429 }, { "retry-after": "3" }), faults.json(200, intakeBody()));
     await client.getIntake(1002);
     expect(sleeps).toHaveLength(1);
     // The pause is measured against the clock, so a millisecond may already have passed.
@@ -364,63 +320,53 @@ describe("retries", () => {
   });
 
   it("does not wait for a Retry-After over two minutes: exit 8 at once", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(429, "", { headers: { "retry-after": "3600" } });
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, raw(429, "", { "retry-after": "3600" }));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
     expect(sleeps).toEqual([]);
+    expect(api.count(SHOW)).toBe(1);
   });
 
   it.each([400, 401, 403, 404, 409, 500])("does not retry a %d", async (status) => {
-    let calls = 0;
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(() => {
-        calls++;
-        return { statusCode: status, data: JSON.stringify({ message: "no", code: status }) };
-      });
-    const { client, sleeps } = await makeClient({ retries: 5 });
+    const { client, api, sleeps } = makeClient({ retries: 5 });
+    api.route(SHOW, faults.json(status, { message: "no", code: status }));
     await failureOf(client.getIntake(1002));
-    expect(calls).toBe(1);
+    expect(api.count(SHOW)).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it("makes one attempt with --retries 0", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(503, "");
-    const { client, sleeps } = await makeClient({ retries: 0 });
+    const { client, api, sleeps } = makeClient({ retries: 0 });
+    api.route(SHOW, raw(503));
     expect((await failureOf(client.getIntake(1002))).exitCode).toBe(EXIT.unavailable);
+    expect(api.count(SHOW)).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it("retries a network error, then succeeds", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody());
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, transportFaults.network("connection reset"), faults.json(200, intakeBody()));
     expect((await client.getIntake(1002)).status).toBe(200);
     expect(sleeps).toHaveLength(1);
   });
 
   it("gives up on network errors after the retries with exit 8", async () => {
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))
-      .times(3);
-    const { client, sleeps } = await makeClient();
+    const { client, api, sleeps } = makeClient();
+    api.route(SHOW, transportFaults.network("connection refused"));
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
     expect(error.message).toContain("api.test");
+    expect(error.message).toContain("connection refused");
     expect(error.hint).toMatch(/3 attempts/);
     expectOneLine(error);
+    expect(api.count(SHOW)).toBe(3);
     expect(sleeps).toHaveLength(2);
   });
 
   it("gives up on a server that does not answer in time with exit 8", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody()).delay(1000);
-    const { client } = await makeClient({ timeoutMs: 30, retries: 0 });
+    const { client, api } = makeClient({ timeoutMs: 30, retries: 0 });
+    api.route(SHOW, transportFaults.timeout());
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.unavailable);
     expect(error.message).toMatch(/no answer within 0\.03 s/);
@@ -428,11 +374,8 @@ describe("retries", () => {
   });
 
   it("retries a timeout, then succeeds", async () => {
-    api().intercept({ path: "/v2/intake/1002", method: "GET" }).reply(200, intakeBody()).delay(1000);
-    api()
-      .intercept({ path: "/v2/intake/1002", method: "GET" })
-      .reply(200, intakeBody(1002, { occasion: "dinner" }));
-    const { client, sleeps } = await makeClient({ timeoutMs: 50, retries: 1 });
+    const { client, api, sleeps } = makeClient({ timeoutMs: 50, retries: 1 });
+    api.route(SHOW, transportFaults.timeout(), faults.json(200, intakeBody(1002, { occasion: "dinner" })));
     expect((await client.getIntake(1002)).data.intake_info.occasion).toBe("dinner");
     expect(sleeps).toHaveLength(1);
   });
@@ -442,8 +385,9 @@ describe("Ctrl-C", () => {
   it("sends nothing once the signal is aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    const { client } = await makeClient({ signal: controller.signal });
+    const { client, api } = makeClient({ signal: controller.signal });
     const error = await failureOf(client.getIntake(1002));
     expect(error.exitCode).toBe(EXIT.interrupted);
+    expect(api.requests).toEqual([]);
   });
 });

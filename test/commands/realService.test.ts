@@ -2,7 +2,7 @@
  * docs/api.md, what the public service does: each row of that table held by the CLI, in process,
  * against a loopback server that records what it received.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import type { TransportRequest, TransportResponse } from "../../src/api/transport.js";
 import { parseApiDateTime } from "../../src/intake/dates.js";
@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-beforeEach(() => {
+// After each case: a scripted reply it left unused fails that case.
+afterEach(() => {
   server.reset();
 });
 
@@ -56,8 +57,7 @@ describe("API tokens: an opaque 40-hex token is sent as it is", () => {
     ["intake show --nutrients all", ["intake", "show", "1002", "--nutrients", "all"], "GET /v2/intake/1002"],
     ["auth status --check", ["auth", "status", "--check"], "GET /v2/history/getIntakesList"],
   ])("%s sends Bearer <opaque token> and succeeds", async (_name, args, route) => {
-    server.route("GET /v2/intake/1002", faults.intake(segmentationIntake()));
-    server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [segmentationIntake()] }));
+    server.route(route, route === "GET /v2/intake/1002" ? faults.intake(segmentationIntake()) : faults.json(200, { intakes_list: [] }));
     const result = await cli(args);
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests.map((request) => request.route)).toEqual([route]);
@@ -166,6 +166,8 @@ describe("history dates: intake list always sends both dates", () => {
     server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [segmentationIntake()] }));
     return cli(["intake", "list", ...args], {}, options);
   };
+  /** A window refused before anything is sent: nothing scripted. */
+  const refusedList = (args: string[]) => cli(["intake", "list", ...args]);
 
   it("with no flags: both dates, 7 days apart, ending now", async () => {
     const before = Date.now();
@@ -207,7 +209,7 @@ describe("history dates: intake list always sends both dates", () => {
       ["--from", "2024-01-01"],
       ["--to", "2026-11-07", "--days", "367"],
     ]) {
-      const result = await list(args);
+      const result = await refusedList(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toMatch(/over a year .*give both --from and --to/);
     }
@@ -222,7 +224,7 @@ describe("history dates: intake list always sends both dates", () => {
     [["--from", "2026-11-01", "--to", "2026-11-07", "--days", "2"], /--days goes with --from or --to, not both/],
     [["--from", "2026-11-07", "--to", "2026-11-01"], /starts .* after it ends/],
   ])("%j is refused with exit 2 and nothing sent", async (args, message) => {
-    const result = await list(args);
+    const result = await refusedList(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(server.count()).toBe(0);
@@ -323,7 +325,7 @@ describe("rate limit: RateLimit-Reset is honoured when there is no Retry-After",
     const retried = await cli(["intake", "show", "1002", "--retries", "1"]);
     expect(retried.code, retried.stderr).toBe(0);
     expect(server.count("GET /v2/intake/1002")).toBe(2);
-    server.reset().route("GET /v2/intake/1002", limited("0.05"), faults.intake(segmentationIntake()));
+    server.reset().route("GET /v2/intake/1002", limited("0.05"));
     const once = await cli(["intake", "show", "1002", "--retries", "0"]);
     expect(once.code).toBe(8);
     expect(once.stderr).toMatch(/answered 429 \(code 114\): rate limit/);
@@ -391,9 +393,9 @@ describe("nutrients: --nutrients all prints every code, per intake and per item"
 describe("not yet confirmed intakes: the kind is not guessed from a missing recipe_per_item", () => {
   beforeEach(() => {
     server.route("GET /v2/intake/1007", faults.intake(unconfirmedIntake()));
-    server.route("POST /v2/nutrition/confirm/quantity", faults.updated(1007));
   });
   const posts = () => server.count("POST /v2/nutrition/confirm/quantity");
+  const answerUpdate = () => server.route("POST /v2/nutrition/confirm/quantity", faults.updated(1007));
 
   it("intake show says the kind is unknown and shows the one row it has", async () => {
     const result = await cli(["intake", "show", "1007"]);
@@ -411,6 +413,7 @@ describe("not yet confirmed intakes: the kind is not guessed from a missing reci
   });
 
   it("set-quantity per position is sent: the server judges the positions", async () => {
+    answerUpdate();
     const result = await cli(["intake", "set-quantity", "1007", "1=250", "--no-verify"]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(server.requests[1]!.body.toString())).toEqual({ imageId: 1007, quantity: { "1": 250 } });
@@ -426,6 +429,7 @@ describe("not yet confirmed intakes: the kind is not guessed from a missing reci
       expect(result.stderr).toMatch(/name the positions/);
     }
     expect(posts()).toBe(0);
+    answerUpdate();
     const sent = await cli(["intake", "set-modifiers", "1007", "1", "--salt", "low", "--no-verify"]);
     expect(sent.code, sent.stderr).toBe(0);
     expect(posts()).toBe(1);

@@ -52,11 +52,11 @@ function evaluatedWith(...modules: string[]): string[] {
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter((source) => pattern.test(source));
 const COLD_PACKAGES =
-  /node_modules\/(cli-table3|cli-progress|csv-parse|undici|form-data|conf|jose|image-size|chalk|zod|@inquirer|fastify|@fastify)\//;
+  /node_modules\/(cli-table3|cli-progress|csv-parse|proxy-from-env|https?-proxy-agent|agent-base|form-data|conf|jose|image-size|chalk|zod|@inquirer|fastify|@fastify)\//;
 const COLD_COMMANDS =
   "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/(login|status|logout|token)|smoke\\/smoke|" +
   "completion\\/(scripts|values)|config\\/config|journal\\/journal|undo\\/undo";
-const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/undiciTransport\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
+const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/proxy\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
 
 describe("start-up: what each path loads", () => {
   it("answers --version from the bin and dist/version.txt alone", () => {
@@ -101,7 +101,7 @@ describe("start-up: what each path loads", () => {
     ];
     const sources = evaluatedWith(...entries);
     expect(matching(sources, COLD_PACKAGES)).toEqual([]);
-    expect(matching(sources, /src\/output\/(?!style\.ts|sanitize\.ts)|src\/sandbox\/|src\/api\/undiciTransport\.ts/)).toEqual([]);
+    expect(matching(sources, /src\/output\/(?!style\.ts|sanitize\.ts)|src\/sandbox\/|src\/api\/proxy\.ts/)).toEqual([]);
   });
 
   it("keeps zod, the sandbox, batch, upload, prompt and colour code and their packages out of the hot file", () => {
@@ -110,7 +110,7 @@ describe("start-up: what each path loads", () => {
     expect(matching(hot, COLD_PACKAGES)).toEqual([]);
     expect(matching(hot, COLD_SOURCES)).toEqual([]);
     expect(coldFiles.map((file) => file.split("/").pop())).toEqual(
-      expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs"]),
+      expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs", "proxy.cjs"]),
     );
   });
 

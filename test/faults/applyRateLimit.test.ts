@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/main.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
-import { manualIntake, signTestToken } from "./fixtures.js";
+import { signTestToken } from "./fixtures.js";
 import { runTempDir } from "../helpers/cli.js";
 
 const LIMIT = 4;
@@ -60,16 +60,11 @@ beforeAll(async () => {
     res.end("{}");
   });
   server.route("POST /v2/nutrition/confirm/quantity", shared);
-  for (const id of [1003, 1004, 1005, 1006]) server.route(`GET /v2/intake/${id}`, intakeReply(id));
 });
 afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function intakeReply(id: number): Reply {
-  return { kind: "json", status: 200, body: { intake_info: manualIntake(id) } };
-}
 
 describe("intake apply: a rate-limited server", () => {
   it("holds new requests when RateLimit-Remaining says the budget is spent, and gets no 429", async () => {

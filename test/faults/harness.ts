@@ -15,7 +15,10 @@ export function faultServerPairs(
 ): () => Promise<{ server: FaultServer; other: FaultServer }> {
   const open: FaultServer[] = [];
   afterAll(async () => {
-    await Promise.all(open.map((server) => server.close()));
+    // Every server is closed; then each one's scripted replies no request reached are named together.
+    const closed = await Promise.allSettled(open.map((server) => server.close()));
+    const unused = closed.flatMap((outcome) => (outcome.status === "rejected" ? [(outcome.reason as Error).message] : []));
+    if (unused.length > 0) throw new Error(unused.join("\n"));
   });
   return async () => {
     const [server, other] = await Promise.all([startFaultServer(), startFaultServer()]);

@@ -1,6 +1,7 @@
 /**
- * The proxy path (HTTP_PROXY set: undici's EnvHttpProxyAgent instead of node:http) under the
- * same faults: the fault server plays the proxy too, tunnelling each CONNECT into its own routes.
+ * The transport behind a proxy (HTTP_PROXY set: http-proxy-agent on node:http) under the same
+ * faults: the fault server plays the proxy too, answering each absolute-form request
+ * (`GET http://127.0.0.1:9/v2/intake/1002`) from its own routes and tunnelling a CONNECT into them.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFoodctl } from "../helpers/cli.js";
@@ -33,8 +34,9 @@ describe.concurrent("intake show through an HTTP proxy", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("spaghetti bolognese");
     expect(server.count(ROUTE)).toBe(1);
-    expect(server.connects).toEqual(["127.0.0.1:9"]);
+    expect(server.requests[0]!.target).toBe("http://127.0.0.1:9/v2/intake/1002");
     expect(server.requests[0]!.headers.host).toBe("127.0.0.1:9");
+    expect(server.connects).toEqual([]);
   });
 
   const cases: Array<{
@@ -96,7 +98,6 @@ describe.concurrent("intake show through an HTTP proxy", () => {
 
   it("does not follow a redirect to another host", async () => {
     const { server, other } = await servers();
-    other.route(ROUTE, faults.intake(segmentationIntake()));
     server.route(ROUTE, faults.redirect(`${other.url}/v2/intake/1002`));
     const result = await viaProxy(server, []);
     expectOneLineError(result, 1, ["302", other.host]);
@@ -121,5 +122,16 @@ describe.concurrent("intake show through an HTTP proxy", () => {
     expectOneLineError(result, 8, ["127.0.0.1:9", "no answer within 1 s"]);
     expect(server.connects.length).toBeGreaterThan(0);
     expect(server.connects.every((target) => target === "127.0.0.1:9")).toBe(true);
+  });
+
+  it("a proxy that closes the CONNECT of an https:// request is a network error: retried, then exit 8", async () => {
+    const { server } = await servers();
+    server.connectMode = "drop";
+    const result = await runFoodctl(["--api-url", "https://127.0.0.1:9", "--retries", "1", "intake", "show", "1002"], {
+      env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url, NO_PROXY: "" },
+      clock: fakeClock(),
+    });
+    expectOneLineError(result, 8, ["127.0.0.1:9", "unreachable", /proxy connection ended/i]);
+    expect(server.connects).toEqual(["127.0.0.1:9", "127.0.0.1:9"]);
   });
 });

@@ -220,7 +220,6 @@ describe.concurrent("intake show against faults", () => {
 
   it("does not follow a redirect to another host, so the token goes nowhere else", async () => {
     const { server, other } = await servers();
-    other.route(ROUTE, faults.intake(segmentationIntake()));
     server.route(ROUTE, faults.redirect(`${other.url}/v2/intake/1002`));
     const result = await runAgainst(server, token, ["intake", "show", "1002"]);
     expectOneLineError(result, 1, [server.host, "302", other.host]);

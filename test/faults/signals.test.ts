@@ -5,7 +5,7 @@
  * run's abort signal) for most cases, as a real SIGINT to the built CLI for two.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
 import { baseEnv, cliBin, collect, runFoodctl, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-beforeEach(() => {
+// After each case: a scripted reply it left unused fails that case.
+afterEach(() => {
   server.reset();
 });
 
@@ -86,7 +87,6 @@ describe("SIGINT during set-quantity", () => {
 
   it("before the update could be sent (the read before is held): exit 130, says nothing was sent", async () => {
     server.route(READ_1002, faults.hang());
-    server.route(UPDATE, faults.updated(1002));
     const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
     const result = await run.interruptWhen(server.waitFor(READ_1002));
     expectInterrupted(result, NOT_SENT);
@@ -133,7 +133,6 @@ describe("SIGINT during display-image attach", () => {
 
   it("before the upload could be sent: exit 130, says nothing was sent", async () => {
     server.route(READ_1003, faults.hang());
-    server.route(UPLOAD, faults.intake(manualIntake(1003, true)));
     const run = start(["--api-url", server.url, "display-image", "attach", "1003", photo], { FOODCTL_TOKEN: token }, { process: true });
     const result = await run.interruptWhen(server.waitFor(READ_1003));
     expectInterrupted(result, NOT_SENT);

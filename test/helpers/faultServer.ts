@@ -5,6 +5,10 @@
  * n-th reply, and the last reply repeats once the script is used up. Every request is recorded
  * (method, path, query, headers incl. authorization, body size) once its body has arrived, so
  * tests can count attempts and wait for a request to be in flight.
+ *
+ * A scripted reply that no request reached fails the test: `reset()` (the next case on a shared
+ * server) and `close()` throw, naming the route. A reply a case may or may not reach is scripted
+ * with `allow()` instead, and the test says when it must have been used.
  */
 import { EventEmitter } from "node:events";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
@@ -19,6 +23,8 @@ export interface RecordedRequest {
   body: Buffer;
   /** "METHOD /path", the key routes are scripted by. */
   route: string;
+  /** The request target as received: a path, or an absolute URL when the client took this server for its HTTP proxy. */
+  target: string;
 }
 
 export type Reply =
@@ -95,7 +101,7 @@ export class FaultServer extends EventEmitter {
   readonly connects: string[] = [];
   /** As a proxy: "tunnel" leads every CONNECT back into this server's own routes; "drop" closes it. */
   connectMode: "tunnel" | "drop" = "tunnel";
-  private readonly scripts = new Map<string, { replies: Reply[]; served: number }>();
+  private readonly scripts = new Map<string, { replies: Reply[]; served: number; required: boolean; scriptedAt: string }>();
   private readonly held = new Set<ServerResponse>();
   private readonly server: http.Server;
   private port = 0;
@@ -134,20 +140,47 @@ export class FaultServer extends EventEmitter {
     return `127.0.0.1:${this.port}`;
   }
 
-  /** Scripts a route: `route("GET /v2/intake/1002", faults.unavailable(), faults.intake(x))`. */
+  /** Scripts a route whose every reply must be used: `route("GET /v2/intake/1002", faults.unavailable(), faults.intake(x))`. */
   route(route: string, ...replies: Reply[]): this {
+    return this.script(route, replies, true);
+  }
+
+  /** Scripts replies a case may not reach: never checked (say in the test when they must have been used). */
+  allow(route: string, ...replies: Reply[]): this {
+    return this.script(route, replies, false);
+  }
+
+  /** The routes with scripted replies no request reached, e.g. "GET /v2/intake/1002: 1 of 2 replies". */
+  unused(): string[] {
+    return [...this.scripts]
+      .filter(([, script]) => script.required && script.served < script.replies.length)
+      .map(
+        ([route, script]) =>
+          `${route}: ${script.replies.length - script.served} of ${script.replies.length} replies (scripted at ${script.scriptedAt})`,
+      );
+  }
+
+  private script(route: string, replies: Reply[], required: boolean): this {
     if (replies.length === 0) throw new Error("a route needs at least one reply");
-    this.scripts.set(route, { replies, served: 0 });
+    const replaced = this.scripts.get(route);
+    if (replaced?.required && replaced.served < replaced.replies.length)
+      throw new Error(`${route} scripted again before its replies were used`);
+    this.scripts.set(route, { replies, served: 0, required, scriptedAt: callerOf(new Error()) });
     return this;
   }
 
-  /** Forgets scripts and recorded requests, for the next case on the same server. */
+  /**
+   * Forgets scripts and recorded requests, for the next case on the same server; then throws for
+   * replies no request reached. A shared server is reset in `afterEach`, so that fails the case that scripted them.
+   */
   reset(): this {
+    const unused = this.unused();
     this.scripts.clear();
     this.requests.length = 0;
     this.connects.length = 0;
     this.connectMode = "tunnel";
     this.releaseHeld();
+    if (unused.length > 0) throw new Error(`scripted replies no request reached: ${unused.join("; ")}`);
     return this;
   }
 
@@ -187,10 +220,12 @@ export class FaultServer extends EventEmitter {
     });
   }
 
+  /** Closes the server; then throws for scripted replies no request reached. */
   async close(): Promise<void> {
     this.releaseHeld();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.reset();
   }
 
   private releaseHeld(): void {
@@ -216,6 +251,7 @@ export class FaultServer extends EventEmitter {
         bodySize: size,
         body: Buffer.concat(chunks),
         route: `${req.method ?? ""} ${url.pathname}`,
+        target: req.url ?? "/",
       };
       this.requests.push(recorded);
       this.emit("request", recorded);
@@ -271,6 +307,12 @@ export class FaultServer extends EventEmitter {
         send(res, reply);
     }
   }
+}
+
+/** The test file and line that scripted a route (a server closed after its file names no test). */
+function callerOf(error: Error): string {
+  const frame = error.stack?.split("\n").find((line) => /\.test\.ts:\d+/.test(line));
+  return frame?.match(/test\/[^\s)]+:\d+/)?.[0] ?? "an unknown place";
 }
 
 function send(res: ServerResponse, reply: Extract<Reply, { kind: "json" | "raw" }>): void {

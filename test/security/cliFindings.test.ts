@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { chownSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkOwnEntry, MAX_CONFIG_BYTES } from "../../src/config/store.js";
 import { segmentationIntake } from "../faults/fixtures.js";
 import { configHomes, OPAQUE_TOKEN, runIn } from "../commands/helpers.js";
@@ -20,9 +20,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-beforeEach(() => {
-  server.reset().route("GET /v2/intake/1002", faults.intake(segmentationIntake()));
+// After each case: a scripted reply it left unused fails that case.
+afterEach(() => {
+  server.reset();
 });
+const answerIntake = () => server.route("GET /v2/intake/1002", faults.intake(segmentationIntake()));
 
 /** A config folder with a file in it, as `auth login` would leave it. */
 function configFile(home: string, profiles: unknown = { default: { user: 101 } }): { dir: string; file: string } {
@@ -45,6 +47,7 @@ describe("issue 15 #2, proxy and plain HTTP", () => {
   });
 
   it("a loopback API URL bypasses the proxy when NO_PROXY is not set", async () => {
+    answerIntake();
     const result = await runIn(newHome(), ["--api-url", server.url, "intake", "show", "1002"], {
       FOODCTL_TOKEN: OPAQUE_TOKEN,
       HTTP_PROXY: remoteProxy,

@@ -402,8 +402,7 @@ describe("a server that echoes the token back", () => {
     const server = await startFaultServer();
     try {
       const echo = () => faults.error(status, `refused Bearer ${token} for this request`);
-      server.route("GET /v2/intake/1002", echo());
-      server.route("GET /v2/history/getIntakesList", echo());
+      server.route(args[1] === "list" ? "GET /v2/history/getIntakesList" : "GET /v2/intake/1002", echo());
       const result = await runFoodctl(["--api-url", server.url, "--retries", "0", ...args], { env: envFor(source) });
       expect(server.count()).toBeGreaterThan(0);
       expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
