@@ -2,6 +2,7 @@
 import type { FastifyRequest } from "fastify";
 import { isPlainRecord, parseApiDateTime, parsePositiveId } from "../intake/index.js";
 import { badQuery, badRequest, unsupportedMedia } from "./errors.js";
+import { zonedInstant } from "./zones.js";
 
 /** Accepted on every endpoint and ignored, as the public service documents it (docs/api.md). */
 export const IGNORED_QUERY = ["language"] as const;
@@ -60,11 +61,14 @@ export function readBodyImageId(body: Record<string, unknown>): number {
   return value;
 }
 
-/** A required history date `YYYY/MM/DD, HH:MM:SS` (UTC) as epoch milliseconds. */
-export function readHistoryDate(text: string | undefined, name: string): number {
+/**
+ * A required history date `YYYY/MM/DD, HH:MM:SS`, a wall-clock time in the user's zone, as
+ * epoch milliseconds (docs/api.md, the history list).
+ */
+export function readHistoryDate(text: string | undefined, name: string, zone: string, end: "start" | "end"): number {
   const example = "2026/11/03, 08:00:00 (YYYY/MM/DD, HH:MM:SS)";
   if (text === undefined) throw badQuery(`${name} is required: the history is read between two dates, e.g. ${example}`);
   const date = parseApiDateTime(text);
   if (date === null) throw badQuery(`${name} must look like ${example}, not "${text}"`);
-  return date.getTime();
+  return zonedInstant(zone, date.getTime(), end);
 }

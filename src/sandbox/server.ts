@@ -45,6 +45,8 @@ export interface SeededUserInfo {
   name: string;
   role: "APIUser" | "APIUserManager" | "APICompany";
   plan: string | null;
+  /** The user's IANA zone: the history list reads its dates in it (docs/api.md, the history list). */
+  time_zone: string;
   /** A JWT, as the sandbox has always issued. */
   token: string;
   /** 40 hex characters, as the public service issues them; accepted everywhere a JWT is. */
@@ -205,7 +207,7 @@ function handleFor(started: Started): SandboxHandle {
     networkWarning: networkWarning(started.host, started.listeningUrl),
     removedTemporaries: started.loaded.removedTemporaries,
     users: SEED_USERS.map((user) => ({
-      ...{ id: user.id, name: user.name, role: user.role, plan: user.plan },
+      ...{ id: user.id, name: user.name, role: user.role, plan: user.plan, time_zone: user.timeZone },
       token: lookup(tokens.jwts, user.name),
       opaque_token: lookup(tokens.opaque, user.name),
     })),

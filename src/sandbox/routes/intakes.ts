@@ -23,10 +23,11 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
     if (query.date_from === undefined && query.date_to === undefined) {
       throw badQuery("date_from and date_to are required, e.g. date_from=2026/11/01, 00:00:00 and date_to=2026/11/08, 00:00:00");
     }
-    const from = readHistoryDate(query.date_from, "date_from");
-    const to = readHistoryDate(query.date_to, "date_to");
-    if (from > to) throw badQuery("date_from is later than date_to");
     const { target } = ctx.accessOf(request);
+    // The dates are the user's wall-clock times; intakes keep their instants (docs/api.md, the history list).
+    const from = readHistoryDate(query.date_from, "date_from", target.timeZone, "start");
+    const to = readHistoryDate(query.date_to, "date_to", target.timeZone, "end");
+    if (from > to) throw badQuery("date_from is later than date_to");
     const intakes = [...ctx.state.intakes.values()]
       .filter((intake) => intake.ownerId === target.id)
       .map((intake) => ({ intake, time: Date.parse(intake.timestamp) }))
