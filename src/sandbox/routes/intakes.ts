@@ -54,6 +54,7 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
       imageId,
       ids: intake.items.map((item) => itemId(imageId, item)),
       foodName: intake.items.map((item) => item.name),
+      serving_size: totalServingSize(intake),
       hasNutritionalInfo: true,
       nutritional_info: totalNutrition(intake),
       ...(intake.kind === "recognition"
