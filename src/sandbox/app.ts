@@ -47,6 +47,8 @@ export interface AppRuntime {
   /** Milliseconds for the rate limit's window; default performance.now (tests pass their fake clock's). */
   now?: (() => number) | undefined;
   latencyMs?: number | undefined;
+  /** Refuse body fields a route does not use, and string ids, instead of accepting them as the public service does. */
+  strict?: boolean | undefined;
   log?: ((line: string) => void) | undefined;
   /** The absolute base of image URLs for this request (from the listening address). */
   imageBase(request: FastifyRequest): string;
@@ -102,6 +104,10 @@ function createContext(runtime: AppRuntime): SandboxContext {
       if (!access) throw new Error("route registered without the authenticate hook");
       return access;
     },
+    bodyPolicy: (request) => ({
+      strict: runtime.strict === true,
+      note: (message) => runtime.log?.(`note: ${request.method} ${pathOf(request.url)}: ${message}`),
+    }),
     render: (request, intake) => renderIntake(intake, runtime.state.images, (name) => `${runtime.imageBase(request)}/images/${name}`),
     recalculate: (intake) => {
       calculateIntake(intake);

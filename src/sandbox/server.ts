@@ -36,6 +36,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Delay every /v2 answer by this much. */
   latencyMs?: number;
+  /** Refuse body fields a route does not use and string ids (400) instead of accepting them as the public service does. */
+  strict?: boolean;
   /** Timeouts and the connection cap; each defaults to DEFAULT_LIMITS. */
   limits?: Partial<SandboxLimits>;
 }
@@ -145,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit,
     now: options.now,
     latencyMs: options.latencyMs,
+    strict: options.strict,
     log: options.log,
     imageBase: (request: FastifyRequest) =>
       isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,

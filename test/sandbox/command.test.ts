@@ -13,7 +13,7 @@ import { bufferIO } from "../helpers/bufferIO.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 import { ALL_TIME } from "../helpers/sandbox.js";
 
-const defaults: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", detach: false };
+const defaults: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: false };
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

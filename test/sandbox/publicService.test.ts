@@ -80,7 +80,7 @@ describe("§5 error bodies", () => {
       ["malformed image id", "GET", "/v2/intake/abc", { as: "alice" }, 400, 1401],
       ["missing date", "GET", "/v2/history/getIntakesList", { as: "alice" }, 400, 1401],
       ["not JSON", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: "{", contentType: "application/json" }, 400, 1402],
-      ["wrong shape", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, extra: 1 } }, 400, 1402],
+      ["wrong shape", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: [1001] }, 400, 1402],
       ["invalid quantity", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, quantity: 0 } }, 400, 1403],
       ["invalid level", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, salt: "salty" } }, 400, 1404],
       [

@@ -308,8 +308,8 @@ describe("recipe endpoints", () => {
 
   const badBodies: Array<[string, unknown]> = [
     ["a missing imageId", {}],
-    ["a string imageId", { imageId: "1001" }],
-    ["an extra field", { imageId: 1001, user_id: 101 }],
+    ["a string imageId that is not a number", { imageId: "1001abc" }],
+    ["a string imageId with a sign", { imageId: "+1001" }],
     ["an array", [1001]],
   ];
   for (const path of ["/v2/nutrition/recipe/ingredients", "/v2/nutrition/recipe/nutritionalInfo"]) {

@@ -24,6 +24,7 @@ function childArgs(options: SandboxCommandOptions): string[] {
   if (options.state !== undefined) args.push("--state", resolve(options.state));
   if (options.rateLimit !== undefined) args.push("--rate-limit", String(options.rateLimit));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
+  if (options.strict) args.push("--strict");
   return args;
 }
 

@@ -15,6 +15,7 @@ export interface SandboxCommandOptions {
   tokenKind: TokenKind;
   rateLimit?: number;
   latencyMs?: number;
+  strict: boolean;
   detach: boolean;
   pidFile?: string;
 }
@@ -49,6 +50,7 @@ const START_OPTIONS = {
   pidFile: option("--pid-file <file>", "with --detach or stop: record the sandbox here instead of the user's runtime folder"),
   rateLimit: option("--rate-limit <rps>", "answer 429 above this many requests per second"),
   latency: option("--latency <ms>", "delay every API answer"),
+  strict: option("--strict", "check a client: refuse body fields a route does not use and string ids (default: accept and log them)"),
 };
 
 const STOP_OPTIONS = {
@@ -73,6 +75,7 @@ export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): S
     tokenKind: parseTokenKind(input.tokenKind),
     rateLimit: rateText === undefined ? undefined : Number(rateText),
     latencyMs: latencyText === undefined ? undefined : Number(latencyText),
+    strict: input.strict,
     detach: input.detach,
     pidFile: input.pidFile,
   };

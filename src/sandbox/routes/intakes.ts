@@ -1,11 +1,12 @@
 /** Reading intakes: GET intake, the history list, recipe/ingredients and recipe/nutritionalInfo. */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { routes } from "../../api/paths.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badQuery } from "../errors.js";
 import { itemId, itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
 import { readBodyImageId, readHistoryDate, readImageIdParam, readJsonBody, readQuery } from "../request.js";
+import { withModelVersion } from "./misc.js";
 
 export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = ctx.authenticate;
@@ -36,19 +37,24 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
     return { intakes_list: intakes.map(({ intake }) => ctx.render(request, intake)) };
   });
 
-  app.post(routes.recipeIngredients, { onRequest }, async (request) => {
+  for (const url of withModelVersion(routes.recipeIngredients)) app.post(url, { onRequest }, recipeIngredients);
+  for (const url of withModelVersion(routes.recipeNutritionalInfo)) app.post(url, { onRequest }, recipeNutritionalInfo);
+
+  async function recipeIngredients(request: FastifyRequest) {
     readQuery(request, ["user_id"]);
-    const imageId = readBodyImageId(readJsonBody(request, ["imageId"]));
+    const policy = ctx.bodyPolicy(request);
+    const imageId = readBodyImageId(readJsonBody(request, ["imageId"], policy), policy);
     const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
     if (intake.kind === "recognition") {
       return { imageId, serving_size: totalServingSize(intake), recipe: ctx.render(request, intake).recipe };
     }
     return { imageId, recipe_per_item: intake.items.map((item) => itemRecipeRecord(imageId, item)) };
-  });
+  }
 
-  app.post(routes.recipeNutritionalInfo, { onRequest }, async (request) => {
+  async function recipeNutritionalInfo(request: FastifyRequest) {
     readQuery(request, ["user_id"]);
-    const imageId = readBodyImageId(readJsonBody(request, ["imageId"]));
+    const policy = ctx.bodyPolicy(request);
+    const imageId = readBodyImageId(readJsonBody(request, ["imageId"], policy), policy);
     const intake = lookupIntake(ctx.state.intakes, ctx.accessOf(request), imageId);
     return {
       imageId,
@@ -61,5 +67,5 @@ export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext):
         ? {}
         : { nutritional_info_per_item: intake.items.map((item) => itemNutritionRecord(imageId, item)) }),
     };
-  });
+  }
 }
