@@ -6,7 +6,7 @@ import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from "fastify";
 import { API_PREFIX } from "../api/paths.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/index.js";
-import { authenticate, resolveTarget, type Access, type TokenBook } from "./access.js";
+import { authenticate, requireRole, resolveTarget, type Access, type TokenBook } from "./access.js";
 import { createAccount, DEFAULT_CREDITS } from "./account.js";
 import type { SandboxContext, SandboxStats } from "./context.js";
 import { errorBody, SERVICE_CODES, unsupportedMedia } from "./errors.js";
@@ -95,7 +95,7 @@ function createFastify(limits: SandboxLimits): FastifyInstance {
 
 /**
  * Who is calling, checked in the order of docs/api.md: the token (401); the quota headers, and
- * the rate limit for an APIUser (429); the `user_id` rules (400, 403).
+ * the rate limit for an APIUser (429); the route's roles (403); the `user_id` rules (400, 403).
  */
 function createAuthenticate(runtime: AppRuntime, accesses: WeakMap<FastifyRequest, Access>): onRequestAsyncHookHandler {
   const rate = runtime.rateLimit;
@@ -107,6 +107,7 @@ function createAuthenticate(runtime: AppRuntime, accesses: WeakMap<FastifyReques
     if (decision?.allowed !== false) account.charge();
     void reply.headers({ ...account.headers(caller), ...decision?.headers });
     if (decision && !decision.allowed && rate) throw rateLimited(rate, decision.headers);
+    requireRole(caller, `${request.method} ${request.routeOptions.url}`, request.routeOptions.config.roles);
     const target = resolveTarget(caller, (request.query as Record<string, unknown> | undefined)?.user_id);
     accesses.set(request, { caller, target });
   };

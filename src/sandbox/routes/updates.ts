@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { routes } from "../../api/paths.js";
 import { parsePositionKey, pickUpdateFields, validateUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
-import { lookupIntake } from "../access.js";
+import { lookupIntake, type RouteRoles } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badRequest, SERVICE_CODES } from "../errors.js";
 import { describeValue, readBodyImageId, readJsonBody, readQuery } from "../request.js";
@@ -15,6 +15,9 @@ import { applyDishConfirmation, applyUpdate, planDishConfirmation, planUpdate, R
 import { withModelVersion } from "./misc.js";
 
 const MAX_CONFIRMED = 100;
+
+/** The ingredients-edition guide: confirm/quantity is for APIUser and APIUserManager tokens, not APICompany (docs/api.md, users and tokens). */
+const QUANTITY_ROLES: RouteRoles = { roles: ["APIUser", "APIUserManager"], action: "change quantities" };
 
 function readUpdateFields(body: Record<string, unknown>) {
   const fields = pickUpdateFields(body);
@@ -68,7 +71,7 @@ function updateMessage(imageId: number, plan: UpdatePlan, applied: boolean, owne
 export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = ctx.authenticate;
 
-  app.post(routes.confirmQuantity, { onRequest }, async (request) => {
+  app.post(routes.confirmQuantity, { onRequest, config: { roles: QUANTITY_ROLES } }, async (request) => {
     readQuery(request, ["user_id"]);
     const policy = ctx.bodyPolicy(request);
     const body = readJsonBody(request, ["imageId", ...UPDATE_FIELDS], policy);
