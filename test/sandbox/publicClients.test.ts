@@ -174,3 +174,218 @@ describe("--strict: the client checked against the documented interface", () => 
     expect(log.filter((line) => line.startsWith("note: "))).toEqual([]);
   });
 });
+
+/** What a replayed request relies on beyond the documented interface; none: it worked before too. */
+type Leniency = "string id" | "unused field";
+type Reads = (body: Json) => unknown;
+
+interface Replay {
+  method: "GET" | "POST";
+  path: string;
+  body?: Json;
+  needs?: Leniency;
+  /** What the client reads from the answer: each must be there, with the type it expects. */
+  reads: Array<[string, Reads, "number" | "string" | "object" | "boolean"]>;
+}
+
+const nutritionalInfo = "/v2/nutrition/recipe/nutritionalInfo";
+const ingredients = "/v2/nutrition/recipe/ingredients";
+const confirmDish = "/v2/image/confirm/dish";
+const confirmQuantity = "/v2/nutrition/confirm/quantity";
+
+/**
+ * Requests in the shape public clients of the service send them (alice's token, her intakes):
+ * string ids, fields a route does not use, the /v1.0 model version, `?language=`, and the
+ * fields they read back, such as a top-level serving_size and dailyIntakeReference percents.
+ */
+const REPLAYS: Replay[] = [
+  { method: "POST", path: nutritionalInfo, body: { imageId: 1001 }, reads: [["calories", (b) => b.nutritional_info.calories, "number"]] },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}?language=eng`,
+    body: { imageId: 1002 },
+    reads: [["protein", (b) => b.nutritional_info.totalNutrients.PROCNT.quantity, "number"]],
+  },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}/v1.0`,
+    body: { imageId: 1002 },
+    reads: [["carbs", (b) => b.nutritional_info.totalNutrients.CHOCDF.quantity, "number"]],
+  },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}/v1.0?language=spa`,
+    body: { imageId: 1001 },
+    reads: [["first name", (b) => b.foodName[0], "string"]],
+  },
+  { method: "POST", path: nutritionalInfo, body: { imageId: "1002" }, needs: "string id", reads: [["ids", (b) => b.ids, "object"]] },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}/v1.0`,
+    body: { imageId: 1002, class_id: 481 },
+    needs: "unused field",
+    reads: [["calories", (b) => b.nutritional_info.calories, "number"]],
+  },
+  { method: "POST", path: nutritionalInfo, body: { imageId: 1001 }, reads: [["serving size", (b) => b.serving_size, "number"]] },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}/v1.0`,
+    body: { imageId: 1002 },
+    reads: [
+      ["fat %", (b) => b.nutritional_info.dailyIntakeReference.FAT.percent, "number"],
+      ["carbs %", (b) => b.nutritional_info.dailyIntakeReference.CHOCDF.percent, "number"],
+      ["protein %", (b) => b.nutritional_info.dailyIntakeReference.PROCNT.percent, "number"],
+    ],
+  },
+  {
+    method: "POST",
+    path: nutritionalInfo,
+    body: { imageId: 1003 },
+    reads: [["item calories", (b) => b.nutritional_info_per_item[0].nutritional_info.calories, "number"]],
+  },
+  {
+    method: "POST",
+    path: `${nutritionalInfo}?language=eng`,
+    body: { imageId: 1002 },
+    reads: [
+      ["highlight label", (b) => Object.values(b.nutritional_info.dailyIntakeReference as Record<string, Json>)[0].label, "string"],
+      ["highlight level", (b) => Object.values(b.nutritional_info.dailyIntakeReference as Record<string, Json>)[0].level, "string"],
+    ],
+  },
+  {
+    method: "POST",
+    path: nutritionalInfo,
+    body: { imageId: "1004" },
+    needs: "string id",
+    reads: [["has info", (b) => b.hasNutritionalInfo, "boolean"]],
+  },
+  { method: "POST", path: ingredients, body: { imageId: 1001 }, reads: [["recipe", (b) => b.recipe, "object"]] },
+  {
+    method: "POST",
+    path: `${ingredients}/v1.0?language=eng`,
+    body: { imageId: 1002 },
+    reads: [["first item's recipe", (b) => b.recipe_per_item[0].recipe, "object"]],
+  },
+  {
+    method: "POST",
+    path: `${ingredients}/v1.0`,
+    body: { imageId: "1003" },
+    needs: "string id",
+    reads: [["items", (b) => b.recipe_per_item, "object"]],
+  },
+  {
+    method: "POST",
+    path: ingredients,
+    body: { imageId: 1002, ingredients_per_item: true },
+    needs: "unused field",
+    reads: [["first ingredient", (b) => b.recipe_per_item[0].recipe[0].name, "string"]],
+  },
+  { method: "POST", path: ingredients, body: { imageId: 1001 }, reads: [["serving size", (b) => b.serving_size, "number"]] },
+  {
+    method: "POST",
+    path: confirmDish,
+    body: { imageId: 1002, confirmedClass: [513], food_item_position: [1] },
+    reads: [["message", (b) => b.message, "string"]],
+  },
+  {
+    method: "POST",
+    path: `${confirmDish}/v1.0?language=eng`,
+    body: { imageId: 1001, confirmedClass: [509] },
+    reads: [["id", (b) => b.imageId, "number"]],
+  },
+  {
+    method: "POST",
+    path: `${confirmDish}/v1.0`,
+    body: { imageId: 1002, confirmedClass: [514], food_item_position: [2], source: ["logmeal", "other"] },
+    needs: "unused field",
+    reads: [["id", (b) => b.imageId, "number"]],
+  },
+  {
+    method: "POST",
+    path: confirmDish,
+    body: { imageId: "1003", confirmedClass: [501], food_item_position: ["manual1"] },
+    needs: "string id",
+    reads: [["id", (b) => b.imageId, "number"]],
+  },
+  { method: "POST", path: confirmQuantity, body: { imageId: 1001, quantity: 300 }, reads: [["message", (b) => b.message, "string"]] },
+  { method: "POST", path: confirmQuantity, body: { imageId: 1002, quantity: { "1": 150 } }, reads: [["id", (b) => b.imageId, "number"]] },
+  {
+    method: "POST",
+    path: confirmQuantity,
+    body: { imageId: "1002", quantity: { "2": 80 } },
+    needs: "string id",
+    reads: [["id", (b) => b.imageId, "number"]],
+  },
+  {
+    method: "POST",
+    path: confirmQuantity,
+    body: { imageId: 1003, quantity: { manual1: 120 }, food_item_position: ["manual1"] },
+    needs: "unused field",
+    reads: [["id", (b) => b.imageId, "number"]],
+  },
+  {
+    method: "POST",
+    path: `${confirmQuantity}?language=eng`,
+    body: { imageId: 1003, salt: { manual1: "low" } },
+    reads: [["message", (b) => b.message, "string"]],
+  },
+  { method: "GET", path: "/v2/intake/1002", reads: [["serving size", (b) => b.intake_info.serving_size, "number"]] },
+  {
+    method: "GET",
+    path: "/v2/history/getIntakesList?date_from=2026%2F11%2F01%2C%2000%3A00%3A00&date_to=2026%2F11%2F30%2C%2023%3A59%3A59",
+    reads: [["first intake", (b) => b.intakes_list[0].image_id, "number"]],
+  },
+  {
+    method: "GET",
+    path: "/v2/intake/1001?language=eng",
+    reads: [["energy %", (b) => b.intake_info.nutritional_info.dailyIntakeReference.ENERC_KCAL.percent, "number"]],
+  },
+];
+
+async function replay(handle: Parameters<typeof fetchJson>[0], request: Replay) {
+  const answer = await fetchJson(handle, request.method, request.path, {
+    as: "alice",
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  const reads = request.reads.map(([name, read]) => {
+    try {
+      return [name, typeof read(answer.body)];
+    } catch {
+      return [name, "missing"];
+    }
+  });
+  return { status: answer.status, code: answer.body?.code as number | undefined, reads };
+}
+
+const expected = (request: Replay) => request.reads.map(([name, , type]) => [name, type]);
+const label = (request: Replay) => `${request.method} ${request.path} ${JSON.stringify(request.body ?? null)}`;
+
+describe("replay: requests public clients send, answered as they expect", () => {
+  it("the table holds 28 requests, over every route clients send to and each leniency", () => {
+    expect(REPLAYS).toHaveLength(28);
+    expect(new Set(REPLAYS.map((request) => request.needs)).size).toBe(3);
+    expect(REPLAYS.filter((request) => request.path.includes("/v1.0"))).toHaveLength(8);
+  });
+
+  describe("the sandbox as started by default", () => {
+    const sb = withSandbox();
+    for (const [index, request] of REPLAYS.entries()) {
+      it(`#${index + 1} ${label(request)} → 200 with what the client reads`, async () => {
+        const answer = await replay(sb.handle, request);
+        expect({ status: answer.status, reads: answer.reads }).toEqual({ status: 200, reads: expected(request) });
+      });
+    }
+  });
+
+  describe("--strict: exactly the requests that rely on a leniency are refused", () => {
+    const sb = withSandbox({ strict: true });
+    for (const [index, request] of REPLAYS.entries()) {
+      const outcome = request.needs === undefined ? "200" : `400 (${request.needs})`;
+      it(`#${index + 1} ${label(request)} → ${outcome}`, async () => {
+        const answer = await replay(sb.handle, request);
+        if (request.needs === undefined) expect(answer.status).toBe(200);
+        else expect([answer.status, answer.code]).toEqual([400, request.needs === "string id" ? 1401 : 1402]);
+      });
+    }
+  });
+});
