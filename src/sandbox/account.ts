@@ -1,6 +1,6 @@
 /**
- * The account the seeded users share (acme's company) and its credits (docs/api.md, rate limit
- * and credits): every answer to a known token says whose it is (User-ID) and how many credits
+ * The account the seeded users share (acme's company) and its credits (docs/api.md, rate
+ * limit): every answer to a known token says whose it is (User-ID) and how many credits
  * the account has used and has left. Each authenticated request within the rate limit uses one.
  */
 import type { SeedUser } from "./seed.js";
