@@ -4,7 +4,7 @@
  */
 import { parsePositiveId } from "../intake/index.js";
 import { badRequest, forbidden, notFound, SERVICE_CODES, unauthorized } from "./errors.js";
-import { SEED_USERS, type SeedUser } from "./seed.js";
+import { SEED_USERS, type Role, type SeedUser } from "./seed.js";
 import type { StoredIntake } from "./state.js";
 import { OPAQUE_TOKEN, verifyToken } from "./tokens.js";
 
@@ -53,6 +53,30 @@ export async function authenticate(authorization: string | undefined, tokens: To
   if (!user) throw unauthorized("invalid token: its subject is not a known user");
   if (verified.role !== user.role) throw unauthorized(`invalid token: user ${user.id} does not have the role ${verified.role}`);
   return user;
+}
+
+/** The roles a route is for, when it is not for every role (docs/api.md, users and tokens), and what it does. */
+export interface RouteRoles {
+  roles: readonly Role[];
+  /** What the route does, as the refusal words it: "change quantities". */
+  action: string;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set on a route that not every role may call. */
+    roles?: RouteRoles;
+  }
+}
+
+/** A token of a role the route is not for: 403 (code 1204), whoever it would act for. */
+export function requireRole(caller: SeedUser, route: string, allowed: RouteRoles | undefined): void {
+  if (!allowed || allowed.roles.includes(caller.role)) return;
+  const article = /^[AEIOU]/.test(caller.role) ? "an" : "a";
+  throw forbidden(
+    `${article} ${caller.role} token cannot ${allowed.action}: ${route} is for ${allowed.roles.join(" and ")} tokens`,
+    SERVICE_CODES.roleForbidden,
+  );
 }
 
 /** Applies the `user_id` rules (docs/api.md, acting for a user) to the raw query value. */

@@ -3,15 +3,16 @@
  * the per-request counting and rate limit, and every route.
  */
 import fastifyMultipart from "@fastify/multipart";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from "fastify";
 import { API_PREFIX } from "../api/paths.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/index.js";
-import { authenticate, bearerToken, resolveTarget, type Access, type TokenBook } from "./access.js";
+import { authenticate, requireRole, resolveTarget, type Access, type TokenBook } from "./access.js";
+import { createAccount, DEFAULT_CREDITS } from "./account.js";
 import type { SandboxContext, SandboxStats } from "./context.js";
 import { errorBody, SERVICE_CODES, unsupportedMedia } from "./errors.js";
 import { answerClientError, describeFailure, JSON_BODY_LIMIT } from "./failures.js";
 import { parseJsonBody } from "./json.js";
-import { createRateLimiter, rateLimited } from "./rateLimit.js";
+import { createRateLimiter, rateLimited, type RateLimitSpec } from "./rateLimit.js";
 import { renderIntake } from "./render.js";
 import { registerDisplayImageRoutes } from "./routes/displayImage.js";
 import { registerIntakeRoutes } from "./routes/intakes.js";
@@ -43,10 +44,15 @@ export interface AppRuntime {
   stats: SandboxStats;
   tokens: TokenBook;
   limits: SandboxLimits;
-  rateLimit?: number | undefined;
+  /** APIUser requests per rolling window; none: no limit. */
+  rateLimit?: RateLimitSpec | undefined;
   /** Milliseconds for the rate limit's window; default performance.now (tests pass their fake clock's). */
   now?: (() => number) | undefined;
+  /** Credits the account starts with; default DEFAULT_CREDITS. */
+  credits?: number | undefined;
   latencyMs?: number | undefined;
+  /** Refuse body fields a route does not use, and string ids, instead of accepting them as the public service does. */
+  strict?: boolean | undefined;
   log?: ((line: string) => void) | undefined;
   /** The absolute base of image URLs for this request (from the listening address). */
   imageBase(request: FastifyRequest): string;
@@ -87,21 +93,41 @@ function createFastify(limits: SandboxLimits): FastifyInstance {
   return app;
 }
 
+/**
+ * Who is calling, checked in the order of docs/api.md: the token (401); the quota headers, and
+ * the rate limit for an APIUser (429); the route's roles (403); the `user_id` rules (400, 403).
+ */
+function createAuthenticate(runtime: AppRuntime, accesses: WeakMap<FastifyRequest, Access>): onRequestAsyncHookHandler {
+  const rate = runtime.rateLimit;
+  const limiter = rate === undefined ? null : createRateLimiter(rate);
+  const account = createAccount(runtime.credits ?? DEFAULT_CREDITS);
+  return async (request, reply) => {
+    const caller = await authenticate(request.headers.authorization, runtime.tokens);
+    const decision = limiter && caller.role === "APIUser" ? limiter.take(caller.id, runtime.now ? runtime.now() : performance.now()) : null;
+    if (decision?.allowed !== false) account.charge();
+    void reply.headers({ ...account.headers(caller), ...decision?.headers });
+    if (decision && !decision.allowed && rate) throw rateLimited(rate, decision.headers);
+    requireRole(caller, `${request.method} ${request.routeOptions.url}`, request.routeOptions.config.roles);
+    const target = resolveTarget(caller, (request.query as Record<string, unknown> | undefined)?.user_id);
+    accesses.set(request, { caller, target });
+  };
+}
+
 function createContext(runtime: AppRuntime): SandboxContext {
   const accesses = new WeakMap<FastifyRequest, Access>();
   return {
     state: runtime.state,
     stats: runtime.stats,
-    authenticate: async (request) => {
-      const caller = await authenticate(request.headers.authorization, runtime.tokens);
-      const target = resolveTarget(caller, (request.query as Record<string, unknown> | undefined)?.user_id);
-      accesses.set(request, { caller, target });
-    },
+    authenticate: createAuthenticate(runtime, accesses),
     accessOf: (request) => {
       const access = accesses.get(request);
       if (!access) throw new Error("route registered without the authenticate hook");
       return access;
     },
+    bodyPolicy: (request) => ({
+      strict: runtime.strict === true,
+      note: (message) => runtime.log?.(`note: ${request.method} ${pathOf(request.url)}: ${message}`),
+    }),
     render: (request, intake) => renderIntake(intake, runtime.state.images, (name) => `${runtime.imageBase(request)}/images/${name}`),
     recalculate: (intake) => {
       calculateIntake(intake);
@@ -132,17 +158,10 @@ function refuseEncodedBody(request: FastifyRequest): void {
 }
 
 function installRequestHooks(app: FastifyInstance, runtime: AppRuntime): void {
-  const rate = runtime.rateLimit;
-  const limiter = rate === undefined ? null : createRateLimiter(rate);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", async (request) => {
     const path = pathOf(request.url);
     if (path === "/sandbox/stats" || path.startsWith("/images/")) return;
     countRequest(runtime.stats, request);
-    if (limiter && rate !== undefined && isApiPath(path)) {
-      const decision = limiter.take(bearerToken(request.headers.authorization), runtime.now ? runtime.now() : performance.now());
-      void reply.headers(decision.headers);
-      if (!decision.allowed) throw rateLimited(rate, decision.headers);
-    }
     refuseEncodedBody(request);
   });
 

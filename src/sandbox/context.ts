@@ -2,6 +2,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { Access } from "./access.js";
 import type { IntakeRecord } from "./render.js";
+import type { BodyPolicy } from "./request.js";
 import type { SandboxState, StoredIntake } from "./state.js";
 
 export interface SandboxStats {
@@ -18,6 +19,8 @@ export interface SandboxContext {
   readonly authenticate: onRequestAsyncHookHandler;
   /** The access the authenticate hook established for this request. */
   accessOf(request: FastifyRequest): Access;
+  /** How this request's body is read: unused fields ignored and logged, or refused with `--strict`. */
+  bodyPolicy(request: FastifyRequest): BodyPolicy;
   render(request: FastifyRequest, intake: StoredIntake): IntakeRecord;
   /** Runs the nutrition model over an intake: one nutrition calculation. */
   recalculate(intake: StoredIntake): void;

@@ -10,6 +10,7 @@ export const SERVICE_CODES = {
   userIdRequired: 1201,
   userIdMalformed: 1202,
   userIdForbidden: 1203,
+  roleForbidden: 1204,
   intakeNotFound: 1301,
   unknownPath: 1302,
   methodNotAllowed: 1303,
@@ -48,7 +49,7 @@ export const badRequest = (message: string, code: ServiceCode = C.badBody) => ne
 export const badQuery = (message: string) => new ApiError(400, C.badQuery, message);
 export const unauthorized = (message: string, code: ServiceCode = C.tokenInvalid) =>
   new ApiError(401, code, message, { "www-authenticate": 'Bearer realm="foodctl-sandbox"' });
-export const forbidden = (message: string) => new ApiError(403, C.userIdForbidden, message);
+export const forbidden = (message: string, code: ServiceCode = C.userIdForbidden) => new ApiError(403, code, message);
 export const notFound = (message: string, code: ServiceCode = C.intakeNotFound) => new ApiError(404, code, message);
 export const conflict = (message: string) => new ApiError(409, C.notManual, message);
 export const tooLarge = (message: string, code: ServiceCode = C.imageTooLarge) => new ApiError(413, code, message);

@@ -133,11 +133,21 @@ export interface NutrientRecord {
   unit: string;
 }
 
+/** How much of a daily reference one serving holds (docs/api.md, nutrition). */
+export type ReferenceLevel = "low" | "medium" | "high";
+
+export interface DailyReferenceRecord {
+  label: string;
+  level: ReferenceLevel;
+  /** Share of the daily reference amount, in %. */
+  percent: number;
+}
+
 export interface NutritionRecord {
   calories: number;
   totalNutrients: Record<NutrientCode, NutrientRecord>;
-  /** Share of a daily reference, in %: the public service's field name; the shape is the sandbox's own. */
-  dailyIntakeReference: Partial<Record<NutrientCode, NutrientRecord>>;
+  /** Keyed by nutrient code, as a captured answer of the public service carries it. */
+  dailyIntakeReference: Partial<Record<NutrientCode, DailyReferenceRecord>>;
 }
 
 /** Daily reference amounts (adult, 2,000 kcal) for the codes that have one. */
@@ -157,6 +167,12 @@ const DAILY_REFERENCE: Partial<Record<NutrientCode, number>> = {
   VITC: 90,
 };
 
+/** The sandbox's own rule, after the common reading of daily values: 5 % or less is low, 20 % or more is high. */
+export function referenceLevel(percent: number): ReferenceLevel {
+  if (percent <= 5) return "low";
+  return percent >= 20 ? "high" : "medium";
+}
+
 export function nutritionRecord(values: NutrientValues): NutritionRecord {
   const totalNutrients = {} as NutritionRecord["totalNutrients"];
   for (const code of NUTRIENT_CODES) {
@@ -164,7 +180,8 @@ export function nutritionRecord(values: NutrientValues): NutritionRecord {
   }
   const dailyIntakeReference: NutritionRecord["dailyIntakeReference"] = {};
   for (const [code, reference] of Object.entries(DAILY_REFERENCE) as Array<[NutrientCode, number]>) {
-    dailyIntakeReference[code] = { label: NUTRIENTS[code].label, quantity: roundTo((values[code] / reference) * 100, 1), unit: "%" };
+    const percent = roundTo((values[code] / reference) * 100, 1);
+    dailyIntakeReference[code] = { label: NUTRIENTS[code].label, level: referenceLevel(percent), percent };
   }
   return { calories: values.ENERC_KCAL, totalNutrients, dailyIntakeReference };
 }

@@ -1,10 +1,19 @@
 /**
- * `--rate-limit`: a sliding window per bearer token (docs/api.md, rate limit). Requests without
- * a token share their own window, so they never use up a real user's allowance. Every answer
- * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds); a 429 also carries
- * Retry-After, as the public service sends them.
+ * `--rate-limit`: the public service's documented window (docs/api.md, rate limit). APIUser
+ * tokens only: each APIUser may make `limit` requests in any rolling window (24 hours unless
+ * given). Answers to an APIUser carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset
+ * (seconds until the oldest request leaves the window); a 429 also carries Retry-After.
  */
 import { ApiError, SERVICE_CODES } from "./errors.js";
+
+export interface RateLimitSpec {
+  /** Requests allowed in any one window. */
+  limit: number;
+  windowMs: number;
+}
+
+/** The public service's window: "maximum allowed requests per rolling 24-hour window". */
+export const DEFAULT_RATE_WINDOW_MS = 86_400_000;
 
 export interface RateDecision {
   allowed: boolean;
@@ -12,34 +21,23 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Counts one request under `key` (a token, or null for none) at `now` milliseconds. */
-  take(key: string | null, now: number): RateDecision;
+  /** Counts one request of the APIUser `userId` at `now` milliseconds, unless it is over the limit. */
+  take(userId: number, now: number): RateDecision;
 }
 
-/** Windows kept at most; the least recently used one is dropped beyond it. */
-const MAX_WINDOWS = 10_000;
-const ANONYMOUS = "\u0000anonymous";
-
-/** Never more than `floor(rate)` requests per token in any window of max(1 s, 1/rate s). */
-export function createRateLimiter(rate: number): RateLimiter {
-  const allowed = Math.max(1, Math.floor(rate));
-  const windowMs = Math.max(1000, 1000 / rate);
-  const windows = new Map<string, number[]>();
-
+export function createRateLimiter(spec: RateLimitSpec): RateLimiter {
+  const windows = new Map<number, number[]>();
   return {
-    take(key, now) {
-      const name = key ?? ANONYMOUS;
-      const recent = windows.get(name) ?? [];
-      windows.delete(name);
-      while (recent.length > 0 && recent[0]! <= now - windowMs) recent.shift();
-      const limited = recent.length >= allowed;
+    take(userId, now) {
+      const recent = windows.get(userId) ?? [];
+      windows.set(userId, recent);
+      while (recent.length > 0 && recent[0]! <= now - spec.windowMs) recent.shift();
+      const limited = recent.length >= spec.limit;
       if (!limited) recent.push(now);
-      windows.set(name, recent);
-      if (windows.size > MAX_WINDOWS) windows.delete(windows.keys().next().value as string);
-      const resetSeconds = Math.max(limited ? 1 : 0, Math.ceil((recent[0]! + windowMs - now) / 1000));
+      const resetSeconds = Math.max(limited ? 1 : 0, Math.ceil((recent[0]! + spec.windowMs - now) / 1000));
       const headers: Record<string, string> = {
-        "ratelimit-limit": String(allowed),
-        "ratelimit-remaining": String(allowed - recent.length),
+        "ratelimit-limit": String(spec.limit),
+        "ratelimit-remaining": String(spec.limit - recent.length),
         "ratelimit-reset": String(resetSeconds),
       };
       if (limited) headers["retry-after"] = String(resetSeconds);
@@ -48,6 +46,24 @@ export function createRateLimiter(rate: number): RateLimiter {
   };
 }
 
-export function rateLimited(rate: number, headers: Record<string, string>): ApiError {
-  return new ApiError(429, SERVICE_CODES.rateLimited, `rate limit exceeded: at most ${rate} requests per second per token`, headers);
+const UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["h", 3_600_000],
+  ["min", 60_000],
+  ["s", 1000],
+];
+
+/** A window's length in its largest whole unit: 24 h, 90 min, 1 s. */
+export function describeWindow(windowMs: number): string {
+  const [unit, size] = UNITS.find(([, size]) => windowMs % size === 0) ?? ["ms", 1];
+  return `${windowMs / size} ${unit}`;
+}
+
+export function rateLimited(spec: RateLimitSpec, headers: Record<string, string>): ApiError {
+  const window = `at most ${spec.limit} requests per rolling ${describeWindow(spec.windowMs)} window`;
+  return new ApiError(
+    429,
+    SERVICE_CODES.rateLimited,
+    `rate limit exceeded: ${window}; the next is allowed in ${headers["ratelimit-reset"]} s`,
+    headers,
+  );
 }

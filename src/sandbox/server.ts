@@ -9,6 +9,7 @@ import type { TokenBook } from "./access.js";
 import type { SandboxStats } from "./context.js";
 import type { StateLock } from "./lock.js";
 import { clientUrl, httpUrl, isWildcardHost, networkWarning, socketUrl } from "./network.js";
+import type { RateLimitSpec } from "./rateLimit.js";
 import { renderIntake } from "./render.js";
 import { SEED_USERS, type SeedUser } from "./seed.js";
 import { createSeedState, StateFileError, type SandboxState } from "./state.js";
@@ -16,6 +17,7 @@ import { opaqueToken, secretKey, signToken } from "./tokens.js";
 
 export type { SandboxStats } from "./context.js";
 export type { SandboxLimits } from "./app.js";
+export type { RateLimitSpec } from "./rateLimit.js";
 export { DEFAULT_LIMITS } from "./app.js";
 export { StateFileError } from "./state.js";
 export { StateLockedError } from "./lock.js";
@@ -30,12 +32,16 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** HS256 secret; default random, persisted in the state file when statePath is given. */
   secret?: string;
-  /** Max requests per second per token on the /v2 routes; over it → 429 with Retry-After. */
-  rateLimit?: number;
+  /** Requests each APIUser may make in any rolling window (docs/api.md, rate limit); over it → 429. */
+  rateLimit?: RateLimitSpec;
   /** The rate limit's clock in milliseconds; default performance.now. Tests share a fake clock with the CLI. */
   now?: () => number;
+  /** Credits the account starts with (X-Account-Credits-Remaining); default 100,000. */
+  credits?: number;
   /** Delay every /v2 answer by this much. */
   latencyMs?: number;
+  /** Refuse body fields a route does not use and string ids (400) instead of accepting them as the public service does. */
+  strict?: boolean;
   /** Timeouts and the connection cap; each defaults to DEFAULT_LIMITS. */
   limits?: Partial<SandboxLimits>;
 }
@@ -45,6 +51,8 @@ export interface SeededUserInfo {
   name: string;
   role: "APIUser" | "APIUserManager" | "APICompany";
   plan: string | null;
+  /** The user's IANA zone: the history list reads its dates in it (docs/api.md, the history list). */
+  time_zone: string;
   /** A JWT, as the sandbox has always issued. */
   token: string;
   /** 40 hex characters, as the public service issues them; accepted everywhere a JWT is. */
@@ -142,7 +150,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     rateLimit: options.rateLimit,
     now: options.now,
+    credits: options.credits,
     latencyMs: options.latencyMs,
+    strict: options.strict,
     log: options.log,
     imageBase: (request: FastifyRequest) =>
       isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
@@ -205,7 +215,7 @@ function handleFor(started: Started): SandboxHandle {
     networkWarning: networkWarning(started.host, started.listeningUrl),
     removedTemporaries: started.loaded.removedTemporaries,
     users: SEED_USERS.map((user) => ({
-      ...{ id: user.id, name: user.name, role: user.role, plan: user.plan },
+      ...{ id: user.id, name: user.name, role: user.role, plan: user.plan, time_zone: user.timeZone },
       token: lookup(tokens.jwts, user.name),
       opaque_token: lookup(tokens.opaque, user.name),
     })),

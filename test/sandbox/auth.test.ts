@@ -179,6 +179,64 @@ describe("user_id rules", () => {
   });
 });
 
+describe("roles: confirm/quantity is for APIUser and APIUserManager tokens (the ingredients-edition guide)", () => {
+  const roles = withSandbox({}, { perTest: true });
+  const change = (
+    as: string,
+    query: Record<string, number> = {},
+    body: unknown = { imageId: 1002, quantity: { "1": 222 }, salt: { "1": "high" } },
+  ) => fetchJson(roles.handle, "POST", "/v2/nutrition/confirm/quantity", { as, query, body });
+
+  it("a company token is refused with 403 (code 1204) in the service's {message, code}, and nothing changes", async () => {
+    const before = roles.handle.intake(1002);
+    const answer = await change("acme", { user_id: 101 });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({
+      message: "an APICompany token cannot change quantities: POST /v2/nutrition/confirm/quantity is for APIUser and APIUserManager tokens",
+      code: 1204,
+    });
+    expect(roles.handle.intake(1002)).toEqual(before);
+    expect(roles.handle.stats().nutrition_calculations).toBe(0);
+  });
+
+  it("the role comes before the user_id rules and the body: without user_id, or with a broken body, still 403", async () => {
+    expect((await change("acme")).body.code).toBe(1204);
+    const broken = await fetchJson(roles.handle, "POST", "/v2/nutrition/confirm/quantity", {
+      as: "acme",
+      rawBody: "{bad",
+      contentType: "application/json",
+    });
+    expect([broken.status, broken.body.code]).toEqual([403, 1204]);
+    // The opaque token is the same company.
+    const opaque = await fetchJson(roles.handle, "POST", "/v2/nutrition/confirm/quantity", {
+      token: roles.handle.opaqueTokenFor("acme"),
+      query: { user_id: 101 },
+      body: { imageId: 1002 },
+    });
+    expect(opaque.body.code).toBe(1204);
+  });
+
+  it("the user's own token and a manager's change quantities as before", async () => {
+    expect((await change("alice")).status).toBe(200);
+    expect((await change("dave", { user_id: 101 }, { imageId: 1002, quantity: { "2": 77 } })).status).toBe(200);
+    const intake = roles.handle.intake(1002) as { recipe_per_item: Array<{ serving_size: number }> };
+    expect(intake.recipe_per_item.slice(0, 2).map((item) => item.serving_size)).toEqual([222, 77]);
+  });
+
+  it("a company still reads its users' intakes and their recipes", async () => {
+    for (const [method, path, body] of [
+      ["GET", "/v2/intake/1002", undefined],
+      ["POST", "/v2/nutrition/recipe/nutritionalInfo", { imageId: 1002 }],
+      ["POST", "/v2/nutrition/recipe/ingredients/v1.0", { imageId: 1002 }],
+    ] as const) {
+      expect([path, (await fetchJson(roles.handle, method, path, { as: "acme", query: { user_id: 101 }, body })).status]).toEqual([
+        path,
+        200,
+      ]);
+    }
+  });
+});
+
 describe("intake lookup", () => {
   it("an unknown intake → 404", async () => {
     const answer = await fetchJson(sb.handle, "GET", intakePath(987654), { as: "alice" });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
+import { parseRateLimit, parseSandboxOptions } from "../../src/commands/sandbox/index.js";
+import { formatRateLimit, type SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
 import { portInUseMessage, sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { chooseExport, userViews } from "../../src/commands/sandbox/users.js";
 import { run } from "../../src/main.js";
@@ -14,7 +15,7 @@ import { bufferIO } from "../helpers/bufferIO.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 import { ALL_TIME } from "../helpers/sandbox.js";
 
-const defaults: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", detach: false };
+const defaults: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: false };
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -212,6 +213,65 @@ describe("refusals: one line on stderr (JSON under --json), an exit code, nothin
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("--rate-limit and --strict", () => {
+  it("--rate-limit is n requests per rolling window: 24 hours unless a window in s, m, h or d is given", () => {
+    const cases: Array<[string, number, number]> = [
+      ["100", 100, 86_400_000],
+      ["100/24h", 100, 86_400_000],
+      ["5/1s", 5, 1000],
+      ["5/s", 5, 1000],
+      ["30/10m", 30, 600_000],
+      ["1000/7d", 1000, 604_800_000],
+    ];
+    for (const [given, limit, windowMs] of cases) expect([given, parseRateLimit(given)]).toEqual([given, { limit, windowMs }]);
+    expect(formatRateLimit({ limit: 30, windowMs: 600_000 })).toBe("30/600s");
+    expect(parseRateLimit(formatRateLimit({ limit: 100, windowMs: 86_400_000 }))).toEqual({ limit: 100, windowMs: 86_400_000 });
+  });
+
+  for (const given of ["0", "1.5", "-3", "abc", "", "100/", "100/24", "100/0h", "100/24x", "100/1.5h", "100/367d", "100 /24h"]) {
+    it(`--rate-limit ${JSON.stringify(given)} is refused before anything starts: exit 2, one line`, async () => {
+      const { io, stdout, stderr } = bufferIO();
+      expect(await run(["sandbox", "--port", "0", "--env", "--rate-limit", given], { io, signal: new AbortController().signal })).toBe(2);
+      expect(stderr()).toBe(
+        `error: --rate-limit must be n or n/<window>: a whole number of requests, a window in s, m, h or d up to 366d (100/24h, 5/1s), got "${given}"\n`,
+      );
+      expect(stdout()).toBe("");
+    });
+  }
+
+  it("the started sandbox applies both: an unused field is a 400, alice's third request in the hour a 429, and the log shows both", async () => {
+    const parsed = parseSandboxOptions({ rateLimit: "2/1h", strict: true, env: false, detach: false } as Parameters<
+      typeof parseSandboxOptions
+    >[0]);
+    expect(parsed).toMatchObject({ rateLimit: { limit: 2, windowMs: 3_600_000 }, strict: true });
+    const started = await runUntilStarted({ ...parsed, port: 0 }, { json: true });
+    const output = JSON.parse(started.stdout());
+    const headers = { authorization: `Bearer ${output.users[0].token}`, "content-type": "application/json" };
+    const strict = await fetch(`${output.url}/v2/nutrition/recipe/ingredients`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ imageId: 1001, source: "logmeal" }),
+    });
+    expect([strict.status, ((await strict.json()) as { code: number }).code]).toEqual([400, 1402]);
+    expect(strict.headers.get("ratelimit-remaining")).toBe("1");
+    await fetch(`${output.url}/v2/intake/1001`, { headers });
+    const limited = await fetch(`${output.url}/v2/intake/1001`, { headers });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("ratelimit-limit")).toBe("2");
+    started.stop();
+    expect(await started.done).toBe(0);
+    expect(started.stderr()).toMatch(/^POST \/v2\/nutrition\/recipe\/ingredients 400 /m);
+    expect(started.stderr()).toMatch(/^GET \/v2\/intake\/1001 429 /m);
+  });
+
+  it("`sandbox --help` shows both options", async () => {
+    const { io, stdout } = bufferIO();
+    expect(await run(["sandbox", "--help"], { io, signal: new AbortController().signal })).toBe(0);
+    expect(stdout()).toMatch(/^ {2}--rate-limit <n\[\/window\]> +APIUser tokens only/m);
+    expect(stdout()).toMatch(/^ {2}--strict +check a client/m);
   });
 });
 

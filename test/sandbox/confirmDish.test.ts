@@ -116,7 +116,7 @@ describe("confirming dishes", () => {
     ["two dishes for a recognition-only intake", { imageId: 1001, confirmedClass: [501, 502] }],
     ["an invalid quantity with a valid dish", { imageId: 1002, confirmedClass: [501], food_item_position: [1], quantity: { "1": -3 } }],
     ["an unknown position in the update fields", { imageId: 1002, confirmedClass: [501], food_item_position: [1], salt: { "8": "low" } }],
-    ["an unknown top-level field", { imageId: 1002, confirmedClass: [501], food_item_position: [1], dish: 501 }],
+    ["a string imageId that is not a number", { imageId: "dish", confirmedClass: [501], food_item_position: [1] }],
   ];
   for (const [label, body] of refused) {
     it(`${label} is refused with 400, nothing changes and nothing is calculated`, async () => {

@@ -14,7 +14,7 @@ import { stopSandbox } from "../../src/commands/sandbox/stop.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 
-const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", detach: true };
+const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: true };
 
 let dir = "";
 let env: NodeJS.ProcessEnv = {};

@@ -62,7 +62,7 @@ export function componentWeight(recipe: Json[], name: string): number {
 export const CODES_BY_STATUS: Record<number, number[]> = {
   400: [1201, 1202, 1401, 1402, 1403, 1404, 1405, 1601],
   401: [1001, 1002, 1003],
-  403: [1203],
+  403: [1203, 1204],
   404: [1301, 1302],
   405: [1303],
   408: [1601],

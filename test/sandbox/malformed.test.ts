@@ -45,7 +45,7 @@ describe("hand-picked malformed requests", () => {
     ["a malformed content type", '{"imageId": 1002}', "application/"],
     ["huge numbers written literally", '{"imageId": 1e400, "quantity": 1e400}', "application/json"],
     ["a huge integer id", '{"imageId": 123456789012345678901234567890}', "application/json"],
-    ["deeply nested JSON", `{"imageId": 1002, "quantity": ${"[".repeat(500)}${"]".repeat(500)}}`, "application/json"],
+    ["deeply nested JSON", `{"imageId": ${"[".repeat(500)}1002${"]".repeat(500)}}`, "application/json"],
   ];
   for (const route of JSON_ROUTES) {
     for (const [label, body, contentType] of rawBodies) {

@@ -3,7 +3,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IntakeSchema } from "../../src/api/schemas.js";
 import { LEVELS, type Level } from "../../src/intake/index.js";
-import { calculatePortion, MODIFIER_SHARES, type BaseComponent } from "../../src/sandbox/nutrition.js";
+import {
+  calculatePortion,
+  MODIFIER_SHARES,
+  nutrientValues,
+  nutritionRecord,
+  referenceLevel,
+  type BaseComponent,
+} from "../../src/sandbox/nutrition.js";
 import { renderIntake } from "../../src/sandbox/render.js";
 import { DISHES, SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
 import { createSeedState, dishComponents } from "../../src/sandbox/state.js";
@@ -117,5 +124,17 @@ describe("seed data", () => {
     expect([...again.intakes.values()]).toEqual([...state.intakes.values()]);
     expect([...again.images.keys()]).toEqual([...state.images.keys()]);
     for (const [name, image] of state.images) expect(again.images.get(name)!.bytes.equals(image.bytes)).toBe(true);
+  });
+});
+
+describe("dailyIntakeReference", () => {
+  it("each entry is {label, level, percent}: the share of the daily reference, low up to 5 %, high from 20 %", () => {
+    const record = nutritionRecord(nutrientValues({ ENERC_KCAL: 500, FAT: 3.5, NA: 240, SUGAR: 90 }));
+    expect(record.dailyIntakeReference.ENERC_KCAL).toEqual({ label: "Energy", level: "high", percent: 25 });
+    expect(record.dailyIntakeReference.FAT).toEqual({ label: "Fat", level: "low", percent: 5 });
+    expect(record.dailyIntakeReference.NA).toEqual({ label: "Sodium", level: "medium", percent: 10 });
+    expect(record.dailyIntakeReference.SUGAR).toEqual({ label: "Sugars", level: "high", percent: 100 });
+    expect(record.dailyIntakeReference.FAMS).toBeUndefined();
+    expect([0, 5, 5.1, 19.9, 20, 250].map(referenceLevel)).toEqual(["low", "low", "medium", "medium", "high", "high"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What the public service does (docs/api.md, the public service), row by row, as the sandbox
- * reproduces it: opaque tokens, service error codes, rate-limit headers, gaps in positions.
- * The history-date, language and nutrient rows are in read.test.ts.
+ * reproduces it: opaque tokens, service error codes, gaps in positions. The history-date,
+ * language and nutrient rows are in read.test.ts; the rate limit and credits in quotas.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { SEED_USERS } from "../../src/sandbox/seed.js";
@@ -80,7 +80,7 @@ describe("§5 error bodies", () => {
       ["malformed image id", "GET", "/v2/intake/abc", { as: "alice" }, 400, 1401],
       ["missing date", "GET", "/v2/history/getIntakesList", { as: "alice" }, 400, 1401],
       ["not JSON", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", rawBody: "{", contentType: "application/json" }, 400, 1402],
-      ["wrong shape", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, extra: 1 } }, 400, 1402],
+      ["wrong shape", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: [1001] }, 400, 1402],
       ["invalid quantity", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, quantity: 0 } }, 400, 1403],
       ["invalid level", "POST", "/v2/nutrition/confirm/quantity", { as: "alice", body: { imageId: 1001, salt: "salty" } }, 400, 1404],
       [
@@ -116,45 +116,6 @@ describe("§5 error bodies", () => {
     expect(answer.body.message).not.toMatch(/quantity/);
     const sugar = await update(sb.handle, "alice", { imageId: 1002, sugar: "low" });
     expect(sugar.body.message).toMatch(/^sugar is one value/);
-  });
-});
-
-describe("§5 rate limit", () => {
-  const sb = withSandbox({ rateLimit: 3 }, { perTest: true });
-  const read = (options: Parameters<typeof fetchJson>[3] = { as: "alice" }) => fetchJson(sb.handle, "GET", "/v2/intake/1001", options);
-
-  it("§5 rate limit: every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset", async () => {
-    const remaining: Array<string | null> = [];
-    for (const options of [{ as: "alice" }, { as: "alice" }, { as: "alice", query: { bad: "1" } }]) {
-      const answer = await read(options);
-      expect(answer.headers.get("ratelimit-limit")).toBe("3");
-      expect(Number(answer.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(0);
-      remaining.push(answer.headers.get("ratelimit-remaining"));
-    }
-    expect(remaining).toEqual(["2", "1", "0"]);
-  });
-
-  it("§5 rate limit: a 429 carries Retry-After and RateLimit-Reset, with code 114", async () => {
-    for (let i = 0; i < 3; i++) expect((await read()).status).toBe(200);
-    const limited = await read();
-    expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ message: expect.stringMatching(/per token/), code: 114 });
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(limited.headers.get("ratelimit-reset")).toBe(limited.headers.get("retry-after"));
-    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
-    expect((await fetchJson(sb.handle, "GET", "/sandbox/stats")).status).toBe(200);
-  });
-
-  it("§5 rate limit (issue 15): counted per token, so unauthenticated requests never count against a real user", async () => {
-    const anonymous = await Promise.all(Array.from({ length: 6 }, () => read({})));
-    expect(anonymous.map((answer) => answer.status).sort()).toEqual([401, 401, 401, 429, 429, 429]);
-    const alice = await read();
-    expect(alice.status).toBe(200);
-    expect(alice.headers.get("ratelimit-remaining")).toBe("2");
-    for (let i = 0; i < 2; i++) await read();
-    expect((await read()).status).toBe(429);
-    expect((await read({ as: "bob" })).status).toBe(403);
-    expect((await fetchJson(sb.handle, "GET", "/v2/intake/2001", { as: "bob" })).status).toBe(200);
   });
 });
 

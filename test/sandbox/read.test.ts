@@ -90,8 +90,18 @@ describe("GET /v2/intake/{image_id}", () => {
     expect(record.nutritional_info_per_item.map((item: Json) => item.id)).toEqual([4003001, 4003003]);
     expect(record.serving_size).toBe(390);
     const reference = record.nutritional_info.dailyIntakeReference;
-    expect(reference.ENERC_KCAL).toEqual({ label: "Energy", quantity: expect.any(Number), unit: "%" });
-    expect(reference.ENERC_KCAL.quantity).toBeCloseTo((record.nutritional_info.calories / 2000) * 100, 0);
+    expect(reference.ENERC_KCAL).toEqual({
+      label: "Energy",
+      level: expect.toBeOneOf(["low", "medium", "high"]),
+      percent: expect.any(Number),
+    });
+    expect(reference.ENERC_KCAL.percent).toBeCloseTo((record.nutritional_info.calories / 2000) * 100, 0);
+    for (const item of record.nutritional_info_per_item)
+      expect(
+        Object.values(item.nutritional_info.dailyIntakeReference).every(
+          (entry: Json) => Object.keys(entry).join() === "label,level,percent",
+        ),
+      ).toBe(true);
     const info = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "erin", body: { imageId: 4003 } });
     expect(info.body.ids).toEqual([4003001, 4003003]);
     expect(IntakeResponseSchema.safeParse({ intake_info: record }).success).toBe(true);
@@ -275,15 +285,31 @@ describe("recipe endpoints", () => {
       imageId: 2001,
       ids: [2001001],
       foodName: record.foodName,
+      serving_size: record.serving_size,
       hasNutritionalInfo: true,
       nutritional_info: record.nutritional_info,
     });
   });
 
+  it("recipe/nutritionalInfo of an itemized intake carries what a captured answer carries: serving_size, ids, per-item id", async () => {
+    const answer = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "erin", body: { imageId: 4003 } });
+    const record = sb.handle.intake(4003) as Json;
+    expect(answer.body).toEqual({
+      imageId: 4003,
+      ids: [4003001, 4003003],
+      foodName: record.foodName,
+      serving_size: 390,
+      hasNutritionalInfo: true,
+      nutritional_info: record.nutritional_info,
+      nutritional_info_per_item: record.nutritional_info_per_item,
+    });
+    expect(answer.body.nutritional_info_per_item.map((item: Json) => item.id)).toEqual([4003001, 4003003]);
+  });
+
   const badBodies: Array<[string, unknown]> = [
     ["a missing imageId", {}],
-    ["a string imageId", { imageId: "1001" }],
-    ["an extra field", { imageId: 1001, user_id: 101 }],
+    ["a string imageId that is not a number", { imageId: "1001abc" }],
+    ["a string imageId with a sign", { imageId: "+1001" }],
     ["an array", [1001]],
   ];
   for (const path of ["/v2/nutrition/recipe/ingredients", "/v2/nutrition/recipe/nutritionalInfo"]) {

@@ -249,6 +249,7 @@ describe("update rule 6: nutrition is recalculated and shown everywhere at once"
       imageId: 1003,
       ids: [1003001, 1003002],
       foodName: intake.foodName,
+      serving_size: intake.serving_size,
       hasNutritionalInfo: true,
       nutritional_info: intake.nutritional_info,
       nutritional_info_per_item: intake.nutritional_info_per_item,
@@ -361,8 +362,7 @@ describe("quantity and level checks", () => {
     ["per-position salt on a recognition-only intake", { imageId: 1001, salt: { "1": "low" } }],
     ["a flat salt on an itemized intake", { imageId: 1002, salt: "low" }],
     ["mixed flat and per-position fields", { imageId: 1002, quantity: { "1": 100 }, salt: "low" }],
-    ["an unknown top-level field", { imageId: 1002, quantity: { "1": 100 }, fat: { "1": "low" } }],
-    ["a string imageId", { imageId: "1002" }],
+    ["a string imageId that is not a number", { imageId: "1002a" }],
     ["a fractional imageId", { imageId: 1002.5 }],
     ["a missing imageId", { quantity: { "1": 100 } }],
   ];

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
 import { renderDetached, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
-import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
+import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
 import { chooseExport, userViews } from "./users.js";
 
@@ -22,8 +22,9 @@ function childArgs(options: SandboxCommandOptions): string[] {
   const args = ["sandbox", "--json", "--host", options.host];
   if (options.port !== undefined) args.push("--port", String(options.port));
   if (options.state !== undefined) args.push("--state", resolve(options.state));
-  if (options.rateLimit !== undefined) args.push("--rate-limit", String(options.rateLimit));
+  if (options.rateLimit !== undefined) args.push("--rate-limit", formatRateLimit(options.rateLimit));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
+  if (options.strict) args.push("--strict");
   return args;
 }
 

@@ -1,5 +1,6 @@
 /** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/cli.md, The sandbox). */
 import { usageError } from "../../errors.js";
+import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 import { commandNoun, option, verb, type Input, type None } from "../spec.js";
 import type { SandboxCommandOptions, SandboxStopOptions, TokenKind } from "./options.js";
 
@@ -8,6 +9,22 @@ function parsePort(given: string | undefined): number | undefined {
   if (given === undefined) return undefined;
   if (!/^[0-9]{1,5}$/.test(given) || Number(given) > 65535) throw usageError(`--port must be 0 to 65535, got "${given}"`);
   return Number(given);
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const MAX_WINDOW_MS = 366 * WINDOW_UNITS.d!;
+
+/** `--rate-limit <n>[/<window>]`: n requests per rolling window, 24h unless given (100, 100/24h, 5/1s, 5/s, 30/10m). */
+export function parseRateLimit(given: string | undefined): RateLimitSpec | undefined {
+  if (given === undefined) return undefined;
+  const match = /^([1-9][0-9]{0,8})(?:\/([1-9][0-9]{0,5})?([smhd]))?$/.exec(given);
+  const windowMs = match?.[3] === undefined ? WINDOW_UNITS.h! * 24 : Number(match[2] ?? 1) * WINDOW_UNITS[match[3]]!;
+  if (!match || windowMs > MAX_WINDOW_MS) {
+    throw usageError(
+      `--rate-limit must be n or n/<window>: a whole number of requests, a window in s, m, h or d up to 366d (100/24h, 5/1s), got "${given}"`,
+    );
+  }
+  return { limit: Number(match[1]), windowMs };
 }
 
 function parseTokenKind(value: string | undefined): TokenKind {
@@ -27,8 +44,12 @@ const START_OPTIONS = {
   tokenKind: option("--token-kind <kind>", "which of the user's tokens is exported", { choices: ["jwt", "opaque"], defaultValue: "jwt" }),
   detach: option("--detach", "run in the background: return once listening, print the export lines, the PID and how to stop it"),
   pidFile: option("--pid-file <file>", "with --detach or stop: record the sandbox here instead of the user's runtime folder"),
-  rateLimit: option("--rate-limit <rps>", "answer 429 above this many requests per second"),
+  rateLimit: option(
+    "--rate-limit <n[/window]>",
+    "APIUser tokens only: answer 429 past n requests in a rolling window (default 24h; e.g. 100/24h, 5/1s)",
+  ),
   latency: option("--latency <ms>", "delay every API answer"),
+  strict: option("--strict", "check a client: refuse body fields a route does not use and string ids (default: accept and log them)"),
 };
 
 const STOP_OPTIONS = {
@@ -37,10 +58,7 @@ const STOP_OPTIONS = {
 };
 
 export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): SandboxCommandOptions {
-  const { rateLimit: rateText, latency: latencyText } = input;
-  if (rateText !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(rateText) && Number(rateText) > 0)) {
-    throw usageError(`--rate-limit must be a positive number of requests per second, got "${rateText}"`);
-  }
+  const latencyText = input.latency;
   if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) {
     throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
   }
@@ -51,8 +69,9 @@ export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): S
     env: input.env,
     as: input.as,
     tokenKind: parseTokenKind(input.tokenKind),
-    rateLimit: rateText === undefined ? undefined : Number(rateText),
+    rateLimit: parseRateLimit(input.rateLimit),
     latencyMs: latencyText === undefined ? undefined : Number(latencyText),
+    strict: input.strict,
     detach: input.detach,
     pidFile: input.pidFile,
   };

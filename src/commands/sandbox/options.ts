@@ -1,9 +1,10 @@
 /**
  * What the sandbox's commands run with: the options index.ts parses from the command line, and
- * what the run hands them. Types and one name only, so the spec, start, detach and stop share
+ * what the run hands them. Types, one name and one formatter, so the spec, start, detach and stop share
  * them without importing each other.
  */
 import type { IO } from "../../io.js";
+import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 
 export type TokenKind = "jwt" | "opaque";
 
@@ -15,8 +16,9 @@ export interface SandboxCommandOptions {
   env: boolean;
   as?: string;
   tokenKind: TokenKind;
-  rateLimit?: number;
+  rateLimit?: RateLimitSpec;
   latencyMs?: number;
+  strict: boolean;
   detach: boolean;
   pidFile?: string;
 }
@@ -37,3 +39,8 @@ export interface SandboxDeps {
 
 /** Set in a detached sandbox's environment: it outlives the process that started it. */
 export const DETACHED_ENV = "FOODCTL_SANDBOX_DETACHED";
+
+/** The `--rate-limit` value that gives `spec` again (for the detached sandbox). */
+export function formatRateLimit(spec: RateLimitSpec): string {
+  return `${spec.limit}/${spec.windowMs / 1000}s`;
+}

@@ -38,6 +38,7 @@ async function listen(io: IO, options: SandboxCommandOptions): Promise<SandboxHa
       statePath: options.state,
       rateLimit: options.rateLimit,
       latencyMs: options.latencyMs,
+      strict: options.strict,
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {

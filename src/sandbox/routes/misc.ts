@@ -6,15 +6,23 @@ import { ApiError, errorBody, notFound, SERVICE_CODES } from "../errors.js";
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 
+/** The model version public clients name at the end of the recipe and dish routes (docs/api.md, model version). */
+export const MODEL_VERSION_SUFFIX = "/v1.0";
+
+/** A route as it is written, and with the model version. */
+export function withModelVersion(url: string): [string, string] {
+  return [url, `${url}${MODEL_VERSION_SUFFIX}`];
+}
+
 /** The methods each API route answers; any other method gets 405. */
 const API_ROUTE_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
   [routes.intake, ["GET", "HEAD"]],
   [routes.intakesList, ["GET", "HEAD"]],
   [routes.confirmQuantity, ["POST"]],
   [routes.displayImage, ["POST", "DELETE"]],
-  [routes.recipeIngredients, ["POST"]],
-  [routes.recipeNutritionalInfo, ["POST"]],
-  [routes.confirmDish, ["POST"]],
+  ...[routes.recipeIngredients, routes.recipeNutritionalInfo, routes.confirmDish].flatMap((route) =>
+    withModelVersion(route).map((url) => [url, ["POST"]] as const),
+  ),
 ];
 
 export function pathOf(url: string): string {

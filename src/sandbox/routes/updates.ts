@@ -3,17 +3,21 @@
  * is validated before the first change, and validation and change run without an await in
  * between, so concurrent requests never see or leave a half-applied intake.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { routes } from "../../api/paths.js";
 import { parsePositionKey, pickUpdateFields, validateUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
-import { lookupIntake } from "../access.js";
+import { lookupIntake, type RouteRoles } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badRequest, SERVICE_CODES } from "../errors.js";
 import { describeValue, readBodyImageId, readJsonBody, readQuery } from "../request.js";
 import { findDish, type Dish } from "../seed.js";
 import { applyDishConfirmation, applyUpdate, planDishConfirmation, planUpdate, RULE_CODES, type UpdatePlan } from "../update.js";
+import { withModelVersion } from "./misc.js";
 
 const MAX_CONFIRMED = 100;
+
+/** The ingredients-edition guide: confirm/quantity is for APIUser and APIUserManager tokens, not APICompany (docs/api.md, users and tokens). */
+const QUANTITY_ROLES: RouteRoles = { roles: ["APIUser", "APIUserManager"], action: "change quantities" };
 
 function readUpdateFields(body: Record<string, unknown>) {
   const fields = pickUpdateFields(body);
@@ -67,10 +71,11 @@ function updateMessage(imageId: number, plan: UpdatePlan, applied: boolean, owne
 export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = ctx.authenticate;
 
-  app.post(routes.confirmQuantity, { onRequest }, async (request) => {
+  app.post(routes.confirmQuantity, { onRequest, config: { roles: QUANTITY_ROLES } }, async (request) => {
     readQuery(request, ["user_id"]);
-    const body = readJsonBody(request, ["imageId", ...UPDATE_FIELDS]);
-    const imageId = readBodyImageId(body);
+    const policy = ctx.bodyPolicy(request);
+    const body = readJsonBody(request, ["imageId", ...UPDATE_FIELDS], policy);
+    const imageId = readBodyImageId(body, policy);
     const { fields, shape } = readUpdateFields(body);
     const access = ctx.accessOf(request);
     const intake = lookupIntake(ctx.state.intakes, access, imageId);
@@ -86,10 +91,13 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     return { message: updateMessage(imageId, planned.plan, applied, ownerPlan), imageId };
   });
 
-  app.post(routes.confirmDish, { onRequest }, async (request) => {
+  for (const url of withModelVersion(routes.confirmDish)) app.post(url, { onRequest }, confirmDish);
+
+  async function confirmDish(request: FastifyRequest) {
     readQuery(request, ["user_id"]);
-    const body = readJsonBody(request, ["imageId", "confirmedClass", "food_item_position", ...UPDATE_FIELDS]);
-    const imageId = readBodyImageId(body);
+    const policy = ctx.bodyPolicy(request);
+    const body = readJsonBody(request, ["imageId", "confirmedClass", "food_item_position", ...UPDATE_FIELDS], policy);
+    const imageId = readBodyImageId(body, policy);
     const dishes = readConfirmedClass(body.confirmedClass);
     const positions = readPositionList(body.food_item_position);
     const { fields, shape } = readUpdateFields(body);
@@ -109,5 +117,5 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const ignored = updatePlan.plan.ignored;
     const note = ignored.length > 0 ? `; item-level ${ignored.join(", ")} ignored because the ${ownerPlan} plan is below Monitor` : "";
     return { message: `intake ${imageId}: ${dishes.length === 1 ? "dish" : "dishes"} confirmed${note}`, imageId };
-  });
+  }
 }

@@ -10,13 +10,15 @@ export interface SeedUser {
   plan: Plan | null;
   /** The APIUsers a manager or company may act for; empty for an APIUser. */
   manages: readonly number[];
+  /** The IANA zone the user lives in: the history list reads an APIUser's dates in it (docs/api.md, the history list). */
+  timeZone: string;
 }
 
 export const SEED_USERS: readonly SeedUser[] = [
-  { id: 101, name: "alice", role: "APIUser", plan: "Monitor", manages: [] },
-  { id: 102, name: "bob", role: "APIUser", plan: "Analyse", manages: [] },
-  { id: 103, name: "carol", role: "APIUser", plan: "Recommend", manages: [] },
-  { id: 104, name: "erin", role: "APIUser", plan: "Monitor", manages: [] },
-  { id: 201, name: "dave", role: "APIUserManager", plan: null, manages: [101, 102] },
-  { id: 301, name: "acme", role: "APICompany", plan: null, manages: [101, 102, 103, 104] },
+  { id: 101, name: "alice", role: "APIUser", plan: "Monitor", manages: [], timeZone: "UTC" },
+  { id: 102, name: "bob", role: "APIUser", plan: "Analyse", manages: [], timeZone: "America/New_York" },
+  { id: 103, name: "carol", role: "APIUser", plan: "Recommend", manages: [], timeZone: "Asia/Tokyo" },
+  { id: 104, name: "erin", role: "APIUser", plan: "Monitor", manages: [], timeZone: "Europe/Berlin" },
+  { id: 201, name: "dave", role: "APIUserManager", plan: null, manages: [101, 102], timeZone: "Europe/Madrid" },
+  { id: 301, name: "acme", role: "APICompany", plan: null, manages: [101, 102, 103, 104], timeZone: "UTC" },
 ];

@@ -10,7 +10,7 @@ import { withSandbox } from "../../helpers/sandbox.js";
 import { apply, countRequests, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
 
 const clock = fakeClock();
-const sb = withSandbox({ rateLimit: 10, now: () => clock.now() });
+const sb = withSandbox({ rateLimit: { limit: 10, windowMs: 1000 }, now: () => clock.now() });
 
 describe("intake apply: rate limit", () => {
   it("holds when RateLimit-Remaining is spent: every change applied, and no 429 collected", async () => {
