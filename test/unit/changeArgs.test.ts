@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/api/schemas.js";
-import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkModifierFlags, checkPositionArgs, closestValue, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
 import { intakePositions } from "../../src/intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";
@@ -83,8 +83,28 @@ describe("checkModifierFlags", () => {
     expect(checkModifierFlags({ salt: "low", oil: "high" })).toEqual({ salt: "low", sugar: undefined, oil: "high", measures: undefined });
   });
 
-  it("passes measures through for the server to judge", () => {
+  it("passes measures through for the server to judge, but for a near miss of metric or imperial", () => {
     expect(checkModifierFlags({ measures: "imperial" }).measures).toBe("imperial");
+    expect(checkModifierFlags({ measures: "us-customary" }).measures).toBe("us-customary");
+  });
+
+  it.each([
+    [{ salt: "lo" }, "low"],
+    [{ salt: "hgih" }, "high"],
+    [{ sugar: "LOW" }, "low"],
+    [{ oil: "mediun" }, "medium"],
+    [{ oil: "med" }, "medium"],
+    [{ sugar: "nnoe" }, "none"],
+    [{ measures: "imperal" }, "imperial"],
+    [{ measures: "Metric" }, "metric"],
+  ])("refuses %j with a suggestion: did you mean %s?", (flags, suggestion) => {
+    const error = refusal(() => checkModifierFlags(flags));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.hint).toBe(`did you mean ${suggestion}?`);
+  });
+
+  it("suggests nothing for a value far from every level", () => {
+    expect(refusal(() => checkModifierFlags({ salt: "extra" })).hint).toBeUndefined();
   });
 
   it.each([
@@ -97,6 +117,26 @@ describe("checkModifierFlags", () => {
     const error = refusal(() => checkModifierFlags(flags));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe("closestValue", () => {
+  it.each([
+    ["lo", ["none", "low", "medium", "high"], "low"],
+    ["m", ["none", "low", "medium", "high"], "medium"],
+    ["hihg", ["none", "low", "medium", "high"], "high"],
+    ["metirc", ["metric", "imperial"], "metric"],
+  ])("%s among %j is %s", (typed, known, expected) => {
+    expect(closestValue(typed, known)).toBe(expected);
+  });
+
+  it.each([
+    ["", ["low"]],
+    ["xyz", ["none", "low", "medium", "high"]],
+    ["mo", ["no", "so"]],
+    ["lox", ["low", "lot"]],
+  ])("%j among %j has no single suggestion", (typed, known) => {
+    expect(closestValue(typed, known)).toBeUndefined();
   });
 });
 
@@ -138,6 +178,7 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
       const built = build(recognition, { [name]: name === "oil" ? "low" : "metric" }, [], true);
       expect(built.fields).toBeNull();
       expect(built.problem?.message).toContain(`--${name} applies only to itemized intakes`);
+      expect(built.problem?.hint).toContain(`drop --${name}: a recognition-only intake takes --salt and --sugar`);
     }
   });
 
@@ -162,15 +203,11 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
 });
 
 describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
-  it.each([
-    [{ oil: "low" }, [], false, /--oil applies to items/],
-    [{ measures: "metric", salt: "low" }, [], false, /--measures applies to items/],
-    [{ salt: "low" }, ["1"], true, /positions or --all-items, not both/],
-  ] as const)("%j with positions %j and --all-items %s is refused", (values, positions, allItems, message) => {
-    expect(modifierArgumentProblem(levels(values), positions, allItems)?.message).toMatch(message);
+  it("refuses positions together with --all-items", () => {
+    expect(modifierArgumentProblem(["1"], true)?.message).toMatch(/positions or --all-items, not both/);
   });
 
-  it("leaves --salt without positions to the intake (it may be recognition-only)", () => {
-    expect(modifierArgumentProblem(levels({ salt: "low" }), [], false)).toBeNull();
+  it("leaves levels without positions to the intake, --oil too: whether to name positions or drop --oil depends on its kind", () => {
+    expect(modifierArgumentProblem([], false)).toBeNull();
   });
 });

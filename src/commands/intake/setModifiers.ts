@@ -22,7 +22,7 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   const positions = checkPositionArgs(options.positions);
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
-  const argumentProblem = modifierArgumentProblem(levels, positions, allItems);
+  const argumentProblem = modifierArgumentProblem(positions, allItems);
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectErrorLine } from "../../helpers/cli.js";
 import { expectExit, GET_INTAKE, itemOf, POST_QUANTITY, startTestSandbox, type TestSandbox } from "./harness.js";
 
 let sandbox: TestSandbox;
@@ -155,23 +156,46 @@ describe("intake set-modifiers against the sandbox", () => {
     });
   });
 
+  describe("--oil or --measures without positions: the intake is read, and the hint given is one that works", () => {
+    it("on a recognition-only intake: drop --oil, never --all-items (which it refuses too)", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1001", "--oil", "low"]);
+      expectErrorLine(result, 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes");
+      expect(result.stderr).toContain("hint: drop --oil: a recognition-only intake takes --salt and --sugar for the whole intake");
+      expect(result.stderr).not.toContain("--all-items");
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+    });
+
+    it("on an itemized intake: its real positions, or --all-items, which then works", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial"]);
+      expectErrorLine(result, 7, "error: intake 1003 is itemized: name the positions (manual1, manual2) or use --all-items");
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+      expectExit(await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial", "--all-items"]), 0);
+    });
+  });
+
   describe("refuses before any request what the arguments alone rule out (exit 2, nothing sent)", () => {
     it.each([
+      ["positions and --all-items", ["1002", "1", "--all-items", "--salt", "low"], "error: give positions or --all-items, not both", null],
       [
-        "--oil without positions",
-        ["1001", "--oil", "low"],
-        "error: --oil applies to items of an itemized intake: name the positions or use --all-items",
+        "a level that is a near miss",
+        ["1002", "1", "--salt", "lo"],
+        'error: --salt must be one of none, low, medium, high, got "lo"',
+        "hint: did you mean low?",
       ],
       [
-        "--measures without positions",
-        ["1002", "--salt", "low", "--measures", "metric"],
-        "error: --measures applies to items of an itemized intake",
+        "a measure that is a near miss",
+        ["1002", "1", "--measures", "imperal"],
+        'error: --measures "imperal" is not metric or imperial',
+        "hint: did you mean imperial?",
       ],
-    ])("%s", async (_name, args, message) => {
+    ])("%s", async (_name, args, message, hint) => {
       const count = sandbox.countRequests();
       const result = await sandbox.cli(["intake", "set-modifiers", ...args]);
-      expectExit(result, 2);
+      expectErrorLine(result, 2);
       expect(result.stderr).toContain(message);
+      if (hint !== null) expect(result.stderr).toContain(hint);
       expect(count()).toEqual({});
     });
   });
