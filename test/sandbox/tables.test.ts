@@ -1,6 +1,4 @@
 /** `intake list` and `intake show` as a person sees them, in-process against a sandbox, at 80 and 200 columns and with --wide. */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/main.js";
 import { bufferIO } from "../helpers/bufferIO.js";
@@ -12,7 +10,6 @@ async function asUser(user: string, argv: string[], columns: number) {
   const env = {
     FOODCTL_API_URL: sandbox.handle.url,
     FOODCTL_TOKEN: sandbox.handle.tokenFor(user),
-    XDG_CONFIG_HOME: join(tmpdir(), "foodctl-no-config"),
     NO_COLOR: "1",
   };
   const buffers = bufferIO({ env, tty: true, columns });
