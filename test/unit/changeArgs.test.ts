@@ -26,12 +26,12 @@ const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", st
 
 describe("parseQuantityArgs", () => {
   it("reads one whole number as the total of a recognition-only intake", () => {
-    expect(parseQuantityArgs(["320"])).toEqual({ form: "total", grams: 320 });
+    expect(parseQuantityArgs(["320"], 1002)).toEqual({ form: "total", grams: 320 });
   });
 
   it("reads <pos>=<grams> pairs, decimals allowed, as per-item quantities", () => {
-    expect(parseQuantityArgs(["1=150", "2=80.5"])).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
-    expect(parseQuantityArgs(["manual2=40"])).toEqual({ form: "items", quantities: { manual2: 40 } });
+    expect(parseQuantityArgs(["1=150", "2=80.5"], 1002)).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
+    expect(parseQuantityArgs(["manual2=40"], 1002)).toEqual({ form: "items", quantities: { manual2: 40 } });
   });
 
   it.each([
@@ -49,7 +49,7 @@ describe("parseQuantityArgs", () => {
     ["12.5", /whole number of grams/],
     ["100001", /at most 100000 g/],
   ])("refuses the total %j as a usage error", (text, message) => {
-    const error = refusal(() => parseQuantityArgs([text]));
+    const error = refusal(() => parseQuantityArgs([text], 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -72,7 +72,7 @@ describe("parseQuantityArgs", () => {
     [["320", "10"], /one total quantity expected/],
     [[], /give a total/],
   ])("refuses %j as a usage error", (values, message) => {
-    const error = refusal(() => parseQuantityArgs(values));
+    const error = refusal(() => parseQuantityArgs(values, 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -142,8 +142,8 @@ describe("closestValue", () => {
 
 describe("checkPositionArgs", () => {
   it("returns well-formed positions in order", () => {
-    expect(checkPositionArgs(["2", "1"])).toEqual(["2", "1"]);
-    expect(checkPositionArgs(["manual1", "manual2"])).toEqual(["manual1", "manual2"]);
+    expect(checkPositionArgs(["2", "1"], 1002)).toEqual(["2", "1"]);
+    expect(checkPositionArgs(["manual1", "manual2"], 1002)).toEqual(["manual1", "manual2"]);
   });
 
   it.each([
@@ -151,9 +151,20 @@ describe("checkPositionArgs", () => {
     [["first"], /"first" is not a food item position/],
     [["1", "manual1"], /positions mix/],
   ])("refuses %j as a usage error", (positions, message) => {
-    const error = refusal(() => checkPositionArgs(positions));
+    const error = refusal(() => checkPositionArgs(positions, 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe("mixed positions", () => {
+  it("hint at the intake's own id, never a placeholder", () => {
+    for (const error of [
+      refusal(() => checkPositionArgs(["1", "manual1"], 4003)),
+      refusal(() => parseQuantityArgs(["1=5", "manual1=5"], 4003)),
+    ]) {
+      expect(error.hint).toBe("an intake has one kind of position; see them with `foodctl intake show 4003`");
+    }
   });
 });
 

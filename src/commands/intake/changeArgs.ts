@@ -5,15 +5,15 @@ import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { readGramsText } from "../../intake/quantity.js";
 
-function mixedPositions(key: string) {
-  const hint = "an intake has one kind of position; see `foodctl intake show <image_id>`";
+function mixedPositions(key: string, imageId: number) {
+  const hint = `an intake has one kind of position; see them with \`foodctl intake show ${imageId}\``;
   return usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint });
 }
 
 export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
 
 /** `<grams>` (recognition-only total) or `<pos>=<grams>...` (itemized). */
-export function parseQuantityArgs(values: string[]): QuantityArgs {
+export function parseQuantityArgs(values: string[], imageId: number): QuantityArgs {
   if (values.length === 0) throw usageError("give a total (e.g. 320) or quantities per position (e.g. 1=150 2=80.5)");
   const withPosition = values.filter((value) => value.includes("="));
   if (withPosition.length === 0) {
@@ -39,7 +39,7 @@ export function parseQuantityArgs(values: string[]): QuantityArgs {
     if (gramsText === "") throw usageError(`"${value}" has no grams after "="`);
     if (Object.hasOwn(quantities, key)) throw usageError(`position ${key} is given twice`);
     kinds.add(position.kind);
-    if (kinds.size > 1) throw mixedPositions(key);
+    if (kinds.size > 1) throw mixedPositions(key, imageId);
     const read = readGramsText(gramsText, `quantity of position ${key}`, false);
     if ("problem" in read) throw usageError(read.problem);
     quantities[key] = read.grams;
@@ -105,7 +105,7 @@ export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
   return { salt: flags.salt, sugar: flags.sugar, oil: flags.oil, measures: flags.measures };
 }
 
-export function checkPositionArgs(positions: string[]): string[] {
+export function checkPositionArgs(positions: string[], imageId: number): string[] {
   const seen = new Set<string>();
   const kinds = new Set<string>();
   for (const position of positions) {
@@ -113,7 +113,7 @@ export function checkPositionArgs(positions: string[]): string[] {
     if (!parsed) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
     if (seen.has(position)) throw usageError(`position ${position} is given twice`);
     kinds.add(parsed.kind);
-    if (kinds.size > 1) throw mixedPositions(position);
+    if (kinds.size > 1) throw mixedPositions(position, imageId);
     seen.add(position);
   }
   return positions;
