@@ -22,20 +22,14 @@ export type ModifierFields = { fields: Record<string, unknown>; problem: null } 
 const refuse = (field: string, message: string, hint: string): ModifierFields => ({ fields: null, problem: { field, message, hint } });
 
 /**
- * What the arguments alone rule out, before the intake is read: --oil and --measures exist only
- * on itemized intakes, which need positions or --all-items.
+ * What the arguments alone rule out, before the intake is read. `--oil` without positions is
+ * not among them: whether to name positions or to drop --oil depends on the intake's kind, so
+ * the intake is read first and the refusal says which (buildModifierFields).
  */
-export function modifierArgumentProblem(levels: ModifierLevels, positions: readonly string[], allItems: boolean): ModifierProblem | null {
+export function modifierArgumentProblem(positions: readonly string[], allItems: boolean): ModifierProblem | null {
   if (allItems && positions.length)
     return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
-  if (positions.length || allItems) return null;
-  const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
-  if (!itemOnly) return null;
-  return {
-    field: itemOnly,
-    message: `--${itemOnly} applies to items of an itemized intake: name the positions or use --all-items`,
-    hint: "nothing was sent; see the positions with `foodctl intake show <image_id>`",
-  };
+  return null;
 }
 
 /**
@@ -64,7 +58,11 @@ export function buildModifierFields(
       );
     const itemOnly = (["oil", "measures"] as const).find((name) => levels[name] !== undefined);
     if (itemOnly)
-      return refuse(itemOnly, `intake ${id} is recognition-only: --${itemOnly} applies only to itemized intakes`, "nothing was sent");
+      return refuse(
+        itemOnly,
+        `intake ${id} is recognition-only: --${itemOnly} applies only to itemized intakes`,
+        `drop --${itemOnly}: a recognition-only intake takes --salt and --sugar for the whole intake; nothing was sent`,
+      );
     const fields: Record<string, unknown> = {};
     if (levels.salt !== undefined) fields.salt = levels.salt;
     if (levels.sugar !== undefined) fields.sugar = levels.sugar;

@@ -1,10 +1,21 @@
 /** Printing a change: the dry-run request, and the before → after of a verified change. */
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
-import type { IgnoredModifier, IntakeDiff, Pair } from "../intake/diff.js";
+import type { IgnoredModifier, IntakeDiff, ItemChange, Pair } from "../intake/diff.js";
 import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
-import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
+import {
+  COLUMN_GAP,
+  cutToWidth,
+  joinToWidth,
+  naturalWidths,
+  padText,
+  printedText,
+  renderTable,
+  renderTsv,
+  textWidth,
+  type Cell,
+} from "./table.js";
 
 export interface DryRunRequest {
   method: string;
@@ -22,60 +33,146 @@ export function renderDryRun(request: DryRunRequest, json: boolean): string {
   return `${head}\n${body}\n`;
 }
 
-const formatAmountChange = (pair: Pair<number | null>) =>
-  pair.before === pair.after || formatAmount(pair.before) === formatAmount(pair.after)
-    ? formatAmount(pair.after)
-    : `${formatAmount(pair.before)} → ${formatAmount(pair.after)}`;
-const formatTextChange = (pair: Pair<string | null>) =>
-  pair.before === pair.after ? (pair.after ?? "-") : `${pair.before ?? "-"} → ${pair.after ?? "-"}`;
+/** The fields of an item a change can move, in the order tables show them. */
+const ITEM_FIELDS = ["grams", "salt", "sugar", "oil", "measures", "kcal"] as const;
+type ItemField = (typeof ITEM_FIELDS)[number];
+const FIELD_UNITS: Record<ItemField, string> = { grams: "g", salt: "-", sugar: "-", oil: "-", measures: "-", kcal: "kcal" };
+/** Unchanged columns that give way first when the table is too wide: levels before amounts. */
+const LEVEL_FIELDS: readonly ItemField[] = ["salt", "sugar", "oil", "measures"];
+/** In a table the food keeps at least this many characters (`…` included); below that, one line per change. */
+const FOOD_FLOOR = 12;
+/** One line per change shows the food only when at least this much of it fits. */
+const FOOD_MINIMUM = 4;
 
-export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
-  const s = styler(color);
-  const out: string[] = [];
-  const changedItems = diff.items.filter((item) => item.changed);
-  if (changedItems.length) {
-    const rows: Cell[][] = changedItems.map((item) => [
-      item.position ?? "-",
-      item.food,
-      formatAmountChange(item.grams),
-      formatTextChange(item.salt),
-      formatTextChange(item.sugar),
-      formatTextChange(item.oil),
-      formatTextChange(item.measures),
-      formatAmountChange(item.kcal),
-    ]);
-    // Piped, each row is tagged like `intake show`'s rows, so a script can pick lines by kind.
-    const head = ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"];
-    out.push(
-      stream.isTTY
-        ? renderTable(stream, { head, rows, alignRight: [2, 7], flexible: [1], color })
-        : renderTsv(rows.map((row) => ["item", ...row])),
-    );
+interface PrintedPair {
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+/** A before and after as printed; a change is what the printed values show (150.01 → 150.02 is none). */
+function printedPair(pair: Pair<number | string | null>): PrintedPair {
+  const show = (value: number | string | null) => (typeof value === "string" ? value : formatAmount(value));
+  const before = show(pair.before);
+  const after = show(pair.after);
+  return { before, after, changed: before !== after };
+}
+
+const shownValue = (pair: PrintedPair) => (pair.changed ? `${pair.before} → ${pair.after}` : pair.after);
+
+const describeImage = (state: IntakeDiff["displayImage"]["before"]) =>
+  `${state.attached ? "display image" : "normal image"} ${state.url ?? "-"}${state.width !== null ? ` (${state.width}×${state.height})` : ""}`;
+
+const imageChanged = (diff: IntakeDiff) => JSON.stringify(diff.displayImage.before) !== JSON.stringify(diff.displayImage.after);
+const changedTotals = (diff: IntakeDiff) => diff.totals.filter((total) => printedPair(total).changed);
+
+/** The header of the piped before → after (docs/cli.md, Output). */
+export const DIFF_TSV_HEAD = ["row", "image_id", "position", "food", "field", "before", "after", "unit"];
+
+/** The piped rows of a change, without the header: one per changed field of an item, the display image, each total. */
+export function diffTsvRows(diff: IntakeDiff): Cell[][] {
+  const rows: Cell[][] = [];
+  for (const item of diff.items) {
+    for (const field of ITEM_FIELDS) {
+      const pair = printedPair(item[field]);
+      if (pair.changed)
+        rows.push(["item", diff.imageId, item.position ?? "-", item.food, field, pair.before, pair.after, FIELD_UNITS[field]]);
+    }
   }
   const image = diff.displayImage;
-  if (JSON.stringify(image.before) !== JSON.stringify(image.after)) {
-    const describe = (state: typeof image.before) =>
-      `${state.attached ? "display image" : "normal image"} ${state.url ?? "-"}${state.width !== null ? ` (${state.width}×${state.height})` : ""}`;
-    if (stream.isTTY) {
-      // Before and after on a line each, cut to the terminal's width like `intake show`'s (`--wide` shows them whole).
-      const width = stream.columns === undefined ? undefined : stream.columns - "image  → ".length;
-      const cut = (state: typeof image.before) => cutToWidth(oneLine(describe(state)), width);
-      out.push(`${s.bold("image")}  ${cut(image.before)}\n     → ${cut(image.after)}\n`);
-    } else out.push(`image\t${describe(image.before)} → ${describe(image.after)}\n`);
+  if (imageChanged(diff))
+    rows.push(["image", diff.imageId, "-", "-", "display_image", describeImage(image.before), describeImage(image.after), "-"]);
+  for (const total of changedTotals(diff)) {
+    const pair = printedPair(total);
+    rows.push(["total", diff.imageId, "-", "-", total.label, pair.before, pair.after, total.unit]);
   }
-  const totals = diff.totals.filter((total) => formatAmount(total.before) !== formatAmount(total.after));
-  if (totals.length) {
-    const text = totals.map((total) => `${total.label} ${formatAmountChange(total)} ${total.unit}`);
-    out.push(
-      stream.isTTY
-        ? `${s.bold("totals")}  ${joinToWidth(text, " · ", stream.columns, "totals  ".length)}\n`
-        : totals
-            .map((total) => `total\t${total.label}\t${formatAmount(total.before)}\t${formatAmount(total.after)}\t${total.unit}\n`)
-            .join(""),
-    );
+  return rows;
+}
+
+/**
+ * The changed items on a terminal, every changed value whole: the whole table when it fits;
+ * else without the unchanged levels, then with the food shortened, then without the unchanged
+ * grams and kcal too; else one line per changed field.
+ */
+function renderChangedItems(items: ItemChange[], stream: OutputStream, color: boolean): string {
+  const changedFields = ITEM_FIELDS.filter((field) => items.some((item) => printedPair(item[field]).changed));
+  const withoutLevels = ITEM_FIELDS.filter((field) => changedFields.includes(field) || !LEVEL_FIELDS.includes(field));
+  const layouts: Array<{ fields: readonly ItemField[]; cutFood: boolean }> = [
+    { fields: ITEM_FIELDS, cutFood: false },
+    { fields: withoutLevels, cutFood: false },
+    { fields: withoutLevels, cutFood: true },
+    { fields: changedFields, cutFood: true },
+  ];
+  for (const { fields, cutFood } of layouts) {
+    const head = ["position", "food", ...fields];
+    const rows: Cell[][] = items.map((item) => [
+      item.position ?? "-",
+      item.food,
+      ...fields.map((field) => shownValue(printedPair(item[field]))),
+    ]);
+    const widths = naturalWidths(head, rows);
+    const tableWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (head.length - 1));
+    const excess = stream.columns === undefined ? 0 : tableWidth - stream.columns;
+    // renderTable cuts the food (its one flexible column) by the excess, never a value.
+    if (excess <= 0 || (cutFood && (widths[1] ?? 0) - excess >= FOOD_FLOOR)) {
+      const alignRight = fields.flatMap((field, index) => (field === "grams" || field === "kcal" ? [index + 2] : []));
+      return renderTable(stream, { head, rows, alignRight, flexible: [1], color });
+    }
   }
-  // Nothing changed: a terminal says so here; piped output stays empty (the caller notes it on stderr).
-  if (!out.length && stream.isTTY) out.push(`intake ${diff.imageId}: no change\n`);
+  return renderChangeLines(items, stream.columns);
+}
+
+/** One line per changed field: position, food (shortened to the room left), field, before → after. */
+function renderChangeLines(items: ItemChange[], columns: number | undefined): string {
+  const lines = items.flatMap((item) =>
+    ITEM_FIELDS.map((field) => ({ item, field, pair: printedPair(item[field]) }))
+      .filter(({ pair }) => pair.changed)
+      .map(({ item, field, pair }) => ({
+        position: printedText(item.position ?? "-"),
+        food: printedText(item.food),
+        field,
+        value: printedText(shownValue(pair)),
+      })),
+  );
+  const widest = (texts: string[]) => Math.max(0, ...texts.map(textWidth));
+  const positionWidth = widest(lines.map((line) => line.position));
+  const fieldWidth = widest(lines.map((line) => line.field));
+  const valueWidth = widest(lines.map((line) => line.value));
+  const room = columns === undefined ? Infinity : columns - positionWidth - fieldWidth - valueWidth - 3 * COLUMN_GAP;
+  const foodWidth = Math.min(widest(lines.map((line) => line.food)), room);
+  const gap = " ".repeat(COLUMN_GAP);
+  return lines
+    .map((line) => {
+      // No room for even a shortened food: the position alone names the item.
+      const food = foodWidth >= FOOD_MINIMUM ? `${padText(cutToWidth(line.food, foodWidth), foodWidth)}${gap}` : "";
+      return `${padText(line.position, positionWidth)}${gap}${food}${padText(line.field, fieldWidth)}${gap}${line.value}\n`;
+    })
+    .join("");
+}
+
+/**
+ * A verified change for people: the changed items (see renderChangedItems), the display image's
+ * before and after on a line each, the changed totals wrapped between parts. Piped: a header
+ * and one tab-separated row per changed field, before and after apart (docs/cli.md, Output).
+ */
+export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
+  if (!stream.isTTY) {
+    const rows = diffTsvRows(diff);
+    // Nothing changed: no header either; the caller notes it on stderr.
+    return rows.length ? renderTsv([DIFF_TSV_HEAD, ...rows]) : "";
+  }
+  const s = styler(color);
+  const out: string[] = [];
+  const changedItems = diff.items.filter((item) => ITEM_FIELDS.some((field) => printedPair(item[field]).changed));
+  if (changedItems.length) out.push(renderChangedItems(changedItems, stream, color));
+  const image = diff.displayImage;
+  // Whole, whatever the width: a URL cut short could not be copied.
+  if (imageChanged(diff)) {
+    out.push(`${s.bold("image")}  ${printedText(describeImage(image.before))}\n     → ${printedText(describeImage(image.after))}\n`);
+  }
+  const totals = changedTotals(diff).map((total) => `${total.label} ${shownValue(printedPair(total))} ${total.unit}`);
+  if (totals.length) out.push(`${s.bold("totals")}  ${joinToWidth(totals, " · ", stream.columns, "totals  ".length)}\n`);
+  if (!out.length) out.push(`intake ${diff.imageId}: no change\n`);
   return out.join("");
 }
 

@@ -5,7 +5,7 @@ import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";
 import { intakeKind, readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
-import { cutToWidth, joinToWidth, oneLine, renderTable, renderTsv, type Cell } from "./table.js";
+import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatTime, formatUtcMinute } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
@@ -62,8 +62,9 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
   return `${lines.join("\n")}\n\n${items}${s.bold("totals")}  ${totalLine}\n`;
 }
 
-/** The list's header on a terminal: narrow cells (times in UTC to the minute, short kinds) so 80 columns hold a row. */
-export const LIST_HEAD = ["id", "time (UTC)", "occasion", "kind", "foods", "kcal", "disp. img"];
+/** The list's header on a terminal: narrow cells (times in UTC to the minute, short kinds) leave the room to the foods. */
+export const LIST_HEAD = ["id", "time (UTC)", "occasion", "kind", "foods", "kcal", "display"];
+const FOODS_COLUMN = 4;
 
 export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
   return intakes.map((intake) => [
@@ -71,13 +72,35 @@ export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
     tty ? formatUtcMinute(intake.timestamp) : formatTime(intake.timestamp, false),
     intake.occasion ?? "-",
     tty ? intakeKind(intake) : KIND_LABELS[intakeKind(intake)],
-    (intake.foodName ?? []).join(", ") || "-",
+    foodsText(intake),
     formatAmount(readTotals(intake)[0]?.value ?? null),
     intake.has_display_image ? "yes" : "no",
   ]);
 }
 
+const foodsText = (intake: Intake) => (intake.foodName ?? []).join(", ") || "-";
+
+/**
+ * One row per intake. On a terminal too narrow for the whole row, the foods move to a line of
+ * their own under it, wrapped between foods: every name stays whole at 80 columns.
+ */
 export function renderIntakeList(intakes: Intake[], stream: OutputStream, color: boolean): string {
   const tty = stream.isTTY === true;
-  return renderTable(stream, { head: LIST_HEAD, rows: listRows(intakes, tty), alignRight: [0, 5], flexible: [4], color });
+  const rows = listRows(intakes, tty);
+  const widths = naturalWidths(LIST_HEAD, rows);
+  const rowWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (LIST_HEAD.length - 1));
+  if (!tty || stream.columns === undefined || rowWidth <= stream.columns) {
+    return renderTable(stream, { head: LIST_HEAD, rows, alignRight: [0, 5], color });
+  }
+  const withoutFoods = <T>(row: T[]) => row.filter((_, index) => index !== FOODS_COLUMN);
+  const table = renderTable(stream, { head: withoutFoods(LIST_HEAD), rows: rows.map(withoutFoods), alignRight: [0, 4], color });
+  // The table's lines: its header, the rule, one line per intake.
+  const [head = "", rule = "", ...rowLines] = table.trimEnd().split("\n");
+  const indent = " ".repeat((widths[0] ?? 0) + COLUMN_GAP);
+  const foodLines = intakes.map((intake) => {
+    const foods = (intake.foodName ?? []).map(printedText);
+    return indent + joinToWidth(foods.length ? foods : ["-"], ", ", stream.columns, indent.length);
+  });
+  const lines = [head, indent + styler(color).bold("foods"), rule, ...rowLines.flatMap((line, index) => [line, foodLines[index] ?? ""])];
+  return `${lines.join("\n")}\n`;
 }

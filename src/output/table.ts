@@ -39,12 +39,16 @@ export function renderTsv(rows: Cell[][]): string {
   );
 }
 
-const textWidth = (text: string) => [...text].length;
+export const textWidth = (text: string) => [...text].length;
+
+/** Text padded with spaces to this many characters. */
+export const padText = (text: string, width: number) => text + " ".repeat(Math.max(0, width - textWidth(text)));
 
 /** One line of text cut to this many characters, `…` last; whole when the width is unknown (`--wide`). */
 export function cutToWidth(text: string, width: number | undefined): string {
   if (width === undefined || textWidth(text) <= width) return text;
-  return `${[...text].slice(0, Math.max(0, width - 1)).join("")}…`;
+  const kept = [...text].slice(0, Math.max(0, width - 1)).join("");
+  return `${kept.trimEnd()}…`;
 }
 
 /** Parts joined by `separator`, starting a new line (indented) before a part that would pass the width. */
@@ -63,6 +67,14 @@ export function joinToWidth(parts: string[], separator: string, width: number | 
 }
 /** A cell or value on one terminal line: line breaks and tabs become one space. */
 export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
+
+/** Outside text as one terminal line prints it, cleaned like a table's cells. */
+export const printedText = (text: string) => cleanForTerminal(oneLine(text));
+
+/** Each column's width with every cell whole, as a terminal table prints them. */
+export function naturalWidths(head: string[], rows: Cell[][]): number[] {
+  return head.map((title, index) => Math.max(textWidth(title), ...rows.map((row) => textWidth(printedText(cellText(row[index]))))));
+}
 
 /** Narrows the widest of these columns, one character at a time, until nothing is in excess or all are at their floor. */
 function narrow(widths: number[], floors: number[], candidates: number[], excess: number): number {
@@ -92,7 +104,7 @@ export function fitColumnWidths(
   flexible: number[] = [],
 ): number[] | undefined {
   if (!columns || columns <= 0) return undefined;
-  const widths = head.map((title, index) => Math.max(textWidth(title), ...rows.map((row) => textWidth(oneLine(cellText(row[index]))))));
+  const widths = naturalWidths(head, rows);
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
   if (excess <= 0) return undefined;
   const floors = head.map((title, index) =>
@@ -140,7 +152,8 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
     ...(colWidths ? { colWidths } : {}),
     wordWrap: false,
   });
-  for (const row of rows) table.push(row);
+  // Cut here, not by cli-table3, so that a cut cell reads like every other (`rice and…`, not `rice and …`).
+  for (const row of rows) table.push(colWidths ? row.map((cell, index) => cutToWidth(cell, colWidths[index])) : row);
   // The last column is padded like the others: trailing spaces would only wrap a terminal sooner.
   return `${table.toString().replace(/ +$/gm, "")}\n`;
 }

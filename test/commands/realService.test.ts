@@ -349,7 +349,7 @@ describe("positions: integers with gaps (1 and 3 only)", () => {
     const changed = await cli(["intake", "set-quantity", "1006", "3=80"]);
     expect(changed.code, changed.stderr).toBe(0);
     expect(JSON.parse(server.requests[1]!.body.toString())).toEqual({ imageId: 1006, quantity: { "3": 80 } });
-    expect(changed.stdout).toMatch(/^item\t3\t.*120 → 80/m);
+    expect(changed.stdout).toMatch(/^item\t1006\t3\t.*\tgrams\t120\t80\tg$/m);
     server.reset().route("GET /v2/intake/1006", faults.intake(gappedIntake()));
     const refused = await cli(["intake", "set-quantity", "1006", "2=80"]);
     expect(refused.code).toBe(7);

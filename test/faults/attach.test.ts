@@ -92,7 +92,7 @@ describe.concurrent("display-image attach: faults on the upload", () => {
     const result = await runAgainst(server, token, ["display-image", "attach", "1003", photo]);
     expect(result.code, result.stderr).toBe(0);
     expect(server.count(READ)).toBe(2);
-    expect(result.stdout).toMatch(/normal image .* → display image/);
+    expect(result.stdout).toMatch(/\tnormal image .*\tdisplay image /);
   });
 
   it("a 503 then a 200 uploads the image again, whole", async () => {

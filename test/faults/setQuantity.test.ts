@@ -103,7 +103,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(server.count(UPDATE)).toBe(1);
     expect(server.count(READ)).toBe(2);
-    expect(result.stdout).toMatch(/200 → 150/);
+    expect(result.stdout).toMatch(/\tgrams\t200\t150\tg$/m);
   });
 
   it("an empty 200 to the update with --json prints the intake read after it", async () => {
@@ -131,7 +131,7 @@ describe.concurrent("set-quantity: faults on the update", () => {
     const result = await runAgainst(server, token, ARGS);
     expect(result.code, result.stderr).toBe(0);
     expect(server.count(UPDATE)).toBe(2);
-    expect(result.stdout).toMatch(/200 → 150/);
+    expect(result.stdout).toMatch(/\tgrams\t200\t150\tg$/m);
   });
 
   it("an empty 200 with --no-verify sends one request after the read and says it is unverified", async () => {

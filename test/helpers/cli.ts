@@ -12,7 +12,7 @@ import { expect } from "vitest";
 import type { Transport } from "../../src/api/transport.js";
 import type { Clock } from "../../src/clock.js";
 import { run } from "../../src/main.js";
-import { bufferIO } from "./bufferIO.js";
+import { bufferIO, ownFolders, WRITABLE_FOLDERS } from "./bufferIO.js";
 import { runTempDir } from "./tempDir.js";
 
 export { runTempDir };
@@ -61,42 +61,39 @@ export function tempConfigHome(): string {
   return runTempDir("foodctl-home-");
 }
 
-/** The environment a CLI test starts from: nothing of the developer's FOODCTL_*, proxies or journal. */
+/**
+ * The environment a CLI test starts from: nothing of the developer's FOODCTL_*, proxies or
+ * colour choice, and none of their folders, whatever XDG_* they have set: config, journal
+ * (state), data, runtime (sandbox records) and HOME are the test's config folder (a fresh
+ * one unless `extra` names it); `extra` may name any of them, or unset it with undefined.
+ */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
+  const inherited: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    if (
-      /^(FOODCTL_|XDG_CACHE_HOME$|XDG_STATE_HOME$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(
-        name,
-      )
-    )
+    if (value === undefined || (WRITABLE_FOLDERS as readonly string[]).includes(name)) continue;
+    if (/^(FOODCTL_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$|NODE_EXTRA_CA_CERTS$|VITEST|TEST$)/.test(name))
       continue;
-    env[name] = value;
+    inherited[name] = value;
   }
-  if (!("XDG_CONFIG_HOME" in extra)) env.XDG_CONFIG_HOME ??= tempConfigHome();
-  // The code cache of the built CLI: one for the run, inside its build folder (never the developer's ~/.cache).
+  // The code cache of the built CLI: one for the run, inside its build folder, so only the run's first spawn compiles.
   const bin = process.env.FOODCTL_TEST_BIN;
-  if (bin) env.XDG_CACHE_HOME = join(dirname(dirname(bin)), "cache");
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
+  const cache = bin && !("XDG_CACHE_HOME" in extra) ? { XDG_CACHE_HOME: join(dirname(dirname(bin)), "cache") } : {};
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...inherited, ...ownFolders({ ...cache, ...extra }) })) {
+    if (value !== undefined) env[name] = value;
   }
-  // The journal lives beside the test's config (shared config, shared journal), never in ~/.local/state.
-  if (!("XDG_STATE_HOME" in extra) && env.XDG_CONFIG_HOME) env.XDG_STATE_HOME = env.XDG_CONFIG_HOME;
   return env;
 }
 
-/** A fresh config folder unless the caller's environment names one (or removes it with undefined). */
-function ownConfigHome(env: Record<string, string | undefined> | undefined): Record<string, string> {
-  return env && "XDG_CONFIG_HOME" in env ? {} : { XDG_CONFIG_HOME: tempConfigHome() };
-}
+/** The folders `env` unsets (names as undefined), to stay unset. */
+const unsetFolders = (env: Record<string, string | undefined> = {}) =>
+  Object.fromEntries(WRITABLE_FOLDERS.filter((name) => name in env && env[name] === undefined).map((name) => [name, undefined]));
 
 /** foodctl in this process: the same argv, environment and exit code as the built CLI, in milliseconds. */
 export async function runFoodctl(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
   const stdin = options.stdin === undefined ? undefined : Buffer.isBuffer(options.stdin) ? options.stdin : Buffer.from(options.stdin);
   const buffers = bufferIO({
-    env: baseEnv({ ...ownConfigHome(options.env), ...options.env }),
+    env: { ...baseEnv(options.env), ...unsetFolders(options.env) },
     stdin,
     tty: options.tty ?? false,
     columns: options.columns,
@@ -113,7 +110,7 @@ export async function runFoodctl(args: string[], options: InProcessOptions = {})
 /** The built CLI as a real process. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [cliBin(), ...args], {
-    env: baseEnv({ ...ownConfigHome(options.env), ...options.env }),
+    env: baseEnv(options.env),
     cwd: options.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     ...options.spawn,

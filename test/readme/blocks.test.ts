@@ -142,8 +142,12 @@ function runSection(blocks: readonly Block[], handle: SandboxHandle, variant: Va
   ].join("\n");
   writeFileSync(join(dir, "section.sh"), script);
   const env = baseEnv({
+    // A user with only a HOME: config, journal and sandbox records under it, as the README says.
     HOME: home,
     XDG_CONFIG_HOME: undefined,
+    XDG_STATE_HOME: undefined,
+    XDG_DATA_HOME: undefined,
+    XDG_RUNTIME_DIR: undefined,
     PATH: `${bin}:${process.env.PATH ?? ""}`,
     FOODCTL_API_URL: variant.apiUrl(handle),
     FOODCTL_TOKEN: variant.token(handle),

@@ -1,6 +1,4 @@
 /** `intake list` and `intake show` as a person sees them, in-process against a sandbox, at 80 and 200 columns and with --wide. */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/main.js";
 import { bufferIO } from "../helpers/bufferIO.js";
@@ -8,11 +6,10 @@ import { withSandbox } from "../helpers/sandbox.js";
 
 const sandbox = withSandbox();
 
-async function asBob(argv: string[], columns: number) {
+async function asUser(user: string, argv: string[], columns: number) {
   const env = {
     FOODCTL_API_URL: sandbox.handle.url,
-    FOODCTL_TOKEN: sandbox.handle.tokenFor("bob"),
-    XDG_CONFIG_HOME: join(tmpdir(), "foodctl-no-config"),
+    FOODCTL_TOKEN: sandbox.handle.tokenFor(user),
     NO_COLOR: "1",
   };
   const buffers = bufferIO({ env, tty: true, columns });
@@ -20,22 +17,35 @@ async function asBob(argv: string[], columns: number) {
   return { code, lines: buffers.stdout().trimEnd().split("\n"), stderr: buffers.stderr() };
 }
 
+const asBob = (argv: string[], columns: number) => asUser("bob", argv, columns);
+
 /** The seeded intakes are from November 2026; the sandbox requires both dates. */
 const NOVEMBER = ["--from", "2026-11-01", "--to", "2026-11-30"];
 
 const widest = (lines: string[]) => Math.max(...lines.map((line) => [...line].length));
 
 describe("tables fit the terminal", () => {
-  it("intake list at 80 columns: one line per intake, no line over 80, long foods cut with …", async () => {
-    const { code, lines, stderr } = await asBob(["intake", "list", ...NOVEMBER], 80);
+  it.each([
+    ["alice", [1001, 1002, 1003, 1004, 1005]],
+    ["bob", [2001, 2002, 2003]],
+    ["carol", [3001, 3002]],
+    ["erin", [4001, 4002, 4003]],
+  ] as const)("intake list at 80 columns: every food of %s's intakes whole, no line over 80", async (user, ids) => {
+    const { code, lines, stderr } = await asUser(user, ["intake", "list", ...NOVEMBER], 80);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(widest(lines)).toBeLessThanOrEqual(80);
-    // The window heading, the table's head and rule, three intakes.
+    expect(lines.join("\n")).not.toContain("…");
+    // The window heading, the table's head (foods under it) and rule, then each intake with its foods on the line below.
     expect(lines[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-30 23:59:59 UTC (30 days)");
-    expect(lines).toHaveLength(1 + 2 + 3);
-    expect(lines.slice(3).every((line) => /^\d{4} {2}2026-11-\d\d \d\d:\d\d {2}/.test(line))).toBe(true);
-    expect(lines.join("\n")).toContain("…");
+    expect(lines[1]).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2,}kind {2,}kcal {2}display$/);
+    expect(lines[2]).toBe("      foods");
+    expect(lines).toHaveLength(1 + 3 + 2 * ids.length);
+    ids.forEach((id, index) => {
+      const foods = (sandbox.handle.intake(id) as { foodName: string[] }).foodName;
+      expect(lines[4 + 2 * index]).toMatch(new RegExp(`^${id} {2}2026-11-\\d\\d \\d\\d:\\d\\d {2}`));
+      expect(lines[5 + 2 * index]).toBe(`      ${foods.join(", ")}`);
+    });
   });
 
   it("intake list at 200 columns and with --wide at 80: every food whole", async () => {

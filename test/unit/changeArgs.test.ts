@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/api/schemas.js";
-import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkModifierFlags, checkPositionArgs, closestValue, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
 import { intakePositions } from "../../src/intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";
@@ -26,12 +26,12 @@ const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", st
 
 describe("parseQuantityArgs", () => {
   it("reads one whole number as the total of a recognition-only intake", () => {
-    expect(parseQuantityArgs(["320"])).toEqual({ form: "total", grams: 320 });
+    expect(parseQuantityArgs(["320"], 1002)).toEqual({ form: "total", grams: 320 });
   });
 
   it("reads <pos>=<grams> pairs, decimals allowed, as per-item quantities", () => {
-    expect(parseQuantityArgs(["1=150", "2=80.5"])).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
-    expect(parseQuantityArgs(["manual2=40"])).toEqual({ form: "items", quantities: { manual2: 40 } });
+    expect(parseQuantityArgs(["1=150", "2=80.5"], 1002)).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
+    expect(parseQuantityArgs(["manual2=40"], 1002)).toEqual({ form: "items", quantities: { manual2: 40 } });
   });
 
   it.each([
@@ -49,7 +49,7 @@ describe("parseQuantityArgs", () => {
     ["12.5", /whole number of grams/],
     ["100001", /at most 100000 g/],
   ])("refuses the total %j as a usage error", (text, message) => {
-    const error = refusal(() => parseQuantityArgs([text]));
+    const error = refusal(() => parseQuantityArgs([text], 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -72,7 +72,7 @@ describe("parseQuantityArgs", () => {
     [["320", "10"], /one total quantity expected/],
     [[], /give a total/],
   ])("refuses %j as a usage error", (values, message) => {
-    const error = refusal(() => parseQuantityArgs(values));
+    const error = refusal(() => parseQuantityArgs(values, 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -83,8 +83,28 @@ describe("checkModifierFlags", () => {
     expect(checkModifierFlags({ salt: "low", oil: "high" })).toEqual({ salt: "low", sugar: undefined, oil: "high", measures: undefined });
   });
 
-  it("passes measures through for the server to judge", () => {
+  it("passes measures through for the server to judge, but for a near miss of metric or imperial", () => {
     expect(checkModifierFlags({ measures: "imperial" }).measures).toBe("imperial");
+    expect(checkModifierFlags({ measures: "us-customary" }).measures).toBe("us-customary");
+  });
+
+  it.each([
+    [{ salt: "lo" }, "low"],
+    [{ salt: "hgih" }, "high"],
+    [{ sugar: "LOW" }, "low"],
+    [{ oil: "mediun" }, "medium"],
+    [{ oil: "med" }, "medium"],
+    [{ sugar: "nnoe" }, "none"],
+    [{ measures: "imperal" }, "imperial"],
+    [{ measures: "Metric" }, "metric"],
+  ])("refuses %j with a suggestion: did you mean %s?", (flags, suggestion) => {
+    const error = refusal(() => checkModifierFlags(flags));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.hint).toBe(`did you mean ${suggestion}?`);
+  });
+
+  it("suggests nothing for a value far from every level", () => {
+    expect(refusal(() => checkModifierFlags({ salt: "extra" })).hint).toBeUndefined();
   });
 
   it.each([
@@ -100,10 +120,30 @@ describe("checkModifierFlags", () => {
   });
 });
 
+describe("closestValue", () => {
+  it.each([
+    ["lo", ["none", "low", "medium", "high"], "low"],
+    ["m", ["none", "low", "medium", "high"], "medium"],
+    ["hihg", ["none", "low", "medium", "high"], "high"],
+    ["metirc", ["metric", "imperial"], "metric"],
+  ])("%s among %j is %s", (typed, known, expected) => {
+    expect(closestValue(typed, known)).toBe(expected);
+  });
+
+  it.each([
+    ["", ["low"]],
+    ["xyz", ["none", "low", "medium", "high"]],
+    ["mo", ["no", "so"]],
+    ["lox", ["low", "lot"]],
+  ])("%j among %j has no single suggestion", (typed, known) => {
+    expect(closestValue(typed, known)).toBeUndefined();
+  });
+});
+
 describe("checkPositionArgs", () => {
   it("returns well-formed positions in order", () => {
-    expect(checkPositionArgs(["2", "1"])).toEqual(["2", "1"]);
-    expect(checkPositionArgs(["manual1", "manual2"])).toEqual(["manual1", "manual2"]);
+    expect(checkPositionArgs(["2", "1"], 1002)).toEqual(["2", "1"]);
+    expect(checkPositionArgs(["manual1", "manual2"], 1002)).toEqual(["manual1", "manual2"]);
   });
 
   it.each([
@@ -111,9 +151,20 @@ describe("checkPositionArgs", () => {
     [["first"], /"first" is not a food item position/],
     [["1", "manual1"], /positions mix/],
   ])("refuses %j as a usage error", (positions, message) => {
-    const error = refusal(() => checkPositionArgs(positions));
+    const error = refusal(() => checkPositionArgs(positions, 1002));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe("mixed positions", () => {
+  it("hint at the intake's own id, never a placeholder", () => {
+    for (const error of [
+      refusal(() => checkPositionArgs(["1", "manual1"], 4003)),
+      refusal(() => parseQuantityArgs(["1=5", "manual1=5"], 4003)),
+    ]) {
+      expect(error.hint).toBe("an intake has one kind of position; see them with `foodctl intake show 4003`");
+    }
   });
 });
 
@@ -138,6 +189,7 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
       const built = build(recognition, { [name]: name === "oil" ? "low" : "metric" }, [], true);
       expect(built.fields).toBeNull();
       expect(built.problem?.message).toContain(`--${name} applies only to itemized intakes`);
+      expect(built.problem?.hint).toContain(`drop --${name}: a recognition-only intake takes --salt and --sugar`);
     }
   });
 
@@ -162,15 +214,11 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
 });
 
 describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
-  it.each([
-    [{ oil: "low" }, [], false, /--oil applies to items/],
-    [{ measures: "metric", salt: "low" }, [], false, /--measures applies to items/],
-    [{ salt: "low" }, ["1"], true, /positions or --all-items, not both/],
-  ] as const)("%j with positions %j and --all-items %s is refused", (values, positions, allItems, message) => {
-    expect(modifierArgumentProblem(levels(values), positions, allItems)?.message).toMatch(message);
+  it("refuses positions together with --all-items", () => {
+    expect(modifierArgumentProblem(["1"], true)?.message).toMatch(/positions or --all-items, not both/);
   });
 
-  it("leaves --salt without positions to the intake (it may be recognition-only)", () => {
-    expect(modifierArgumentProblem(levels({ salt: "low" }), [], false)).toBeNull();
+  it("leaves levels without positions to the intake, --oil too: whether to name positions or drop --oil depends on its kind", () => {
+    expect(modifierArgumentProblem([], false)).toBeNull();
   });
 });

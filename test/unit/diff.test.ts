@@ -129,22 +129,34 @@ describe("diffIntakes", () => {
 });
 
 describe("renderDiff", () => {
-  it("piped: one tagged row per changed item, totals with before and after columns", () => {
+  it("piped: a header, then one row per changed field with before and after in fields of their own", () => {
     const text = renderDiff(diffIntakes(segmentation(), segmentation({ grams1: 150, kcal1: 250 })), piped, false);
     const lines = text.trimEnd().split("\n");
-    expect(lines[0]).toBe("item\t1\tScrambled eggs on toast\t180 → 150\tmedium\tnone\tlow\tmetric\t300 → 250");
-    expect(lines).toContain("total\tenergy\t380\t330\tkcal");
-    expect(lines.some((line) => line.startsWith("item\t2\t"))).toBe(false);
+    expect(lines[0]).toBe("row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit");
+    expect(lines.slice(1, 3)).toEqual([
+      "item\t1002\t1\tScrambled eggs on toast\tgrams\t180\t150\tg",
+      "item\t1002\t1\tScrambled eggs on toast\tkcal\t300\t250\tkcal",
+    ]);
+    expect(lines).toContain("total\t1002\t-\t-\tenergy\t380\t330\tkcal");
+    expect(lines.some((line) => line.startsWith("item\t1002\t2\t"))).toBe(false);
+    expect(lines.every((line) => line.split("\t").length === 8)).toBe(true);
   });
 
-  it("piped: the display image line names the URLs and dimensions", () => {
+  it("piped: a level's row names the field, with no unit", () => {
+    const text = renderDiff(diffIntakes(segmentation(), segmentation({ salt1: "high" })), piped, false);
+    expect(text).toBe(
+      "row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit\nitem\t1002\t1\tScrambled eggs on toast\tsalt\tmedium\thigh\t-\n",
+    );
+  });
+
+  it("piped: the display image row names the URLs and dimensions", () => {
     const text = renderDiff(
       diffIntakes(manual(null), manual({ url: "http://127.0.0.1/images/new.png", width: 8, height: 6 })),
       piped,
       false,
     );
-    expect(text).toBe(
-      "image\tnormal image http://127.0.0.1/images/normal.png (60×40) → display image http://127.0.0.1/images/new.png (8×6)\n",
+    expect(text.split("\n")[1]).toBe(
+      "image\t1003\t-\t-\tdisplay_image\tnormal image http://127.0.0.1/images/normal.png (60×40)\tdisplay image http://127.0.0.1/images/new.png (8×6)\t-",
     );
   });
 
@@ -162,23 +174,92 @@ describe("renderDiff", () => {
   });
 });
 
-describe("renderDiff at 80 columns", () => {
-  const narrow = { ...terminal, columns: 80 };
-  const widest = (text: string) => Math.max(...text.split("\n").map((line) => line.length));
+/** 4003 of the sandbox as `set-modifiers 4003 --all-items --salt low --oil medium` leaves it. */
+function twoModifiers(): { before: Intake; after: Intake } {
+  const before = segmentation({ kcal1: 467.7 });
+  before.foodName = ["Salmon with rice and broccoli", "Mixed green salad"];
+  before.recipe_per_item![0]!.name = "Salmon with rice and broccoli";
+  before.recipe_per_item![1]!.name = "Mixed green salad";
+  before.recipe_per_item![0]!.salt = "low";
+  const after = structuredClone(before);
+  after.recipe_per_item![0]!.oil = "medium";
+  after.recipe_per_item![1]!.salt = "low";
+  after.nutritional_info_per_item![0]!.nutritional_info = nutrition(534.5);
+  after.nutritional_info = nutrition(614.5, 560);
+  return { before, after };
+}
+
+describe("renderDiff at any width: every changed value whole", () => {
+  const at = (columns: number) => ({ ...terminal, columns });
+  const lines = (text: string) => text.trimEnd().split("\n");
+  const widest = (text: string) => Math.max(...lines(text).map((line) => [...line].length));
+  const changed = ["low → medium", "467.7 → 534.5", "none → low", "547.7 → 614.5", "500 → 560"];
+
+  it.each([40, 60, 80, 120])("at %i columns two changed modifiers on two items fit and show whole", (columns) => {
+    const { before, after } = twoModifiers();
+    const text = renderDiff(diffIntakes(before, after), at(columns), false);
+    expect(widest(text)).toBeLessThanOrEqual(columns);
+    for (const value of changed) expect(text).toContain(value);
+    expect(text).not.toMatch(/→ \S*…|\S*… →/);
+  });
+
+  it("at 120 columns: the whole table, unchanged columns too", () => {
+    const { before, after } = twoModifiers();
+    const text = renderDiff(diffIntakes(before, after), at(120), false);
+    expect(lines(text)[0]).toMatch(/^position {2}food {2,}grams {2}salt {2,}sugar {2}oil {2,}measures {2,}kcal$/);
+    expect(text).toMatch(/^1 {9}Salmon with rice and broccoli {2}/m);
+  });
+
+  it("at 80 columns: the unchanged levels give way, then the food is shortened", () => {
+    const { before, after } = twoModifiers();
+    const text = renderDiff(diffIntakes(before, after), at(80), false);
+    expect(lines(text)[0]).toMatch(/^position {2}food {2,}grams {2}salt {2,}oil {2,}kcal$/);
+    expect(text).toMatch(/^1 {9}Salmon with rice and\S*… +180 {2}low {9}low → medium {2}467\.7 → 534\.5$/m);
+    expect(text).toMatch(/^2 {9}Mixed green salad +150 {2}none → low {2}none +80$/m);
+  });
+
+  it("at 60 and 40 columns: one line per changed field, the food shortened to the room left", () => {
+    const { before, after } = twoModifiers();
+    expect(lines(renderDiff(diffIntakes(before, after), at(60), false)).slice(0, 3)).toEqual([
+      "1  Salmon with rice and broccoli  oil   low → medium",
+      "1  Salmon with rice and broccoli  kcal  467.7 → 534.5",
+      "2  Mixed green salad              salt  none → low",
+    ]);
+    expect(lines(renderDiff(diffIntakes(before, after), at(40), false)).slice(0, 3)).toEqual([
+      "1  Salmon with ric…  oil   low → medium",
+      "1  Salmon with ric…  kcal  467.7 → 534.5",
+      "2  Mixed green sal…  salt  none → low",
+    ]);
+  });
+
+  it("so narrow that no food fits: the position alone, the value still whole", () => {
+    const { before, after } = twoModifiers();
+    const text = renderDiff(diffIntakes(before, after), at(20), false);
+    expect(lines(text).slice(0, 3)).toEqual(["1  oil   low → medium", "1  kcal  467.7 → 534.5", "2  salt  none → low"]);
+  });
+
+  it("a recognition-only intake's line has `-` for its position", () => {
+    const before: Intake = {
+      image_id: 1001,
+      foodName: ["Margherita pizza"],
+      serving_size: 320,
+      salt: "medium",
+      nutritional_info: nutrition(800),
+    };
+    const text = renderDiff(diffIntakes(before, { ...before, serving_size: 400, nutritional_info: nutrition(1000) }), at(40), false);
+    expect(text).toMatch(/^- {2}Margherita pizza {2}grams {2}320 → 400\n- {2}Margherita pizza {2}kcal {3}800 → 1000\n/);
+  });
 
   it("wraps the totals line as `intake show` does", () => {
     const after = segmentation({ grams1: 150, kcal1: 250, total: 330, sodium: 450 });
-    const text = renderDiff(diffIntakes(segmentation(), after), { ...terminal, columns: 40 }, false);
+    const text = renderDiff(diffIntakes(segmentation(), after), at(40), false);
     expect(text).toContain("totals  energy 380 → 330 kcal\n        sodium 500 → 450 mg\n");
   });
 
-  it("puts the display image's before and after on a line each, cut to the width", () => {
+  it.each([40, 80])("at %i columns the display image's before and after are on a line each, whole", (columns) => {
     const long = `http://127.0.0.1/images/${"a".repeat(64)}.png`;
-    const text = renderDiff(diffIntakes(manual(null), manual({ url: long, width: 8, height: 6 })), narrow, false);
-    expect(widest(text)).toBeLessThanOrEqual(80);
-    expect(text).toMatch(
-      /^image {2}normal image http:\/\/127\.0\.0\.1\/images\/normal\.png \(60×40\)\n {5}→ display image http:\/\/127\.0\.0\.1\/images\/a+…\n/,
-    );
+    const text = renderDiff(diffIntakes(manual(null), manual({ url: long, width: 8, height: 6 })), at(columns), false);
+    expect(lines(text)).toEqual(["image  normal image http://127.0.0.1/images/normal.png (60×40)", `     → display image ${long} (8×6)`]);
   });
 });
 

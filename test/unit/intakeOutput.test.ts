@@ -72,16 +72,35 @@ describe("at the terminal's width", () => {
         .map((line) => [...line].length),
     );
 
-  it("at 80 columns intake show and intake list fit, long foods and URLs cut with …", () => {
+  it("at 80 columns intake show fits, long foods and URLs cut with …", () => {
     const show = renderIntake(long, at(80), false);
-    const list = renderIntakeList([long, manual], at(80), false);
     expect(widest(show)).toBeLessThanOrEqual(80);
-    expect(widest(list)).toBeLessThanOrEqual(80);
     expect(show).toMatch(/^display image {2}attached: http:\/\/127\.0\.0\.1:8787\/images\/a+…$/m);
     expect(show).toMatch(/^manual1 {2,}Scrambled eggs on toast w\S*…/m);
-    expect(list).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2}kind {4}foods/);
-    expect(list).toMatch(/^1003 {2}2026-11-04 19:05 {2}dinner {4}manual {2}Scrambled eggs\S*.*… +696\.7 {2}yes$/m);
-    expect(list.split("\n")).toHaveLength(5);
+  });
+
+  it("at 80 columns intake list moves the foods under each row, whole, wrapped between foods", () => {
+    const list = renderIntakeList([long, manual], at(80), false);
+    expect(widest(list)).toBeLessThanOrEqual(80);
+    expect(list).not.toContain("…");
+    expect(list.trimEnd().split("\n")).toEqual([
+      "  id  time (UTC)        occasion  kind     kcal  display",
+      "      foods",
+      "─".repeat(56),
+      "1003  2026-11-04 19:05  dinner    manual  696.7  yes",
+      "      Scrambled eggs on toast, Fresh fruit salad, Pancakes with maple syrup",
+      "1003  2026-11-04 19:05  dinner    manual  696.7  yes",
+      "      Spaghetti, Salad",
+    ]);
+    const narrow = renderIntakeList([long], at(50), false).trimEnd().split("\n");
+    expect(narrow.slice(-2)).toEqual(["      Scrambled eggs on toast, Fresh fruit salad", "      Pancakes with maple syrup"]);
+  });
+
+  it("a food with a terminal control in its name is cleaned on the foods line too", () => {
+    const hostile = IntakeSchema.parse({ ...manual, foodName: ["Soup\u001b[31m red"] });
+    const list = renderIntakeList([hostile, long], at(80), false);
+    expect(list).not.toContain("\u001b");
+    expect(list).toContain("      Soup\ufffd[31m red\n");
   });
 
   it("at 200 columns everything is whole, and on a stream without a width (--wide) too", () => {

@@ -47,8 +47,8 @@ describe("the minimum quantity (issue 15: 5e-324 g was accepted and stored)", ()
   });
 
   it("the CLI refuses 1=0.05 with the same rule before sending anything", () => {
-    expect(() => parseQuantityArgs(["1=0.05"])).toThrow("quantity of position 1 must be at least 0.1 g");
-    expect(parseQuantityArgs(["1=0.1"])).toEqual({ form: "items", quantities: { "1": 0.1 } });
+    expect(() => parseQuantityArgs(["1=0.05"], 1002)).toThrow("quantity of position 1 must be at least 0.1 g");
+    expect(parseQuantityArgs(["1=0.1"], 1002)).toEqual({ form: "items", quantities: { "1": 0.1 } });
   });
 });
 

@@ -83,7 +83,7 @@ describe("fitColumnWidths", () => {
   it("cuts long cells with … and keeps every line within the terminal", () => {
     const text = renderTable({ write: () => true, isTTY: true, columns: 40 }, { head, rows, flexible: [1], color: false });
     for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(40);
-    expect(text).toContain("Scrambled eggs on toast, …");
+    expect(text).toContain("Scrambled eggs on toast,…");
   });
 });
 
@@ -91,6 +91,8 @@ describe("cutToWidth and joinToWidth", () => {
   it("cuts one line with … only when it is too long or the width is known", () => {
     expect(cutToWidth("http://127.0.0.1:8787/images/abc.jpg", 20)).toBe("http://127.0.0.1:87…");
     expect(cutToWidth("short", 20)).toBe("short");
+    // No space before the …: `rice and…`, as every cut reads.
+    expect(cutToWidth("Salmon with rice and broccoli", 22)).toBe("Salmon with rice and…");
     expect(cutToWidth("http://127.0.0.1:8787/images/abc.jpg", undefined)).toBe("http://127.0.0.1:8787/images/abc.jpg");
   });
 

@@ -76,8 +76,16 @@ export async function readChanges(ctx: Context, file: string, flag: BatchFormat 
   return input;
 }
 
-/** --skip-applied: the keys an earlier run applied, from its results (a file it wrote, or its stdout). */
+/**
+ * --skip-applied: the keys an earlier run applied, from its results (a file it wrote, or its
+ * stdout). A file that does not exist yet means no run has applied anything, so that one cron
+ * line (`--skip-applied r.jsonl --results r.jsonl`) also makes the first run.
+ */
 export async function readEarlierResults(ctx: Context, file: string): Promise<Set<string>> {
+  if (file !== "-" && (await missingFile(file))) {
+    if (!ctx.json) ctx.info(`${file} does not exist yet: no change has been applied before`);
+    return new Set();
+  }
   refuseEmptiedResults(ctx, file);
   const earlier = await readFrom(ctx, file, (chunks) => readAppliedResults(chunks));
   if (earlier.problemCount > 0) {
@@ -86,6 +94,15 @@ export async function readEarlierResults(ctx: Context, file: string): Promise<Se
     refuseProblems(ctx, displayName(file), earlier, what, hint);
   }
   return earlier.done;
+}
+
+async function missingFile(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
 }
 
 /**

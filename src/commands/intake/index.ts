@@ -114,7 +114,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     results: option("--results <file>", "also append each result as a JSON line to this file (created 0600)"),
     skipApplied: option(
       "--skip-applied <results>",
-      "skip lines whose result in this earlier results file was applied (same line and image_id)",
+      "skip lines whose result in this earlier results file was applied (same line and image_id); a file not written yet skips none",
     ),
     ...changeOptions({
       strict: "count a change whose modifiers did not take effect as failed",

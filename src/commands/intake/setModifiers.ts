@@ -19,10 +19,10 @@ export interface SetModifiersOptions extends ChangeFlags {
 export async function setModifiersCommand(ctx: Context, options: SetModifiersOptions): Promise<number> {
   const imageId = parseImageIdArg(options.imageId);
   const levels = checkModifierFlags(options.levels);
-  const positions = checkPositionArgs(options.positions);
+  const positions = checkPositionArgs(options.positions, imageId);
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
-  const argumentProblem = modifierArgumentProblem(levels, positions, allItems);
+  const argumentProblem = modifierArgumentProblem(positions, allItems);
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();

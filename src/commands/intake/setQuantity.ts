@@ -13,7 +13,7 @@ export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "verify
 
 export async function setQuantityCommand(ctx: Context, options: SetQuantityOptions): Promise<number> {
   const imageId = parseImageIdArg(options.imageId);
-  const parsed = parseQuantityArgs(options.values);
+  const parsed = parseQuantityArgs(options.values, imageId);
   const fields = parsed.form === "total" ? { quantity: parsed.grams } : { quantity: parsed.quantities };
   const client = await ctx.client();
   const journal = await openJournal(ctx, "intake set-quantity");

@@ -1,5 +1,6 @@
 /** Resuming a batch that stopped at a failure: --skip-applied sends only what was not applied. */
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
 import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
@@ -67,6 +68,27 @@ describe("intake apply --skip-applied", () => {
       { line: 2, image_id: 1004, status: "skipped" },
     ]);
     expect(sent()).toEqual({ [POST_QUANTITY]: 1 });
+  });
+
+  it("a results file that does not exist yet means nothing was applied: one cron line makes the first run and every later one", async () => {
+    const file = writeInput(
+      "fixes.jsonl",
+      jsonl({ image_id: 1004, quantity: { manual1: 35 } }, { image_id: 1005, quantity: { manual1: 55 } }),
+    );
+    const resultsFile = join(dirname(file), "results.jsonl");
+    const cron = [file, "--skip-applied", resultsFile, "--results", resultsFile, "--concurrency", "1", "--no-verify"];
+    const sent = countRequests(sb.handle);
+    const first = await apply(sb.handle, cron);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`${resultsFile} does not exist yet: no change has been applied before\n`);
+    expect(results(first.stdout).map((result) => result.status)).toEqual(["applied", "applied"]);
+    expect(sent()).toEqual({ [POST_QUANTITY]: 2 });
+
+    const again = await apply(sb.handle, cron);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("does not exist yet");
+    expect(results(again.stdout).map((result) => result.status)).toEqual(["skipped", "skipped"]);
+    expect(sent()).toEqual({ [POST_QUANTITY]: 2 });
   });
 
   it("refuses a results file that stdout emptied (> instead of >>) rather than sending everything again", async () => {

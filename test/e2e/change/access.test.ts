@@ -22,7 +22,7 @@ describe("a manager acting for a user", () => {
     expectExit(result, 0);
     expect(count()).toEqual({ [GET_INTAKE]: 2, [POST_QUANTITY]: 1 });
     expect(itemOf(sandbox.intake(1002), 2).recipe.serving_size).toBe(120);
-    expect(result.stdout).toMatch(/^item\t2\tFresh fruit salad\t150 → 120\t/m);
+    expect(result.stdout).toMatch(/^item\t1002\t2\tFresh fruit salad\tgrams\t150\t120\tg$/m);
   });
 
   it("modifiers follow the plan of the user acted for: alice (Monitor) applies, bob (Analyse) is warned", async () => {

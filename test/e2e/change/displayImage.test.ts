@@ -56,7 +56,8 @@ describe("display-image attach against the sandbox", () => {
     expect(foodsAndNutrition(after)).toEqual(foodsAndNutrition(before));
     const size = before.processed_image_size!;
     expect(result.stdout).toBe(
-      `image\tnormal image ${before.image_url} (${size.width}×${size.height}) → display image ${after.image_url} (12×8)\n`,
+      "row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit\n" +
+        `image\t1003\t-\t-\tdisplay_image\tnormal image ${before.image_url} (${size.width}×${size.height})\tdisplay image ${after.image_url} (12×8)\t-\n`,
     );
   });
 
@@ -75,7 +76,7 @@ describe("display-image attach against the sandbox", () => {
     expect((await served(after.image_url)).bytes).toEqual(image);
     expect((await served(before.image_url)).status).toBe(404);
     expect(foodsAndNutrition(after)).toEqual(foodsAndNutrition(before));
-    expect(result.stdout).toContain(`display image ${before.image_url} (80×60) → display image ${after.image_url} (20×10)`);
+    expect(result.stdout).toContain(`\tdisplay image ${before.image_url} (80×60)\tdisplay image ${after.image_url} (20×10)\t`);
   });
 
   it("judges the type by the bytes, not the name: a PNG named .jpg is sent and served as image/png", async () => {
@@ -167,7 +168,9 @@ describe("display-image remove against the sandbox", () => {
     expect(after.processed_image_size).toEqual(original.processed_image_size);
     expect(await served(after.image_url)).toMatchObject({ status: 200, type: "image/png" });
     expect(after).toEqual(original);
-    expect(result.stdout).toMatch(/^image\tdisplay image \S+ \(9×9\) → normal image \S+ \(40×40\)\n$/);
+    expect(result.stdout).toMatch(
+      /^row\t.*\nimage\t1004\t-\t-\tdisplay_image\tdisplay image \S+ \(9×9\)\tnormal image \S+ \(40×40\)\t-\n$/,
+    );
   });
 
   it("--json prints the intake after removal exactly as `intake show --json` does", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectErrorLine } from "../../helpers/cli.js";
 import { expectExit, GET_INTAKE, itemOf, POST_QUANTITY, startTestSandbox, type TestSandbox } from "./harness.js";
 
 let sandbox: TestSandbox;
@@ -33,11 +34,15 @@ describe("intake set-modifiers against the sandbox", () => {
     expect(nutrient(now.nutrition.nutritional_info, "SUGAR")).toBeGreaterThan(nutrient(was.nutrition.nutritional_info, "SUGAR"));
     expect(nutrient(now.nutrition.nutritional_info, "FAT")).toBeGreaterThan(nutrient(was.nutrition.nutritional_info, "FAT"));
 
-    // The printed change shows the levels before → after on the one changed item.
+    // The printed change: a row per changed field of the one changed item, before and after apart.
     const itemLines = result.stdout.split("\n").filter((line) => line.startsWith("item\t"));
-    expect(itemLines).toHaveLength(1);
-    expect(itemLines[0]).toMatch(/^item\t3\tPancakes with maple syrup\t200\tlow → high\tlow → high\tlow → high\tmetric\t[\d.]+ → [\d.]+$/);
-    expect(result.stdout).toMatch(/^total\tsodium\t[\d.]+\t[\d.]+\tmg$/m);
+    expect(itemLines.map((line) => line.split("\t").slice(0, 7))).toEqual([
+      ["item", "1002", "3", "Pancakes with maple syrup", "salt", "low", "high"],
+      ["item", "1002", "3", "Pancakes with maple syrup", "sugar", "low", "high"],
+      ["item", "1002", "3", "Pancakes with maple syrup", "oil", "low", "high"],
+      ["item", "1002", "3", "Pancakes with maple syrup", "kcal", expect.stringMatching(/^[\d.]+$/), expect.stringMatching(/^[\d.]+$/)],
+    ]);
+    expect(result.stdout).toMatch(/^total\t1002\t-\t-\tsodium\t[\d.]+\t[\d.]+\tmg$/m);
   });
 
   it("sugar on a dish not likely to contain added sugars stores the level and keeps nutrition (update rule 4)", async () => {
@@ -53,7 +58,9 @@ describe("intake set-modifiers against the sandbox", () => {
     expect(now.nutrition).toEqual(was.nutrition);
     expect(now.recipe.recipe).toEqual(was.recipe.recipe);
     expect(after.nutritional_info).toEqual(before.nutritional_info);
-    expect(result.stdout).toMatch(/^item\t1\tScrambled eggs on toast\t180\tmedium\tnone → high\tlow\tmetric\t[\d.]+$/m);
+    expect(result.stdout).toBe(
+      "row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit\nitem\t1002\t1\tScrambled eggs on toast\tsugar\tnone\thigh\t-\n",
+    );
     expect(result.stdout).not.toMatch(/^total\t/m);
   });
 
@@ -69,7 +76,7 @@ describe("intake set-modifiers against the sandbox", () => {
     expectExit(result, 0);
     expect(result.stderr).toBe("");
     expect(sandbox.intake(2001).salt).toBe("high");
-    expect(result.stdout).toMatch(/^item\t-\tTeriyaki chicken with rice\t380\tlow → high\t/m);
+    expect(result.stdout).toMatch(/^item\t2001\t-\tTeriyaki chicken with rice\tsalt\tlow\thigh\t-$/m);
   });
 
   describe("below Monitor (bob, Analyse) item-level modifiers are ignored (update rule 2)", () => {
@@ -149,23 +156,46 @@ describe("intake set-modifiers against the sandbox", () => {
     });
   });
 
+  describe("--oil or --measures without positions: the intake is read, and the hint given is one that works", () => {
+    it("on a recognition-only intake: drop --oil, never --all-items (which it refuses too)", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1001", "--oil", "low"]);
+      expectErrorLine(result, 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes");
+      expect(result.stderr).toContain("hint: drop --oil: a recognition-only intake takes --salt and --sugar for the whole intake");
+      expect(result.stderr).not.toContain("--all-items");
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+    });
+
+    it("on an itemized intake: its real positions, or --all-items, which then works", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial"]);
+      expectErrorLine(result, 7, "error: intake 1003 is itemized: name the positions (manual1, manual2) or use --all-items");
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+      expectExit(await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial", "--all-items"]), 0);
+    });
+  });
+
   describe("refuses before any request what the arguments alone rule out (exit 2, nothing sent)", () => {
     it.each([
+      ["positions and --all-items", ["1002", "1", "--all-items", "--salt", "low"], "error: give positions or --all-items, not both", null],
       [
-        "--oil without positions",
-        ["1001", "--oil", "low"],
-        "error: --oil applies to items of an itemized intake: name the positions or use --all-items",
+        "a level that is a near miss",
+        ["1002", "1", "--salt", "lo"],
+        'error: --salt must be one of none, low, medium, high, got "lo"',
+        "hint: did you mean low?",
       ],
       [
-        "--measures without positions",
-        ["1002", "--salt", "low", "--measures", "metric"],
-        "error: --measures applies to items of an itemized intake",
+        "a measure that is a near miss",
+        ["1002", "1", "--measures", "imperal"],
+        'error: --measures "imperal" is not metric or imperial',
+        "hint: did you mean imperial?",
       ],
-    ])("%s", async (_name, args, message) => {
+    ])("%s", async (_name, args, message, hint) => {
       const count = sandbox.countRequests();
       const result = await sandbox.cli(["intake", "set-modifiers", ...args]);
-      expectExit(result, 2);
+      expectErrorLine(result, 2);
       expect(result.stderr).toContain(message);
+      if (hint !== null) expect(result.stderr).toContain(hint);
       expect(count()).toEqual({});
     });
   });

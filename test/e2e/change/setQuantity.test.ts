@@ -40,14 +40,18 @@ describe("intake set-quantity against the sandbox", () => {
     const kcalDrop = was.nutrition.nutritional_info.calories - now.nutrition.nutritional_info.calories;
     expect(after.nutritional_info.calories).toBeCloseTo(before.nutritional_info.calories - kcalDrop, 0);
 
-    // The printed change: the item's grams and kcal before → after, then the totals' old and new values.
+    // The printed change: the header, the item's grams and kcal before and after, then the totals'.
     const fmt = (value: number) => String(Number(value.toFixed(1)));
     const lines = result.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe(
-      `item\t1\tScrambled eggs on toast\t${fmt(was.recipe.serving_size)} → 90\tmedium\tnone\tlow\tmetric\t${fmt(was.nutrition.nutritional_info.calories)} → ${fmt(now.nutrition.nutritional_info.calories)}`,
+    expect(lines.slice(0, 3)).toEqual([
+      "row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit",
+      `item\t1002\t1\tScrambled eggs on toast\tgrams\t${fmt(was.recipe.serving_size)}\t90\tg`,
+      `item\t1002\t1\tScrambled eggs on toast\tkcal\t${fmt(was.nutrition.nutritional_info.calories)}\t${fmt(now.nutrition.nutritional_info.calories)}\tkcal`,
+    ]);
+    expect(lines).toContain(
+      `total\t1002\t-\t-\tenergy\t${fmt(before.nutritional_info.calories)}\t${fmt(after.nutritional_info.calories)}\tkcal`,
     );
-    expect(lines).toContain(`total\tenergy\t${fmt(before.nutritional_info.calories)}\t${fmt(after.nutritional_info.calories)}\tkcal`);
-    expect(lines.filter((line) => line.startsWith("item\t"))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith("item\t"))).toHaveLength(2);
   });
 
   it("sets the total of a recognition-only intake and rescales its recipe", async () => {
@@ -59,7 +63,7 @@ describe("intake set-quantity against the sandbox", () => {
     const factor = 400 / before.serving_size;
     after.recipe!.forEach((component, index) => expect(component.weight).toBeCloseTo(before.recipe![index]!.weight * factor, 1));
     expect(after.nutritional_info.calories).toBeCloseTo(before.nutritional_info.calories * factor, 0);
-    expect(result.stdout.split("\n")[0]).toMatch(/^item\t-\tMargherita pizza\t320 → 400\t/);
+    expect(result.stdout.split("\n")[1]).toBe("item\t1001\t-\tMargherita pizza\tgrams\t320\t400\tg");
   });
 
   it("takes a decimal quantity for a manual item", async () => {
