@@ -5,7 +5,7 @@
  */
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
-import { loadNouns } from "../index.js";
+import { NOUNS } from "../index.js";
 import { GLOBAL_OPTIONS, type Completion, type OptionSpec, type Verb } from "../spec.js";
 
 interface Node {
@@ -32,7 +32,7 @@ function nodeFor(path: string[], subcommands: string[], options: OptionSpec[], a
 }
 
 async function nodes(): Promise<Node[]> {
-  const nouns = (await loadNouns()).filter((noun) => !noun.hidden);
+  const nouns = NOUNS.filter((noun) => !noun.hidden);
   const all = [nodeFor([], [...nouns.map((noun) => noun.name), "help"], [...GLOBAL_OPTIONS, { flags: "-V, --version", description: "" }])];
   for (const noun of nouns) {
     const verbs = noun.verbs.filter((verb) => !verb.hidden);
