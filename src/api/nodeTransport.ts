@@ -1,4 +1,3 @@
-// Named imports: a default import makes the bundle copy every export of node:http onto a namespace object at start-up.
 import { Agent, request as httpRequest } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
 import {

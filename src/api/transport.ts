@@ -1,6 +1,6 @@
 /**
  * One HTTP exchange, no policy: the client decides retries, errors and parsing.
- * The default transport is node:http(s) (no WASM parser to compile at start-up); undici's
+ * The default transport is node:http(s); undici's
  * EnvHttpProxyAgent takes over when HTTPS_PROXY/HTTP_PROXY applies to the target host.
  */
 import type { IncomingHttpHeaders } from "node:http";
@@ -93,7 +93,7 @@ export function readLimited(stream: BodyStream, maxBytes: number, declaredLength
   });
 }
 
-/** A network failure in words. Here for both transports, so neither imports the other (in the bundle, one file each). */
+/** A network failure in words. Here for both transports, so neither imports the other. */
 export function describeNetworkError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case "ECONNREFUSED":
@@ -125,7 +125,7 @@ export function describeNetworkError(error: NodeJS.ErrnoException): string {
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === "localhost" || host === "[::1]" || host === "::1") return true;
-  // 127.d.d.d, each part one to three digits up to 255: by hand, as every API run asks (a regex's first use costs ~0.05 ms).
+  // 127.d.d.d, each part one to three digits up to 255.
   const octets = host.split(".");
   return octets.length === 4 && octets[0] === "127" && octets.every(isOctet);
 }
