@@ -3,8 +3,7 @@
  * sandbox using the file, created exclusively, removed when the sandbox closes or its process
  * exits. A lock whose process is gone (kill -9) is stale and taken over.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { StateFileError } from "./state.js";
 
 /** Another live sandbox uses the state file. */
@@ -81,20 +80,4 @@ export function lockStateFile(statePath: string): StateLock {
   };
   process.on("exit", release);
   return { path, release };
-}
-
-/** Removes temporary files a killed sandbox left beside the state file (`<state>.<pid>.<hex>.tmp`). */
-export function removeLeftoverTemporaries(statePath: string): string[] {
-  const folder = dirname(statePath);
-  const prefix = `${basename(statePath)}.`;
-  const pattern = /^\d+\.[0-9a-f]+\.tmp$/;
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return [];
-  }
-  const removed = names.filter((name) => name.startsWith(prefix) && pattern.test(name.slice(prefix.length)));
-  for (const name of removed) rmSync(join(folder, name), { force: true });
-  return removed;
 }

@@ -99,7 +99,8 @@ async function loadState(options: SandboxOptions): Promise<LoadedState> {
     const state = createSeedState(options.secret ?? randomBytes(32).toString("base64url"));
     return { state, lock: null, removedTemporaries: [], persist: null, needsFirstSave: false };
   }
-  const { lockStateFile, removeLeftoverTemporaries } = await import("./lock.js");
+  const { lockStateFile } = await import("./lock.js");
+  const { removeLeftoverTemporaries } = await import("../files.js");
   const stateFile = await import("./stateFile.js");
   const lock = lockStateFile(statePath);
   try {

@@ -168,12 +168,13 @@ describe("issue 15 #5: one sandbox per state file", () => {
   it("#5 a leftover *.tmp beside the state file (kill -9 during a save) is removed on start; other files stay", async () => {
     const dir = tempDir();
     const path = join(dir, "state.json");
-    writeFileSync(join(dir, "state.json.4242.0a1b2c3d.tmp"), "");
+    writeFileSync(join(dir, ".state.json.0a1b2c3d4e5f.tmp"), "");
     writeFileSync(join(dir, "notes.tmp"), "mine");
+    writeFileSync(join(dir, ".state.json.mine.tmp"), "mine too");
     const handle = await startSandbox({ port: 0, statePath: path });
     try {
-      expect(handle.removedTemporaries).toEqual(["state.json.4242.0a1b2c3d.tmp"]);
-      expect(readdirSync(dir).sort()).toEqual(["notes.tmp", "state.json", "state.json.lock"]);
+      expect(handle.removedTemporaries).toEqual([".state.json.0a1b2c3d4e5f.tmp"]);
+      expect(readdirSync(dir).sort()).toEqual([".state.json.mine.tmp", "notes.tmp", "state.json", "state.json.lock"]);
     } finally {
       await handle.close();
     }
