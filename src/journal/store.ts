@@ -6,7 +6,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { failure } from "../errors.js";
-import { writeAll, writeFileAtomic } from "../files.js";
+import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { foldRecords, parseRecord, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
@@ -18,6 +18,13 @@ const DAY_MS = 86_400_000;
 export function journalDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== "" ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
   return join(base, "foodctl");
+}
+
+/** The journal's folder or lock cannot be written: nothing is sent, and the hint says why (a full disk by name). */
+export function journalUnwritable(dir: string, error: Error): Error {
+  return failure(`cannot write the journal in ${dir}: ${error.message}`, {
+    hint: `nothing was sent; ${diskFullHint(error) ?? "fix the folder's permissions"}, or pass --no-journal`,
+  });
 }
 
 export class JournalStore {
@@ -41,9 +48,7 @@ export class JournalStore {
   }
 
   private unwritable(error: Error): Error {
-    return failure(`cannot write the journal in ${this.dir}: ${error.message}`, {
-      hint: "nothing was sent; fix the folder's permissions, or pass --no-journal",
-    });
+    return journalUnwritable(this.dir, error);
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../files.js";
+import { isProcessAlive } from "../../lock.js";
 
 export interface SandboxRecord {
   pid: number;
@@ -65,11 +66,7 @@ export function removeRecord(path: string): void {
  * command line says `sandbox` (a PID reused by another program after a crash is not ours).
  */
 export function isSandboxRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!isProcessAlive(pid)) return false;
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("sandbox");
   } catch {
