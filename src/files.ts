@@ -3,8 +3,13 @@
  * state and pid files, the smoke report and the code cache all go through `writeFileAtomic`.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+const TEMPORARY_SUFFIX = ".tmp";
+/** What writeFileAtomic names its temporary file beside `name`: `.<name>.<12 hex digits>.tmp`. */
+const isTemporaryOf = (name: string, entry: string) =>
+  entry.startsWith(`.${name}.`) && entry.endsWith(TEMPORARY_SUFFIX) && /^[0-9a-f]{12}$/.test(entry.slice(name.length + 2, -4));
 
 export interface AtomicWriteOptions {
   /** Permission bits of a file this write creates (default 0o600: private). */
@@ -30,7 +35,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     return;
   }
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`);
   const fd = openSync(temporary, "wx", options.mode ?? 0o600);
   try {
     try {
@@ -51,9 +56,29 @@ export function writeAll(fd: number, data: string | Uint8Array): void {
   let written = 0;
   while (written < bytes.byteLength) {
     const count = writeSync(fd, bytes, written, bytes.byteLength - written);
-    if (count <= 0) throw Object.assign(new Error("no bytes written"), { code: "ENOSPC" });
+    if (count <= 0) throw Object.assign(new Error("ENOSPC: no space left on device, write (no bytes written)"), { code: "ENOSPC" });
     written += count;
   }
+}
+
+/** Removes the temporary files a killed writer left beside `file` (kill -9 mid-write); returns their names. */
+export function removeLeftoverTemporaries(file: string): string[] {
+  const target = followLink(file);
+  const name = basename(target);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(target));
+  } catch {
+    return [];
+  }
+  const left = entries.filter((entry) => isTemporaryOf(name, entry));
+  for (const entry of left) rmSync(join(dirname(target), entry), { force: true });
+  return left;
+}
+
+/** The hint for a write that failed because the disk is full; undefined for any other failure. */
+export function diskFullHint(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOSPC" ? "the disk is full (ENOSPC): free some space" : undefined;
 }
 
 /** The file a symbolic link names (the path itself when it is not a link, or names nothing yet). */

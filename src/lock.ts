@@ -1,69 +1,140 @@
 /**
- * An exclusive lock file beside a file that several foodctl processes change at once (the config
- * file, the journal). A lock left by a process that died is taken over.
+ * Lock files and pid checks, one way for every file that several processes share: the config
+ * file and the journal wait for a live holder (withFileLock), a sandbox's state file refuses one
+ * at once (takeLock with no wait). A lock is created exclusively and holds its owner's pid; it is
+ * stale, and taken over, when that process is gone, or when it holds no pid and is older than a
+ * few seconds (its writer died, or the disk filled, between creating it and writing the pid).
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readSync, unlinkSync, type Stats } from "node:fs";
+import { writeAll } from "./files.js";
 
-/** How long a writer waits for another one to finish before giving up. */
+/** How long a config or journal writer waits for another one to finish before giving up. */
 const LOCK_WAIT_MS = 10_000;
+/** A lock without a pid this old was left half made: its pid is written right after it is created. */
+export const PIDLESS_LOCK_STALE_MS = 5_000;
 
-function lockHolderIsGone(lock: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(lock, "utf8").trim());
-  } catch {
-    return false; // gone already, or being written: try again
-  }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+function errnoCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Whether a process with this pid exists (EPERM: it does, run by another user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return false;
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
+    return errnoCode(error) === "EPERM";
+  }
+}
+
+/** The pid a lock holds: a whole number a process can have, else null. */
+function parsePid(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^[1-9][0-9]{0,9}$/.test(trimmed)) return null;
+  const pid = Number(trimmed);
+  return pid <= 2 ** 31 - 1 ? pid : null;
+}
+
+export type LockHolder = { kind: "gone" } | { kind: "stale" } | { kind: "held"; pid: number | null };
+
+/** Who holds an existing lock: nobody any more, a stale holder, or a live process (pid null: not written yet). */
+export function lockHolder(lock: string, now = Date.now()): LockHolder {
+  let info: Stats;
+  try {
+    info = lstatSync(lock);
+  } catch (error) {
+    return errnoCode(error) === "ENOENT" ? { kind: "gone" } : { kind: "held", pid: null };
+  }
+  // Anything but a regular file (a planted link, a FIFO) holds no pid: stale once old enough.
+  const pid = info.isFile() ? readLockPid(lock) : null;
+  if (pid === null) return now - info.mtimeMs >= PIDLESS_LOCK_STALE_MS ? { kind: "stale" } : { kind: "held", pid: null };
+  return isProcessAlive(pid) ? { kind: "held", pid } : { kind: "stale" };
+}
+
+/** The pid at the start of a lock file, read without following a link or waiting on a FIFO; null when there is none. */
+function readLockPid(lock: string): number | null {
+  let fd: number;
+  try {
+    fd = openSync(lock, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const buffer = Buffer.alloc(32);
+    return parsePid(buffer.toString("utf8", 0, readSync(fd, buffer, 0, buffer.length, 0)));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
 export interface LockErrors {
-  /** The lock cannot be created at all (the folder is not writable). */
+  /** The lock cannot be created, or its pid not written (the folder is not writable, the disk is full). */
   cannotCreate: (error: Error) => Error;
-  /** Another process held it for longer than the wait. */
-  busy: () => Error;
+  /** A live process held it for longer than the wait (pid null: its pid not written yet). */
+  busy: (pid: number | null) => Error;
+}
+
+/** Creates the lock holding this process's pid; false when it exists. A lock whose pid cannot be written is removed. */
+function createLock(lock: string, errors: LockErrors): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lock, "wx", 0o600);
+  } catch (error) {
+    if (errnoCode(error) === "EEXIST") return false;
+    throw errors.cannotCreate(error as Error);
+  }
+  try {
+    try {
+      writeAll(fd, `${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    removeFile(lock);
+    throw errors.cannotCreate(error as Error);
+  }
+  return true;
+}
+
+/**
+ * Takes `lock`, taking over a stale one. A live holder is waited for up to `waitMs` (0: refused at
+ * once); a lock without a pid yet, until it has one or grows stale.
+ */
+export async function takeLock(lock: string, errors: LockErrors, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (createLock(lock, errors)) return;
+    const holder = lockHolder(lock);
+    if (holder.kind === "stale") removeFile(lock);
+    if (holder.kind !== "held") continue;
+    const now = Date.now();
+    if ((holder.pid !== null && now >= deadline) || now >= deadline + PIDLESS_LOCK_STALE_MS) throw errors.busy(holder.pid);
+    await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 10));
+  }
+}
+
+/** Removes `lock` when it is still this process's. */
+export function releaseLock(lock: string): void {
+  if (readLockPid(lock) === process.pid) removeFile(lock);
 }
 
 /** Runs `work` holding `lock` (a path), so concurrent read-change-writes both land. */
 export async function withFileLock<T>(lock: string, errors: LockErrors, work: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx", 0o600);
-      try {
-        writeSync(fd, String(process.pid));
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw errors.cannotCreate(error as Error);
-      if (lockHolderIsGone(lock)) {
-        removeLock(lock);
-        continue;
-      }
-      if (Date.now() > deadline) throw errors.busy();
-      await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 10));
-    }
-  }
+  await takeLock(lock, errors, LOCK_WAIT_MS);
   try {
     return await work();
   } finally {
-    removeLock(lock);
+    releaseLock(lock);
   }
 }
 
-/** Removes the lock file; one that is already gone is no error. */
-function removeLock(lock: string): void {
+/** Removes a file; one that is already gone is no error. */
+function removeFile(path: string): void {
   try {
-    unlinkSync(lock);
+    unlinkSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (errnoCode(error) !== "ENOENT") throw error;
   }
 }

@@ -6,6 +6,7 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { usageError } from "../errors.js";
+import { diskFullHint } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { checkConfigFile } from "./check.js";
@@ -109,7 +110,7 @@ function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): P
   return withFileLock(
     lock,
     {
-      cannotCreate: (error) => usageError(`cannot write in ${dir}: ${error.message}`),
+      cannotCreate: (error) => usageError(`cannot write in ${dir}: ${error.message}`, { hint: diskFullHint(error) }),
       busy: () =>
         usageError(`config file ${path} is being changed by another foodctl`, {
           hint: `try again; if no foodctl is running, remove ${lock}`,

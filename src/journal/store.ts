@@ -3,21 +3,10 @@
  * folder 0700, file 0600, saved display images in `images/` beside it. Every write holds the
  * lock file, so two foodctl processes append whole lines and a retention rewrite loses nothing.
  */
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { failure } from "../errors.js";
+import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { foldRecords, parseRecord, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
@@ -29,6 +18,13 @@ const DAY_MS = 86_400_000;
 export function journalDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== "" ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
   return join(base, "foodctl");
+}
+
+/** The journal's folder or lock cannot be written: nothing is sent, and the hint says why (a full disk by name). */
+export function journalUnwritable(dir: string, error: Error): Error {
+  return failure(`cannot write the journal in ${dir}: ${error.message}`, {
+    hint: `nothing was sent; ${diskFullHint(error) ?? "fix the folder's permissions"}, or pass --no-journal`,
+  });
 }
 
 export class JournalStore {
@@ -52,9 +48,7 @@ export class JournalStore {
   }
 
   private unwritable(error: Error): Error {
-    return failure(`cannot write the journal in ${this.dir}: ${error.message}`, {
-      hint: "nothing was sent; fix the folder's permissions, or pass --no-journal",
-    });
+    return journalUnwritable(this.dir, error);
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
@@ -72,7 +66,7 @@ export class JournalStore {
       if (days !== null) this.dropOlderThan(now - days * DAY_MS);
       const fd = openSync(this.path, "a", 0o600);
       try {
-        writeSync(fd, text);
+        writeAll(fd, text);
       } finally {
         closeSync(fd);
       }
@@ -107,9 +101,7 @@ export class JournalStore {
       records.filter((record) => record.record === "begin" && Date.parse(record.time) < cutoff).map((record) => record.id),
     );
     const kept = records.filter((record) => !dropped.has(record.id));
-    const temp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temp, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
-    renameSync(temp, this.path);
+    writeFileAtomic(this.path, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
     for (const record of records) {
       if (record.record === "begin" && dropped.has(record.id) && record.image_copy)
         rmSync(join(this.dir, record.image_copy.file), { force: true });

@@ -7,7 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { buildApp, DEFAULT_LIMITS, type SandboxLimits } from "./app.js";
 import type { TokenBook } from "./access.js";
 import type { SandboxStats } from "./context.js";
-import type { StateLock } from "./lock.js";
+import type { StateLock } from "./stateLock.js";
 import { clientUrl, httpUrl, isWildcardHost, networkWarning, socketUrl } from "./network.js";
 import type { RateLimitSpec } from "./rateLimit.js";
 import { renderIntake } from "./render.js";
@@ -20,7 +20,7 @@ export type { SandboxLimits } from "./app.js";
 export type { RateLimitSpec } from "./rateLimit.js";
 export { DEFAULT_LIMITS } from "./app.js";
 export { StateFileError } from "./state.js";
-export { StateLockedError } from "./lock.js";
+export { StateLockedError } from "./stateLock.js";
 
 export interface SandboxOptions {
   /** 0 = a free port; default 8787. */
@@ -99,9 +99,10 @@ async function loadState(options: SandboxOptions): Promise<LoadedState> {
     const state = createSeedState(options.secret ?? randomBytes(32).toString("base64url"));
     return { state, lock: null, removedTemporaries: [], persist: null, needsFirstSave: false };
   }
-  const { lockStateFile, removeLeftoverTemporaries } = await import("./lock.js");
+  const { lockStateFile } = await import("./stateLock.js");
+  const { removeLeftoverTemporaries } = await import("../files.js");
   const stateFile = await import("./stateFile.js");
-  const lock = lockStateFile(statePath);
+  const lock = await lockStateFile(statePath);
   try {
     const removedTemporaries = removeLeftoverTemporaries(statePath);
     const loaded = stateFile.loadStateFile(statePath);

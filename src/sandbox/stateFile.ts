@@ -2,9 +2,9 @@
  * The `--state` file: the whole state as JSON (images base64), validated when read and written
  * atomically. Loaded only when a state file is in use.
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
+import { writeFileAtomic } from "../files.js";
 import { IMAGE_TYPES, LEVELS, MEASURES } from "../intake/index.js";
 import type { StoredImage } from "./images.js";
 import { NUTRIENT_CODES, zeroNutrients } from "./nutrition.js";
@@ -163,17 +163,10 @@ export function loadStateFile(path: string): SandboxState | null {
 }
 
 /**
- * Writes the whole state to a temporary file beside the target and renames it over the target,
- * so a reader never sees half a file. Synchronous on purpose: a change is on disk before it is
- * answered, and two saves can never overtake each other.
+ * Writes the whole state atomically (src/files.ts), so a reader never sees half a file.
+ * Synchronous on purpose: a change is on disk before it is answered, and two saves can never
+ * overtake each other.
  */
 export function saveStateFile(path: string, state: SandboxState): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    writeFileSync(temporary, serializeState(state), { mode: 0o600 });
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, serializeState(state), { mode: 0o600 });
 }

@@ -3,12 +3,13 @@
  * two sandboxes on one state file, hostile JSON, encoded bodies, the Host header, leftovers.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { PIDLESS_LOCK_STALE_MS } from "../../src/lock.js";
 import { startSandbox, StateFileError, StateLockedError, type SandboxHandle } from "../../src/sandbox/server.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 import { runTempDir } from "../helpers/tempDir.js";
@@ -134,8 +135,36 @@ describe("issue 15 #5: one sandbox per state file", () => {
     } finally {
       await handle.close();
     }
+    // An empty lock a few seconds old: its writer died before writing its pid.
     writeFileSync(`${path}.lock`, "");
+    const old = (Date.now() - PIDLESS_LOCK_STALE_MS - 1000) / 1000;
+    utimesSync(`${path}.lock`, old, old);
     await (await startSandbox({ port: 0, statePath: path })).close();
+  });
+
+  it("#5 an empty lock just made is another sandbox starting: refused once it holds that sandbox's pid", async () => {
+    const path = join(tempDir(), "state.json");
+    writeFileSync(`${path}.lock`, "");
+    setTimeout(() => writeFileSync(`${path}.lock`, `${process.pid}\n`), 100);
+    const refused = await startSandbox({ port: 0, statePath: path }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StateLockedError);
+    expect((refused as StateLockedError).pid).toBe(process.pid);
+  });
+
+  it("#5 an empty lock that never gets a pid is waited on until it is stale, then taken over", async () => {
+    const path = join(tempDir(), "state.json");
+    writeFileSync(`${path}.lock`, "");
+    // Made a moment less than the stale age ago, so the wait is short.
+    const young = (Date.now() - PIDLESS_LOCK_STALE_MS + 300) / 1000;
+    utimesSync(`${path}.lock`, young, young);
+    const started = Date.now();
+    const handle = await startSandbox({ port: 0, statePath: path });
+    try {
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+    } finally {
+      await handle.close();
+    }
   });
 
   it("#5 a real sandbox process: SIGTERM releases the lock; after kill -9 the stale lock is taken over", async () => {
@@ -168,12 +197,13 @@ describe("issue 15 #5: one sandbox per state file", () => {
   it("#5 a leftover *.tmp beside the state file (kill -9 during a save) is removed on start; other files stay", async () => {
     const dir = tempDir();
     const path = join(dir, "state.json");
-    writeFileSync(join(dir, "state.json.4242.0a1b2c3d.tmp"), "");
+    writeFileSync(join(dir, ".state.json.0a1b2c3d4e5f.tmp"), "");
     writeFileSync(join(dir, "notes.tmp"), "mine");
+    writeFileSync(join(dir, ".state.json.mine.tmp"), "mine too");
     const handle = await startSandbox({ port: 0, statePath: path });
     try {
-      expect(handle.removedTemporaries).toEqual(["state.json.4242.0a1b2c3d.tmp"]);
-      expect(readdirSync(dir).sort()).toEqual(["notes.tmp", "state.json", "state.json.lock"]);
+      expect(handle.removedTemporaries).toEqual([".state.json.0a1b2c3d4e5f.tmp"]);
+      expect(readdirSync(dir).sort()).toEqual([".state.json.mine.tmp", "notes.tmp", "state.json", "state.json.lock"]);
     } finally {
       await handle.close();
     }

@@ -3,7 +3,8 @@
  * read (testsuites > testsuite > testcase, with failure/skipped children and times in seconds),
  * for a passing run, a failing run, and server text that XML must escape.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, describe, expect, it } from "vitest";
@@ -69,6 +70,26 @@ describe("foodctl smoke --junit", () => {
     expect(cases.map((entry) => entry.name)).toEqual(["auth", "read", "history", "change", "restore", "display image"]);
     expect(suite).toMatchObject({ tests: "6", failures: "0", errors: "0", skipped: "1" });
     expect(cases.at(-1)!.skipped).toEqual([{ message: "not a manual intake" }]);
+    expect(readdirSync(dir)).toEqual(["smoke.xml"]);
+  });
+
+  it("a --junit target that is a FIFO (a pipe a CI step reads) gets the report written into it: the FIFO is not replaced", async () => {
+    const dir = folder();
+    const path = join(dir, "smoke.xml");
+    expect(spawnSync("mkfifo", [path]).status).toBe(0);
+    // The reader is there before the run (opened without waiting), as a CI step's would be.
+    const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const result = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", path]);
+      expect(result.code, result.stderr).toBe(0);
+      const buffer = Buffer.alloc(64 * 1024);
+      const xml = buffer.toString("utf8", 0, readSync(reader, buffer));
+      expect(XMLValidator.validate(xml)).toBe(true);
+      expect(xml).toContain('<testsuite name="foodctl smoke"');
+    } finally {
+      closeSync(reader);
+    }
+    expect(lstatSync(path).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(["smoke.xml"]);
   });
 

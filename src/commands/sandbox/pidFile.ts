@@ -3,9 +3,11 @@
  * folder ($XDG_RUNTIME_DIR/foodctl, else $XDG_STATE_HOME/foodctl, else ~/.local/state/foodctl),
  * or the file `--pid-file` names. `sandbox stop` reads it; a file whose process is gone is stale.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { writeFileAtomic } from "../../files.js";
+import { isProcessAlive } from "../../lock.js";
 
 export interface SandboxRecord {
   pid: number;
@@ -38,7 +40,7 @@ export function listPidFiles(env: NodeJS.ProcessEnv): string[] {
 
 export function writeRecord(path: string, record: SandboxRecord): void {
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  writeFileAtomic(path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 
 /** The record in a pid file; undefined when there is no file or it is not one of ours. */
@@ -64,11 +66,7 @@ export function removeRecord(path: string): void {
  * command line says `sandbox` (a PID reused by another program after a crash is not ours).
  */
 export function isSandboxRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!isProcessAlive(pid)) return false;
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("sandbox");
   } catch {

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { failure, unavailableError, usageError } from "../../errors.js";
 import type { IO } from "../../io.js";
+import { isProcessAlive } from "../../lock.js";
 import { renderEnvLines, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
 import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
@@ -57,12 +58,7 @@ function parentIsAlive(parent: number): boolean {
     const stat = readFileSync("/proc/self/stat", "utf8");
     return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
   } catch {
-    try {
-      process.kill(parent, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM";
-    }
+    return isProcessAlive(parent);
   }
 }
 

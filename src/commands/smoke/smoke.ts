@@ -6,11 +6,12 @@
  */
 import type { Context } from "../../context.js";
 import { CliError, failure, toCliError } from "../../errors.js";
+import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
 import { parseImageIdArg } from "../args.js";
-import { checkReportPath, writeReportFile } from "./reportFile.js";
+import { checkReportPath } from "./reportFile.js";
 import * as steps from "./steps.js";
 import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
 
@@ -60,7 +61,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const output = await import("../../output/smoke.js");
   ctx.io.stdout.write(ctx.json ? output.renderSmokeJson(report) : output.renderSmokeSteps(report, ctx.io.stdout, ctx.io.color.stdout));
   if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
-  if (junit !== undefined) await writeReport(ctx, junit, output.renderJunit(report), failed !== null);
+  if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null);
   if (failed === null) return 0;
   const step = runs.find((run) => run.error === failed)!.report.step;
   throw new CliError(failed.code, failed.exitCode, `smoke check of intake ${imageId} failed at step "${step}": ${failed.message}`, {
@@ -144,9 +145,10 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-async function writeReport(ctx: Context, path: string, xml: string, alreadyFailed: boolean): Promise<void> {
+/** Atomic, so a reader never sees half a report; readable by the CI job that collects it. */
+function writeReport(ctx: Context, path: string, xml: string, alreadyFailed: boolean): void {
   try {
-    await writeReportFile(path, xml);
+    writeFileAtomic(path, xml, { mode: 0o644 });
   } catch (error) {
     const message = `could not write the JUnit report ${path}: ${(error as Error).message}`;
     if (alreadyFailed) ctx.warn(message);
