@@ -2,7 +2,7 @@
  * The process's streams and terminal facts, and the colour decision. Commands and printers
  * never touch `process` directly: tests hand in a buffered IO.
  */
-import { noteStream, processStdout } from "./stdout.js";
+import { EXIT } from "./errors.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -31,6 +31,48 @@ export interface ClosedStdout {
   takeOver(handler: (error: Error) => void): void;
 }
 
+/** What `processStdout` uses of Node's stdout; tests hand in their own stream. */
+export type StdoutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; fd?: number; errored?: Error | null };
+
+/**
+ * Node's stdout, with its write errors answered once: EPIPE ends the run quietly (see
+ * ClosedStdout), any other is thrown to the command that wrote (reported as any error is).
+ */
+export function processStdout(stream: StdoutStream = process.stdout): { stdout: OutputStream; closedStdout: ClosedStdout } {
+  let handler: ((error: Error) => void) | undefined;
+  let failed = false;
+  const fail = (error: NodeJS.ErrnoException) => {
+    // Node reports a failed write twice: on the stream at once, and as an 'error' event after.
+    if (failed) return;
+    failed = true;
+    if (handler) return handler(error);
+    if (error.code === "EPIPE") process.exit(EXIT.ok);
+    throw error;
+  };
+  // A write that waited in Node's queue (a full pipe) fails later, as an event.
+  stream.on("error", fail);
+  const stdout = {
+    // `intake apply` compares the file behind stdout with its results file.
+    fd: stream.fd,
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    write(chunk: string) {
+      const flowing = stream.write(chunk);
+      // A file or a pipe that refuses the write (ENOSPC, EPIPE) fails the stream at once.
+      if (stream.errored) fail(stream.errored);
+      return flowing;
+    },
+    // For a batch's back-pressure: it waits for 'drain' when a write returns false.
+    once: (event: string, listener: () => void) => stream.once(event, listener),
+    off: (event: string, listener: () => void) => stream.off(event, listener),
+  };
+  return { stdout, closedStdout: { takeOver: (next) => (handler = next) } };
+}
+
 /** `--wide`: the same stream with no width, so tables show every cell whole (docs/cli.md, Output). */
 export function withoutWidth(stream: OutputStream): OutputStream {
   return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY };
@@ -40,10 +82,8 @@ export function processIO(): IO {
   const { stdout, closedStdout } = processStdout();
   return {
     stdout,
-    // Getters: Node builds these streams on first use, and most runs never read stdin.
-    get stderr() {
-      return noteStream(process.stderr);
-    },
+    stderr: process.stderr,
+    // A getter: only commands that read input open stdin.
     get stdin() {
       return process.stdin;
     },
@@ -54,14 +94,7 @@ export function processIO(): IO {
 }
 
 export function decideColors(io: IO, noColorFlag: boolean): IO["color"] {
-  let stderr: boolean | undefined;
-  return {
-    stdout: decideColor(io.stdout, io.env, noColorFlag),
-    // On first use: deciding builds process.stderr, which most runs never write to (start-up).
-    get stderr() {
-      return (stderr ??= decideColor(io.stderr, io.env, noColorFlag));
-    },
-  };
+  return { stdout: decideColor(io.stdout, io.env, noColorFlag), stderr: decideColor(io.stderr, io.env, noColorFlag) };
 }
 
 /**

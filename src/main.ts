@@ -7,7 +7,6 @@ import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
 import { cleanForTerminal } from "./sanitize.js";
-import { outputQueued } from "./stdout.js";
 import { styler } from "./output/style.js";
 import { redactSecrets } from "./secrets.js";
 import { VERSION } from "./version.js";
@@ -80,15 +79,16 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 }
 
 /**
- * Ends the process with `code` once `run` has returned (the bin's last step). At once when all
- * output has been handed to the system: Node's own ending (closing the kept-alive connection,
- * freeing the heap) costs a one-request run ~0.5 ms. When a stream still queues writes (a pipe
- * that was full), the process ends as Node ends it, after they are written; 'exit' listeners (the
- * code cache's write) run either way.
+ * Ends the process with `code` once `run` has returned (the bin's last step): at once when every
+ * write has been handed to the system, as Node's own ending (closing the kept-alive connection,
+ * freeing the heap) is nothing the user waits for; when a stream still queues writes (a pipe that
+ * was full), the process ends as Node ends it, after they are written. 'exit' listeners (the code
+ * cache's write) run either way.
  */
-export function exit(code: number): void {
+export function exit(code: number, streams: readonly NodeJS.WritableStream[] = [process.stdout, process.stderr]): void {
   process.exitCode = code;
-  if (!outputQueued()) process.exit(code);
+  const queued = streams.some((stream) => (stream as NodeJS.WritableStream & { writableLength?: number }).writableLength);
+  if (!queued) process.exit(code);
 }
 
 /** Prints an error once, in the form the run asked for, and returns its exit code. */

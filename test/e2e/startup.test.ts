@@ -177,10 +177,4 @@ describe("start-up: the Node modules a run loads", () => {
     expect(loaded).toContain("vm");
     expect(loaded.filter((name) => NEEDLESS.test(name))).toEqual([]);
   });
-
-  it("--help to a pipe loads neither node:net nor the stream machinery (stdout is written to fd 1)", async () => {
-    const loaded = await builtinsLoaded(["--help"]);
-    // internal/streams/utils is part of Node's own start (node -e 0 loads it).
-    expect(loaded.filter((name) => /^(net|stream|internal\/streams\/(?!utils$).*|tty)$/.test(name))).toEqual([]);
-  });
 });

@@ -1,138 +1,90 @@
-/** The process's stdout when it is not a terminal: synchronous writes to fd 1, Node's stream as the fallback. */
-import { PassThrough } from "node:stream";
+/** The process's stdout (Node's stream): write errors answered once, and the end of a run that waits for queued writes. */
+import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXIT } from "../../src/errors.js";
-import { isTerminal, outputQueued, processStdout, type StdoutParts } from "../../src/stdout.js";
+import { processStdout, type StdoutStream } from "../../src/io.js";
+import { exit } from "../../src/main.js";
 
 const errno = (code: string) => Object.assign(new Error(`${code}: write`), { code });
 
-/** fd 1 as a list of writes; `fail` decides, per call, to write fewer bytes or throw. */
-function parts(fail: (call: number, bytes: Buffer, offset: number) => number | Error | undefined = () => undefined) {
-  const written: string[] = [];
-  const stream = new PassThrough();
-  const streamed: string[] = [];
-  stream.on("data", (chunk: Buffer) => streamed.push(chunk.toString("utf8")));
-  let calls = 0;
-  let streamBuilt = 0;
-  const fake: StdoutParts = {
-    terminal: false,
-    write: (bytes, offset) => {
-      const outcome = fail(calls++, bytes, offset);
-      if (outcome instanceof Error) throw outcome;
-      const end = outcome === undefined ? bytes.length : offset + outcome;
-      written.push(bytes.subarray(offset, end).toString("utf8"));
-      return end - offset;
-    },
-    stream: () => {
-      streamBuilt++;
-      return stream;
-    },
-  };
-  return { fake, written, streamed, built: () => streamBuilt };
+/** A stdout whose writes fail with `code` from the first one on, as a file or a pipe fails them: at once, then as an event. */
+function failing(code: string): StdoutStream {
+  return new Writable({ write: (_chunk, _encoding, done) => done(errno(code)) });
 }
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("stdout that is not a terminal", () => {
-  it("writes synchronously to fd 1, whole, without building Node's stream", () => {
-    const fd = parts();
-    const { stdout } = processStdout(fd.fake);
+describe("stdout", () => {
+  it("writes through Node's stream and shows its terminal facts", () => {
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 72, fd: 1 });
+    const { stdout } = processStdout(stream);
     stdout.write("héllo\n");
-    stdout.write("second\n");
-    expect(fd.written.join("")).toBe("héllo\nsecond\n");
-    expect(stdout.isTTY).toBe(false);
-    expect((stdout as { fd?: number }).fd).toBe(1);
-    expect(fd.built()).toBe(0);
+    expect(stream.read()?.toString("utf8")).toBe("héllo\n");
+    expect(stdout).toMatchObject({ isTTY: true, columns: 72, fd: 1 });
   });
 
-  it("finishes a partial write", () => {
-    const fd = parts((call) => (call === 0 ? 3 : undefined));
-    processStdout(fd.fake).stdout.write("abcdefgh");
-    expect(fd.written).toEqual(["abc", "defgh"]);
-  });
-
-  it("hands the rest to Node's stream when fd 1 is non-blocking and full (EAGAIN), and keeps using it", async () => {
-    const fd = parts((call) => (call === 0 ? 4 : call === 1 ? errno("EAGAIN") : undefined));
-    const { stdout } = processStdout(fd.fake);
-    stdout.write("12345678");
-    stdout.write("9\n");
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(fd.written).toEqual(["1234"]);
-    expect(fd.streamed.join("")).toBe("56789\n");
-    expect(fd.built()).toBe(1);
-  });
-
-  it("a closed stdout (EPIPE) ends the run with exit 0, as a reader that stops early is not an error", () => {
-    const exit = vi.spyOn(process, "exit").mockImplementation(((code: number) => {
+  it("a closed stdout (EPIPE) ends the run with exit 0, as a reader that stops early is not an error", async () => {
+    const exited = vi.spyOn(process, "exit").mockImplementation(((code: number) => {
       throw new Error(`exit ${code}`);
     }) as never);
-    const fd = parts(() => errno("EPIPE"));
-    expect(() => processStdout(fd.fake).stdout.write("x\n")).toThrow("exit 0");
-    expect(exit).toHaveBeenCalledWith(EXIT.ok);
+    const { stdout } = processStdout(failing("EPIPE"));
+    expect(() => stdout.write("x\n")).toThrow("exit 0");
+    expect(exited).toHaveBeenCalledWith(EXIT.ok);
+    await tick();
+    // Once: Node's 'error' event for the same write is not a second answer.
+    expect(exited).toHaveBeenCalledTimes(1);
   });
 
-  it("a command that took the closed stdout over is told once, and later writes go nowhere", () => {
-    const fd = parts(() => errno("EPIPE"));
-    const { stdout, closedStdout } = processStdout(fd.fake);
+  it("a command that took the closed stdout over is told once, and later writes go nowhere", async () => {
+    const { stdout, closedStdout } = processStdout(failing("EPIPE"));
     const told: string[] = [];
     closedStdout.takeOver((error) => told.push((error as NodeJS.ErrnoException).code ?? ""));
     stdout.write("a\n");
     stdout.write("b\n");
+    await tick();
     expect(told).toEqual(["EPIPE"]);
   });
 
-  it("any other write error is thrown to the command (reported, not swallowed)", () => {
-    const fd = parts(() => errno("ENOSPC"));
-    expect(() => processStdout(fd.fake).stdout.write("x\n")).toThrow(/ENOSPC/);
+  it("any other write error is thrown to the command that wrote (reported, not swallowed)", () => {
+    expect(() => processStdout(failing("ENOSPC")).stdout.write("x\n")).toThrow(/ENOSPC/);
   });
-});
 
-describe("stdout that is a terminal", () => {
-  it("is Node's stream", () => {
-    const fd = parts();
-    const { stdout } = processStdout({ ...fd.fake, terminal: true });
-    stdout.write("on the terminal\n");
-    expect(fd.built()).toBe(1);
-    expect(fd.written).toEqual([]);
-  });
-});
-
-describe("isTerminal", () => {
-  it("agrees with node:tty", async () => {
-    const tty = await import("node:tty");
-    for (const fd of [0, 1, 2]) expect(isTerminal(fd)).toBe(tty.isatty(fd));
+  it("a write that fails after waiting in Node's queue is answered when it fails", async () => {
+    let fail: ((error: Error) => void) | undefined;
+    const stream = new Writable({ write: (_chunk, _encoding, done) => (fail = done) });
+    const { stdout, closedStdout } = processStdout(stream);
+    const told: string[] = [];
+    closedStdout.takeOver((error) => told.push((error as NodeJS.ErrnoException).code ?? ""));
+    stdout.write("queued\n");
+    expect(told).toEqual([]);
+    fail!(errno("EPIPE"));
+    await tick();
+    expect(told).toEqual(["EPIPE"]);
   });
 });
 
 describe("the end of a run (exit in src/main.ts)", () => {
-  it("ends the process at once when everything written is out, and waits for writes a stream of Node's still queues", async () => {
-    const { exit } = await import("../../src/main.js");
+  it("ends the process at once when everything written is out, and waits for writes a stream still queues", async () => {
     const ended = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const before = process.exitCode;
     try {
-      // fd 1 full (EAGAIN): the rest went to Node's stream, which has not written it yet.
+      // A pipe that was full: Node's stream holds what it could not write yet.
       const stream = new PassThrough({ highWaterMark: 4 });
-      const { stdout } = processStdout({
-        terminal: false,
-        write: () => {
-          throw errno("EAGAIN");
-        },
-        stream: () => stream,
-      });
-      expect(outputQueued()).toBe(false);
-      exit(3);
+      const other = new PassThrough();
+      exit(3, [stream, other]);
       expect(ended).toHaveBeenCalledWith(3);
-      stdout.write("queued output");
-      expect(outputQueued()).toBe(true);
+      stream.write("queued output");
       ended.mockClear();
-      exit(4);
+      exit(4, [other, stream]);
       expect(ended).not.toHaveBeenCalled();
       expect(process.exitCode).toBe(4);
       stream.resume();
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(outputQueued()).toBe(false);
+      await tick();
+      exit(5, [stream, other]);
+      expect(ended).toHaveBeenCalledWith(5);
     } finally {
-      ended.mockRestore();
       process.exitCode = before;
     }
   });
