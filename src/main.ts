@@ -2,14 +2,15 @@
  * run(argv, deps) → exit code. The one place where errors become exit codes and lines on
  * stderr (JSON under --json); no stack trace unless --verbose.
  */
+import { CommanderError, type Command } from "commander";
 import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
 import { cleanForTerminal } from "./sanitize.js";
 import { styler } from "./output/style.js";
+import { buildProgram } from "./program.js";
 import { redactSecrets } from "./secrets.js";
-import { VERSION } from "./version.js";
 
 export interface RunDeps {
   io?: IO;
@@ -21,49 +22,26 @@ export interface RunDeps {
   clock?: Clock;
 }
 
+/** How the run's output and errors look, from the global options commander read. */
+interface OutputChoice {
+  json: boolean;
+  verbose: boolean;
+}
+
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   const io = deps.io ?? processIO();
-  // The version alone is answered before commander and the command tree load (start-up cost).
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    io.stdout.write(`${VERSION}\n`);
-    return EXIT.ok;
-  }
-  let signal = deps.signal;
-  let removeSigint = () => {};
-  if (!signal) {
-    const controller = new AbortController();
-    const onSigint = () => {
-      if (controller.signal.aborted) process.exit(EXIT.interrupted);
-      controller.abort();
-    };
-    // SIGTERM (`kill`, `foodctl sandbox stop`) aborts the same way, so a sandbox closes and releases its state file's lock;
-    // whatever does not end on the abort ends 2 s later.
-    const onSigterm = () => {
-      controller.abort();
-      setTimeout(() => process.exit(EXIT.interrupted), 2000).unref();
-    };
-    process.on("SIGINT", onSigint);
-    process.on("SIGTERM", onSigterm);
-    removeSigint = () => {
-      process.off("SIGINT", onSigint);
-      process.off("SIGTERM", onSigterm);
-    };
-    signal = controller.signal;
-  }
-  const json = argv.includes("--json");
-  const verbose = argv.includes("--verbose") || io.env.FOODCTL_DEBUG === "1";
-  if (verbose) process.setSourceMapsEnabled(true);
-  // The one colour decision of the run (docs/cli.md, colour).
-  io.color = decideColors(io, argv.includes("--no-color"));
-  // `--wide`: tables are not fitted to a width (docs/cli.md, Output).
-  if (argv.includes("--wide")) io.stdout = withoutWidth(io.stdout);
-
+  const interrupt = deps.signal ? { signal: deps.signal, stop: () => {} } : watchSignals();
   const state = { exitCode: 0, parseMessage: "" };
-  const { CommanderError, parseCommandLine } = await import("./program.js");
+  const program = buildProgram(io, state, interrupt.signal, { transport: deps.transport, clock: deps.clock });
+  let output: OutputChoice | undefined;
+  // Decided once commander has read the line, before any command runs.
+  program.hook("preAction", () => void (output ??= chooseOutput(io, program)));
   try {
-    await parseCommandLine(io, state, signal, { transport: deps.transport, clock: deps.clock }, argv);
+    await program.parseAsync(argv, { from: "user" });
     return state.exitCode;
   } catch (error) {
+    // A line commander refused part-way: the options it had read by then.
+    const { json, verbose } = (output ??= chooseOutput(io, program));
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
       // A command group without its subcommand (`foodctl intake`): help went to stderr; a usage error for scripts.
@@ -74,8 +52,43 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     }
     return report(io, toCliError(error), json, verbose);
   } finally {
-    removeSigint();
+    interrupt.stop();
   }
+}
+
+/**
+ * `--json`, `--verbose`, `--no-color` and `--wide` as commander read them: the colour of both
+ * streams and the width of tables are settled here, once for the run (docs/cli.md, colour, Output).
+ */
+function chooseOutput(io: IO, program: Command): OutputChoice {
+  const options = program.opts<{ json?: boolean; verbose?: boolean; color?: boolean; wide?: boolean }>();
+  const verbose = options.verbose === true || io.env.FOODCTL_DEBUG === "1";
+  if (verbose) process.setSourceMapsEnabled(true);
+  io.color = decideColors(io, options.color === false);
+  if (options.wide === true) io.stdout = withoutWidth(io.stdout);
+  return { json: options.json === true, verbose };
+}
+
+/** Ctrl-C and SIGTERM abort the run's signal; a second Ctrl-C ends the process at once. */
+function watchSignals(): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    controller.abort();
+  };
+  // SIGTERM (`kill`, `foodctl sandbox stop`) aborts the same way, so a sandbox closes and releases its state file's lock;
+  // whatever does not end on the abort ends 2 s later.
+  const onSigterm = () => {
+    controller.abort();
+    setTimeout(() => process.exit(EXIT.interrupted), 2000).unref();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  const stop = () => {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  };
+  return { signal: controller.signal, stop };
 }
 
 /**

@@ -4,16 +4,13 @@
  * parses its input and loads its module only when it runs.
  */
 import { Command, CommanderError, Option } from "commander";
-import { loadNouns, NOUNS } from "./commands/index.js";
+import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
 import { examplesText, exitCodesText, paragraph } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
-
-// For main.ts: importing commander there too would split it into a chunk of its own (one more file to load).
-export { CommanderError } from "commander";
 
 export interface ProgramState {
   exitCode: number;
@@ -59,21 +56,10 @@ function readGlobals(command: Command): GlobalOptions {
 }
 
 /**
- * With `argv`, only the groups it names are loaded and built (all when it names none: the top
- * level's help and a near miss's suggestion list them), and in a group only the command whose name
- * follows the group's (`intake show`; all when none does: the group's help and a near miss list
- * them). A line that asks for help anywhere (`--help`, `-h`, `help`) gets the whole tree, as any
- * help lists its level's commands. A run never needs the rest, and loading and building it costs
- * start-up. A command the tree does not know may be a near miss of one left out: `run` then words
- * the refusal from the whole tree.
+ * The whole tree, every group and command, with commander's errors thrown (CommanderError, the
+ * message in `state`) rather than ending the process.
  */
-export async function buildProgram(
-  io: IO,
-  state: ProgramState,
-  signal: AbortSignal,
-  services: Services = {},
-  argv?: readonly string[],
-): Promise<Command> {
+export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
@@ -81,6 +67,7 @@ export async function buildProgram(
     .helpOption("-h, --help", "show help")
     .addHelpCommand(false)
     .showSuggestionAfterError(true)
+    .exitOverride()
     // A group lists its commands by name (their arguments made the lines too wide to wrap); `help <command>` shows the rest.
     .configureHelp({ showGlobalOptions: true, subcommandTerm: (command) => command.name(), minWidthToWrap: 20 })
     .configureOutput({
@@ -88,7 +75,7 @@ export async function buildProgram(
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
-      // Help is plain text (docs/cli.md, colour); commander's own check would build process.stdout.
+      // Help is plain text on any stream (docs/cli.md, colour).
       getOutHasColors: () => false,
       getErrHasColors: () => false,
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
@@ -119,28 +106,12 @@ export async function buildProgram(
     return command.action(execute(verb));
   };
 
-  const words = argv && !["--help", "-h", "help"].some((word) => argv.includes(word)) ? argv : undefined;
-  const named = (name: string) => !words || words.includes(name);
-  // A run that names a group needs no other (commander dispatches by name); otherwise all are
-  // listed, for the help and for a near miss's suggestion.
-  const nouns = await loadNouns(NOUNS.some((noun) => named(noun.name)) ? NOUNS.filter((noun) => named(noun.name)) : NOUNS);
-  // The group's name, then the command's: the same word elsewhere (an option's value, an argument) names no command.
-  const follows = (group: string) => (name: string) => !words || words.some((word, index) => word === group && words[index + 1] === name);
-  for (const noun of nouns) addNoun(program, noun, declare, width, named(noun.name), follows(noun.name));
+  for (const noun of NOUNS) addNoun(program, noun, declare, width);
   addHelpCommand(program, state, width);
   return program;
 }
 
-function addNoun(
-  program: Command,
-  noun: Noun,
-  declare: (command: Command, verb: Verb) => Command,
-  width: () => number,
-  /** Whether the line names this group (its commands are declared only then, or for the whole tree). */
-  groupNamed: boolean,
-  /** Whether the line names this command of the group. */
-  named: (name: string) => boolean,
-): void {
+function addNoun(program: Command, noun: Noun, declare: (command: Command, verb: Verb) => Command, width: () => number): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
   if (noun.action) {
     declare(group, noun.action);
@@ -153,51 +124,12 @@ function addNoun(
   }
   if (!noun.verbs.length) return;
   group.description(noun.description);
-  if (!groupNamed) return;
   group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
     const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
     // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
     return noun.action ? more : `${examplesText(noun.examples, width())}\n${more}`;
   });
-  // `foodctl intake show …` needs show alone; without a command named (a near miss, the group's
-  // own help) all are declared, for the list and the suggestion.
-  const some = noun.verbs.some((verb) => named(verb.name));
-  for (const verb of noun.verbs) if (!some || named(verb.name)) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
-}
-
-/**
- * Parses `argv` with the tree built for its words, so the named command runs (with commander's
- * errors thrown, its messages in `state`). Built for this line's words, the tree may lack the
- * command a near miss is near (`foodctl --profile smoke intak`): the whole tree then words the
- * refusal, with its "Did you mean …?". Commander refuses before any action runs, and the whole
- * tree holds every command the first did.
- */
-export async function parseCommandLine(
-  io: IO,
-  state: ProgramState,
-  signal: AbortSignal,
-  services: Services,
-  argv: string[],
-): Promise<void> {
-  const parse = async (words: readonly string[] | undefined) => {
-    const program = await buildProgram(io, state, signal, services, words);
-    for (const command of [program, ...allCommands(program)]) {
-      command.exitOverride();
-      command.configureOutput(program.configureOutput());
-    }
-    await program.parseAsync(argv, { from: "user" });
-  };
-  try {
-    await parse(argv);
-  } catch (error) {
-    if (!(error instanceof CommanderError && error.code === "commander.unknownCommand")) throw error;
-    state.parseMessage = "";
-    await parse(undefined);
-  }
-}
-
-function allCommands(command: Command): Command[] {
-  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
+  for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */

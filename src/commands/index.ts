@@ -1,30 +1,28 @@
 /**
- * Every noun of the command line, in the order `foodctl --help` lists them, each loaded on first
- * use: a run that names a noun loads that one's spec (`foodctl intake show` never evaluates the
- * sandbox's or config's declarations); the top-level help, a near miss and completion load all.
- * test/unit/commandSpecs.test.ts checks that each name is the one its spec declares.
+ * Every noun of the command line, in the order `foodctl --help` lists them.
+ * test/unit/commandSpecs.test.ts checks that the specs declare what the tree shows.
  */
+import { auth } from "./auth/index.js";
+import { completionNoun, completionValues } from "./completion/index.js";
+import { config } from "./config/index.js";
+import { displayImage } from "./display-image/index.js";
+import { intake } from "./intake/index.js";
+import { journal } from "./journal/index.js";
+import { sandbox } from "./sandbox/index.js";
+import { smoke } from "./smoke/index.js";
 import type { Noun } from "./spec.js";
+import { undoNoun } from "./undo/index.js";
 
-export interface NounEntry {
-  name: string;
-  load(): Promise<Noun>;
-}
-
-export const NOUNS: readonly NounEntry[] = [
-  { name: "auth", load: async () => (await import("./auth/index.js")).auth },
-  { name: "config", load: async () => (await import("./config/index.js")).config },
-  { name: "intake", load: async () => (await import("./intake/index.js")).intake },
-  { name: "display-image", load: async () => (await import("./display-image/index.js")).displayImage },
-  { name: "journal", load: async () => (await import("./journal/index.js")).journal },
-  { name: "undo", load: async () => (await import("./undo/index.js")).undoNoun },
-  { name: "sandbox", load: async () => (await import("./sandbox/index.js")).sandbox },
-  { name: "smoke", load: async () => (await import("./smoke/index.js")).smoke },
-  { name: "completion", load: async () => (await import("./completion/index.js")).completionNoun(() => loadNouns()) },
-  { name: "__complete", load: async () => (await import("./completion/index.js")).completionValues },
+export const NOUNS: readonly Noun[] = [
+  auth,
+  config,
+  intake,
+  displayImage,
+  journal,
+  undoNoun,
+  sandbox,
+  smoke,
+  // The completion script lists every noun, itself included.
+  completionNoun(async () => [...NOUNS]),
+  completionValues,
 ];
-
-/** The specs of these nouns (all of them by default), in the same order. */
-export function loadNouns(entries: readonly NounEntry[] = NOUNS): Promise<Noun[]> {
-  return Promise.all(entries.map((entry) => entry.load()));
-}

@@ -1,16 +1,21 @@
 /** The help built from the command specs, run in process: global options, `help <command>`, width, exit codes. */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { NOUNS } from "../../src/commands/index.js";
 import { EXIT } from "../../src/errors.js";
 import { run } from "../../src/main.js";
 import { buildProgram } from "../../src/program.js";
+import { VERSION } from "../../src/version.js";
+import { OPAQUE_TOKEN } from "../commands/helpers.js";
 import { bufferIO } from "../helpers/bufferIO.js";
+import { expectErrorLine, expectExit, expectJsonError, runFoodctl } from "../helpers/cli.js";
+import { faults } from "../helpers/faultServer.js";
+import { scriptedTransport } from "../helpers/transport.js";
 
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(await buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
+const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
   (path) => path[path.length - 1] !== "help" || path.length === 1,
 );
 
@@ -100,62 +105,31 @@ describe("help from the specs", () => {
     expect(text).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage, .* 130 interrupted\./);
   });
 
-  it("builds only the named group and command, all of the group for its help, and still suggests near misses (exit 2)", async () => {
-    const build = (argv?: string[]) =>
-      buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal, {}, argv);
-    const names = (command: Command | undefined) => command?.commands.map((child) => child.name());
-    const intakeOf = (program: Command) => program.commands.find((command) => command.name() === "intake");
-    const only = await build(["intake", "show", "1"]);
-    expect(names(only)).toEqual(["intake", "help"]);
-    expect(names(intakeOf(only))).toEqual(["show"]);
-    // A help anywhere, no command after the group's name, or the name elsewhere (an option's value, an argument): all of them.
-    for (const argv of [
-      ["intake", "--help", "show"],
-      ["intake", "-h"],
-      ["help", "intake", "show"],
-      ["--profile", "show", "help", "intake"],
-      ["intake", "shw"],
-      ["intake", "shw", "list"],
-      ["--profile", "list", "intake", "shw", "1002"],
-      ["intake", "--json", "show", "1002"],
-    ])
-      expect(names(intakeOf(await build(argv))), argv.join(" ")).toEqual(names(intakeOf(await build())));
-    expect(names(intakeOf(await build()))?.length).toBeGreaterThan(4);
-    const groupHelp = await help(["intake", "--help", "show"]);
-    expect(groupHelp.code).toBe(0);
-    for (const name of names(intakeOf(await build())) ?? []) expect(groupHelp.stdout).toContain(`  ${name}`);
-    const verb = await help(["intake", "shw", "1002"]);
-    expect(verb.code).toBe(EXIT.usage);
-    expect(verb.stderr).toMatch(/unknown command 'shw'.*Did you mean show\?/);
-    const group = await help(["intak", "show", "1002"]);
-    expect(group.code).toBe(EXIT.usage);
-    expect(group.stderr).toMatch(/Did you mean intake\?/);
-    // A group's or command's name elsewhere in the line loads only that group: the whole tree words the refusal.
+  it("declares every group and command of the specs, whatever the line names", () => {
+    const program = buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal);
+    const tree = program.commands.map((command) => [command.name(), command.commands.map((child) => child.name())]);
+    const specs = NOUNS.map((noun) => [noun.name, noun.verbs.map((verb) => verb.name)]);
+    expect(tree).toEqual([...specs, ["help", []]]);
+  });
+
+  it("suggests the near miss of a group or command wherever its name stands in the line (exit 2)", async () => {
     for (const [argv, suggestion] of [
+      [["intak", "show", "1002"], "intake"],
+      [["intake", "shw", "1002"], "show"],
       [["--profile", "smoke", "intak"], "intake"],
       [["--profile", "list", "intake", "shw", "1002"], "show"],
       [["--profile", "apply", "help", "intake", "shw"], "show"],
     ] as const) {
       const near = await help([...argv]);
       expect(near.code, argv.join(" ")).toBe(EXIT.usage);
-      expect(near.stderr, argv.join(" ")).toContain(`Did you mean ${suggestion}?`);
+      expect(near.stderr, argv.join(" ")).toMatch(new RegExp(`^error: unknown command '\\w+' \\(Did you mean ${suggestion}\\?\\)$`, "m"));
       expect(near.stdout).toBe("");
     }
   });
 
-  it("loads the spec of the named group alone; all of them when none is named", async () => {
-    const loads = NOUNS.map((entry) => vi.spyOn(entry, "load"));
-    try {
-      const build = (argv: string[]) =>
-        buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal, {}, argv);
-      const loaded = () => NOUNS.filter((_, index) => loads[index]!.mock.calls.length > 0).map((entry) => entry.name);
-      await build(["intake", "show", "1002"]);
-      expect(loaded()).toEqual(["intake"]);
-      loads.forEach((spy) => spy.mockClear());
-      await build(["intak", "show"]);
-      expect(loaded()).toEqual(NOUNS.map((entry) => entry.name));
-    } finally {
-      loads.forEach((spy) => spy.mockRestore());
+  it("answers --version and -V through commander, as the bin does before loading anything", async () => {
+    for (const argv of [["--version"], ["-V"], ["--no-color", "--version"]]) {
+      expect(await help(argv)).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
     }
   });
 
@@ -164,6 +138,76 @@ describe("help from the specs", () => {
       const text = (await help([...path, "--help"])).stdout;
       const optionLines = text.split("\n").filter((line) => /^ {2}(-\w, )?--yes\b/.test(line));
       for (const line of optionLines) expect(line).toMatch(/^ {2}-y, --yes +do not ask/);
+    }
+  });
+});
+
+describe("--json, --no-color and --wide are what commander read, errors included", () => {
+  it("takes --json as --api-url's value when it follows it, and words the error as text", async () => {
+    for (const argv of [
+      ["intake", "show", "1002", "--api-url", "--json"],
+      ["--api-url", "--json", "intake", "show", "1002"],
+    ]) {
+      const result = await runFoodctl(argv, { env: { FOODCTL_TOKEN: OPAQUE_TOKEN } });
+      expectErrorLine(result, EXIT.usage, '--api-url "--json" is not a valid URL');
+      expect(result.stdout).toBe("");
+    }
+  });
+
+  it("words a refusal as JSON once commander has read --json, wherever it refuses the line", async () => {
+    const missing = await runFoodctl(["intake", "show", "1002", "--json", "--api-url"]);
+    expect(expectJsonError(missing, EXIT.usage, "usage").message).toBe("option '--api-url <url>' argument missing");
+    // Commander reads the options it knows on either side of one it does not.
+    for (const argv of [
+      ["--json", "intake", "show", "1002", "--bogus"],
+      ["intake", "show", "1002", "--bogus", "--json"],
+    ])
+      expect(expectJsonError(await runFoodctl(argv), EXIT.usage, "usage").message).toBe("unknown option '--bogus'");
+    const near = await runFoodctl(["intake", "--json", "shw"]);
+    expect(expectJsonError(near, EXIT.usage, "usage").message).toBe("unknown command 'shw' (Did you mean show?)");
+  });
+
+  it("words a refusal as text when --json is an option's value or an argument after --", async () => {
+    expectErrorLine(await runFoodctl(["--profile", "--json", "intak"]), EXIT.usage, "unknown command 'intak' (Did you mean intake?)");
+    expectErrorLine(await runFoodctl(["intake", "show", "1002", "--", "--json"]), EXIT.usage, /^error: too many arguments for 'show'/);
+  });
+
+  it("colours the error line (FORCE_COLOR) unless commander read --no-color", async () => {
+    const env = { FORCE_COLOR: "1" };
+    expect((await runFoodctl(["--no-color", "intak"], { env })).stderr).toMatch(/^error: unknown command 'intak'/);
+    expect((await runFoodctl(["intak", "--no-color"], { env })).stderr).toMatch(/^error: unknown command 'intak'/);
+    expect((await runFoodctl(["--profile", "--no-color", "intak"], { env })).stderr).toMatch(
+      /^\u001b\[31merror:\u001b\[39m unknown command/,
+    );
+  });
+
+  it("fits tables to the terminal unless commander read --wide, before or after the command", async () => {
+    const url = `https://images.example.com/${"a".repeat(60)}.png`;
+    const nutrition = { calories: 500, totalNutrients: { ENERC_KCAL: { label: "Energy", quantity: 500, unit: "kcal" } } };
+    const intake = {
+      image_id: 1003,
+      has_display_image: false,
+      can_edit_display_image: true,
+      image_url: url,
+      processed_image_size: { width: 60, height: 40 },
+      foodName: ["Spaghetti bolognese"],
+      serving_size: 350,
+      nutritional_info: nutrition,
+      nutritional_info_per_item: [{ food_item_position: "manual1", serving_size: 350, nutritional_info: nutrition }],
+    };
+    const scripted = scriptedTransport().route("GET /v2/intake/1003", faults.intake(intake));
+    const env = { FOODCTL_TOKEN: OPAQUE_TOKEN, FOODCTL_API_URL: "https://api.example.com", NO_COLOR: "1" };
+    const show = (argv: string[]) => runFoodctl(argv, { env, tty: true, columns: 60, transport: scripted.transport });
+    const fitted = await show(["intake", "show", "1003"]);
+    expectExit(fitted, 0);
+    expect(fitted.stdout).not.toContain(url);
+    for (const argv of [
+      ["intake", "show", "1003", "--wide"],
+      ["--wide", "intake", "show", "1003"],
+    ]) {
+      const wide = await show(argv);
+      expectExit(wide, 0);
+      expect(wide.stdout, argv.join(" ")).toContain(url);
     }
   });
 });
