@@ -210,8 +210,5 @@ export function checkApiUrl(text: string, name = "--api-url"): URL {
  * stays as a prefix (`https://gw.example/food` → `/food/v2/…`).
  */
 export function normalizeBasePath(pathname: string): string {
-  let end = pathname.length;
-  while (end > 0 && pathname[end - 1] === "/") end--;
-  const path = pathname.slice(0, end);
-  return path.endsWith("/v2") ? path.slice(0, -3) : path;
+  return pathname.replace(/\/+$/, "").replace(/\/v2$/, "");
 }
