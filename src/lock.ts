@@ -59,7 +59,7 @@ export async function withFileLock<T>(lock: string, errors: LockErrors, work: ()
   }
 }
 
-/** unlink, not rmSync: rmSync loads Node's rimraf at every start for one file. */
+/** Removes the lock file; one that is already gone is no error. */
 function removeLock(lock: string): void {
   try {
     unlinkSync(lock);

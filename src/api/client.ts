@@ -220,7 +220,7 @@ export class ApiClient {
     count: number,
   ): Promise<TransportResponse> {
     const { trace } = this.options;
-    // Only --verbose reads the time: performance's first use loads perf_hooks (start-up).
+    // The time is for the trace (--verbose) alone.
     const started = trace ? performance.now() : 0;
     trace?.(`> ${method} ${url.href}${count > 0 ? ` (attempt ${count + 1})` : ""}`);
     trace?.(`> authorization: Bearer ****`);

@@ -1,4 +1,3 @@
-// Named imports: a default import makes the bundle copy every export of node:http onto a namespace object at start-up.
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
 import { proxyVariableSet, TransportError, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
@@ -17,7 +16,7 @@ const POOL = { keepAlive: true, maxSockets: 16 };
  */
 export function createNodeTransport({ clock = systemClock, env = {} }: NodeTransportOptions = {}): Transport {
   const plain: Pool = { send: httpRequest, agent: new Agent(POOL) };
-  // node:https (TLS) takes milliseconds to load: the first https request loads it, http never does.
+  // The first https request loads node:https (TLS); plain http never needs it.
   let secure: Promise<Pool> | undefined;
   const loadSecure = () =>
     (secure ??= import("node:https").then((https) => ({

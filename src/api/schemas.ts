@@ -1,7 +1,7 @@
 /**
  * Response schemas. Lenient on purpose (docs/api.md: a real server may add fields or omit
  * optional ones): unknown keys are kept, everything not needed to print is optional.
- * zod/mini keeps start-up cheap; types come from the schemas.
+ * Types come from the schemas.
  */
 import * as z from "zod/mini";
 

@@ -1,6 +1,6 @@
 /**
  * The config file: profiles with api-url, user, timeout and a token. Reading is a plain
- * JSON read (fast, every command does it); writing goes through conf (atomic write,
+ * JSON read (every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";

@@ -134,7 +134,7 @@ const NO_SIDES = { left: "", "left-mid": "", right: "", "right-mid": "" };
 
 export function renderTable(stream: OutputStream, options: TableOptions): string {
   if (!stream.isTTY) return renderTsv(options.rows);
-  // Required, not imported: the bundle then runs cli-table3 (milliseconds to load) on first use only; pipes never need it.
+  // Required here, not imported: only a terminal gets a drawn table (a pipe gets tab-separated text).
   const Table = require("cli-table3") as typeof import("cli-table3");
   const rows = options.rows.map((row) => row.map((cell) => printedCell(oneLine(cellText(cell)))));
   const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible);
