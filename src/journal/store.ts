@@ -155,7 +155,7 @@ export class JournalStore {
   }
 }
 
-/** Loaded here, not at the top: node:crypto costs every journaled change ~3 ms to load, and only images need it. */
+/** The SHA-256 of a kept image copy, in hex. */
 async function sha256(bytes: Buffer): Promise<string> {
   const { createHash } = await import("node:crypto");
   return createHash("sha256").update(bytes).digest("hex");
