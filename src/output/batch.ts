@@ -76,9 +76,9 @@ export interface BatchSummary {
   stopped: "failure" | "interrupted" | "output_closed" | null;
 }
 
-/** 100000 → "100,000", without toLocaleString (its first call loads ICU data: ~20 ms). */
+/** 100000 → "100,000", whatever the user's locale. */
 export function thousands(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return value.toLocaleString("en-US");
 }
 const count = thousands;
 
