@@ -13,7 +13,16 @@ import { smoke } from "./smoke/index.js";
 import type { Noun } from "./spec.js";
 import { undoNoun } from "./undo/index.js";
 
-// Completion writes its scripts from this same list, handed in so it never imports this file back.
-const completion = completionNoun(async () => [...NOUNS]);
-
-export const NOUNS: readonly Noun[] = [auth, config, intake, displayImage, journal, undoNoun, sandbox, smoke, completion, completionValues];
+export const NOUNS: readonly Noun[] = [
+  auth,
+  config,
+  intake,
+  displayImage,
+  journal,
+  undoNoun,
+  sandbox,
+  smoke,
+  // The completion script lists every noun, itself included.
+  completionNoun(async () => [...NOUNS]),
+  completionValues,
+];
