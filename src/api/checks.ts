@@ -1,10 +1,10 @@
 /**
  * Plain checks of the API's answers, for the hot path: the rules of the response schemas in
- * `./schemas.ts` (the one definition) without loading zod at every start. A property test
+ * `src/records/intake.ts` (the one definition) without loading zod at every start. A property test
  * (test/api/checks.test.ts) throws random records at both and pins them together: the same
  * records accepted, the same data, the first problem at the same path.
  */
-import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
+import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
 
 type Path = PropertyKey[];
 interface Issue {

@@ -8,9 +8,9 @@ import { failure } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./displayImage.js";
 import { paths } from "./paths.js";
 import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
-// Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
+// Plain checks pinned to the zod schemas of ../records/intake.ts: answers are checked without loading zod at every start.
 import { IntakeListResponseCheck as IntakeListResponseSchema, IntakeResponseCheck as IntakeResponseSchema } from "./checks.js";
-import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
+import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 

@@ -1,9 +1,9 @@
 /**
- * The config file's check on every run: the rules of `ConfigFileSchema` (./schema.ts, the one
+ * The config file's check on every run: the rules of `ConfigFileSchema` (src/records/config.ts, the one
  * definition) without loading zod. Same verdict, same data (unknown keys dropped) and the first
  * problem at the same path: test/unit/configCheck.test.ts holds them together.
  */
-import type { Profile } from "./schema.js";
+import type { Profile } from "../records/config.js";
 
 type FieldCheck = (value: unknown) => boolean;
 

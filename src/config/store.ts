@@ -9,7 +9,7 @@ import { usageError } from "../errors.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { checkConfigFile } from "./check.js";
-import type { Profile } from "./schema.js";
+import type { Profile } from "../records/config.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 

@@ -3,7 +3,7 @@
  * complete record after. Server and user text passes through redactSecrets on its way in.
  */
 import type { RequestDescription } from "../api/client.js";
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { redactSecrets } from "../secrets.js";
 import type { BeginRecord, CompleteRecord, ImageCopy, Outcome } from "./entry.js";

@@ -1,12 +1,12 @@
 /**
- * The plain answer checks of src/api/checks.ts stay the zod schemas of src/api/schemas.ts:
+ * The plain answer checks of src/api/checks.ts stay the zod schemas of src/records/intake.ts:
  * random records, valid and broken in every field, get the same verdict, the same data and
  * the first problem at the same path from both.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ErrorBodyCheck, IntakeListResponseCheck, IntakeResponseCheck } from "../../src/api/checks.js";
-import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema } from "../../src/api/schemas.js";
+import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema } from "../../src/records/intake.js";
 import { fuzzRuns } from "../helpers/fuzz.js";
 
 /** Mostly what the field should hold, sometimes anything JSON can say (or nothing). */

@@ -1,12 +1,12 @@
 /**
  * The config file's plain check (src/config/check.ts, what every run uses) stays its zod schema
- * (src/config/schema.ts): random files, valid and broken in every field, get the same verdict,
+ * (src/records/config.ts): random files, valid and broken in every field, get the same verdict,
  * the same profiles and the first problem at the same path from both.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkConfigFile } from "../../src/config/check.js";
-import { ConfigFileSchema } from "../../src/config/schema.js";
+import { ConfigFileSchema } from "../../src/records/config.js";
 import { fuzzRuns } from "../helpers/fuzz.js";
 
 /** What a value of the field should be, its edges, and sometimes anything JSON can hold. */

@@ -1,11 +1,11 @@
 /**
  * The domain's plain checks of update fields (validateUpdateShape, which the CLI and the sandbox
- * use) stay the zod definition of the update payload (src/api/updateSchema.ts): random fields,
+ * use) stay the zod definition of the update payload (src/records/update.ts): random fields,
  * valid and broken in every way the rules name, get the same verdict from both.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ItemizedUpdateSchema, RecognitionUpdateSchema, UpdateFieldsSchema } from "../../src/api/updateSchema.js";
+import { ItemizedUpdateSchema, RecognitionUpdateSchema, UpdateFieldsSchema } from "../../src/records/update.js";
 import { LEVELS, MEASURES } from "../../src/intake/levels.js";
 import { validateUpdateShape } from "../../src/intake/update.js";
 import { fuzzRuns } from "../helpers/fuzz.js";

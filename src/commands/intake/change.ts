@@ -4,7 +4,7 @@
  * --dry-run), read again and work out what changed and which modifiers were ignored.
  */
 import type { ApiClient, ApiResult, RequestDescription } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
+import type { Intake } from "../../records/intake.js";
 import { CliError, rejectedError, usageError } from "../../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../../intake/diff.js";
 import { intakePositions } from "../../intake/items.js";

@@ -3,7 +3,7 @@
  * the shared change pipeline, and either returns a one-line detail, asks to be skipped, or throws.
  */
 import type { ApiClient } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
+import type { Intake } from "../../records/intake.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, rejectedError } from "../../errors.js";
 import { toApiDateTime } from "../../intake/dates.js";

@@ -1,6 +1,6 @@
 /**
  * The config file's one definition: `{ profiles: { <name>: Profile } }`. Unknown keys are dropped.
- * Every run reads the file through the plain check in `./check.ts` instead (zod costs start-up
+ * Every run reads the file through the plain check in `src/config/check.ts` instead (zod costs start-up
  * time); test/unit/configCheck.test.ts pins the two together.
  */
 import * as z from "zod/mini";
