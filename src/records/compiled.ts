@@ -1,0 +1,18 @@
+/**
+ * The records checked at run time. `node scripts/records.mjs` compiles each schema here into a
+ * plain validator of ./validators.js (generated, committed; a test fails when it is stale), so a
+ * run checks with the schema's rules without loading zod.
+ */
+import type * as z from "zod/mini";
+import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema, IntakeSchema, NutritionSchema } from "./intake.js";
+
+export const COMPILED_RECORDS = {
+  IntakeResponse: IntakeResponseSchema,
+  IntakeListResponse: IntakeListResponseSchema,
+  ErrorBody: ErrorBodySchema,
+};
+
+/** Parts of several records (or of one record twice), each compiled once into a validator the records call. */
+export const SHARED_PARTS = { Intake: IntakeSchema, Nutrition: NutritionSchema };
+
+export type CompiledRecords = { [Name in keyof typeof COMPILED_RECORDS]: z.infer<(typeof COMPILED_RECORDS)[Name]> };
