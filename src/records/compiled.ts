@@ -4,12 +4,14 @@
  * run checks with the schema's rules without loading zod.
  */
 import type * as z from "zod/mini";
+import { ConfigFileSchema } from "./config.js";
 import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema, IntakeSchema, NutritionSchema } from "./intake.js";
 
 export const COMPILED_RECORDS = {
   IntakeResponse: IntakeResponseSchema,
   IntakeListResponse: IntakeListResponseSchema,
   ErrorBody: ErrorBodySchema,
+  ConfigFile: ConfigFileSchema,
 };
 
 /** Parts of several records (or of one record twice), each compiled once into a validator the records call. */

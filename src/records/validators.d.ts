@@ -6,6 +6,7 @@ import type { CompiledRecords } from "./compiled.js";
 export declare const IntakeResponse: Validator<CompiledRecords["IntakeResponse"]>;
 export declare const IntakeListResponse: Validator<CompiledRecords["IntakeListResponse"]>;
 export declare const ErrorBody: Validator<CompiledRecords["ErrorBody"]>;
+export declare const ConfigFile: Validator<CompiledRecords["ConfigFile"]>;
 /** By schema path: the description of a described part. */
 export declare const descriptions: Record<string, string>;
 /** By schema path: the JSON types a required key allows. */

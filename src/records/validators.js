@@ -1243,7 +1243,200 @@ validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const descriptions = {};
+export const ConfigFile = validate30;
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ConfigFile","type":"object","properties":{"profiles":{"type":"object","additionalProperties":{"type":"object","properties":{"api-url":{"type":"string","description":"a URL in quotes"},"user":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991,"description":"a positive whole number"},"timeout":{"type":"number","exclusiveMinimum":0,"description":"a positive number of seconds"},"token":{"type":"string","description":"a token in quotes"},"journal":{"type":"boolean","description":"true or false"},"journal-days":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991,"description":"a positive whole number"}},"description":"an object of settings"},"description":"an object of profiles"}}};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ConfigFile" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.profiles !== undefined){
+let data0 = data.profiles;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key0 in data0){
+let data1 = data0[key0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1["api-url"] !== undefined){
+if(typeof data1["api-url"] !== "string"){
+const err0 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/api-url",schemaPath:"#/properties/profiles/additionalProperties/properties/api-url/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data1.user !== undefined){
+let data3 = data1.user;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err1 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/user",schemaPath:"#/properties/profiles/additionalProperties/properties/user/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 9007199254740991 || isNaN(data3)){
+const err2 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/user",schemaPath:"#/properties/profiles/additionalProperties/properties/user/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data3 <= 0 || isNaN(data3)){
+const err3 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/user",schemaPath:"#/properties/profiles/additionalProperties/properties/user/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data1.timeout !== undefined){
+let data4 = data1.timeout;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 <= 0 || isNaN(data4)){
+const err4 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeout",schemaPath:"#/properties/profiles/additionalProperties/properties/timeout/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeout",schemaPath:"#/properties/profiles/additionalProperties/properties/timeout/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.token !== undefined){
+if(typeof data1.token !== "string"){
+const err6 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/token",schemaPath:"#/properties/profiles/additionalProperties/properties/token/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.journal !== undefined){
+if(typeof data1.journal !== "boolean"){
+const err7 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/journal",schemaPath:"#/properties/profiles/additionalProperties/properties/journal/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1["journal-days"] !== undefined){
+let data7 = data1["journal-days"];
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err8 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/journal-days",schemaPath:"#/properties/profiles/additionalProperties/properties/journal-days/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 9007199254740991 || isNaN(data7)){
+const err9 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/journal-days",schemaPath:"#/properties/profiles/additionalProperties/properties/journal-days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data7 <= 0 || isNaN(data7)){
+const err10 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/journal-days",schemaPath:"#/properties/profiles/additionalProperties/properties/journal-days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiles/additionalProperties/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/profiles",schemaPath:"#/properties/profiles/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+
+export const descriptions = {
+ "#/properties/profiles": "an object of profiles",
+ "#/properties/profiles/additionalProperties": "an object of settings",
+ "#/properties/profiles/additionalProperties/properties/api-url": "a URL in quotes",
+ "#/properties/profiles/additionalProperties/properties/journal": "true or false",
+ "#/properties/profiles/additionalProperties/properties/journal-days": "a positive whole number",
+ "#/properties/profiles/additionalProperties/properties/timeout": "a positive number of seconds",
+ "#/properties/profiles/additionalProperties/properties/token": "a token in quotes",
+ "#/properties/profiles/additionalProperties/properties/user": "a positive whole number"
+};
 export const requiredTypes = {
  "#/properties/image_id": [
   "number"

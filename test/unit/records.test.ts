@@ -78,3 +78,22 @@ describe("a checked answer", () => {
     expect(describeProblem(problem!)).toBe("intakes_list.1.image_id: expected a number, received null");
   });
 });
+
+describe("a checked config file", () => {
+  it("keeps a profile's keys it does not know", () => {
+    const file = { profiles: { default: { user: 101, colour: "red" } } };
+    expect(checkRecord(validators.ConfigFile, file)).toEqual({ valid: true, data: file });
+  });
+
+  it.each<[unknown, string[], string]>([
+    [{ profiles: { default: { user: 1.5 } } }, ["profiles", "default", "user"], "a positive whole number"],
+    [{ profiles: { default: { user: 0 } } }, ["profiles", "default", "user"], "a positive whole number"],
+    [{ profiles: { default: { timeout: 0 } } }, ["profiles", "default", "timeout"], "a positive number of seconds"],
+    [{ profiles: { work: { token: 12345 } } }, ["profiles", "work", "token"], "a token in quotes"],
+    [{ profiles: { a: {}, b: "x" } }, ["profiles", "b"], "an object of settings"],
+    [{ profiles: [] }, ["profiles"], "an object of profiles"],
+    ["just text", [], "a JSON object"],
+  ])("refuses %j at its first wrong value, saying what it must be", (file, path, expected) => {
+    expect(problemsOf(validators.ConfigFile, file)[0]).toMatchObject({ path, expected });
+  });
+});
