@@ -7,6 +7,11 @@ export declare const IntakeResponse: Validator<CompiledRecords["IntakeResponse"]
 export declare const IntakeListResponse: Validator<CompiledRecords["IntakeListResponse"]>;
 export declare const ErrorBody: Validator<CompiledRecords["ErrorBody"]>;
 export declare const ConfigFile: Validator<CompiledRecords["ConfigFile"]>;
+export declare const RecognitionUpdate: Validator<CompiledRecords["RecognitionUpdate"]>;
+export declare const SegmentationUpdate: Validator<CompiledRecords["SegmentationUpdate"]>;
+export declare const ManualUpdate: Validator<CompiledRecords["ManualUpdate"]>;
+export declare const ClientSegmentationUpdate: Validator<CompiledRecords["ClientSegmentationUpdate"]>;
+export declare const ClientManualUpdate: Validator<CompiledRecords["ClientManualUpdate"]>;
 /** By schema path: the description of a described part. */
 export declare const descriptions: Record<string, string>;
 /** By schema path: the JSON types a required key allows. */

@@ -1427,6 +1427,1009 @@ validate30.errors = vErrors;
 return errors === 0;
 }
 
+export const RecognitionUpdate = validate31;
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"RecognitionUpdate","type":"object","properties":{"quantity":{"type":"integer","minimum":0.1,"maximum":100000},"salt":{"type":"string","enum":["none","low","medium","high"]},"sugar":{"type":"string","enum":["none","low","medium","high"]}},"additionalProperties":false};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="RecognitionUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "quantity") || (key0 === "salt")) || (key0 === "sugar"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data0 = data.quantity;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 0.1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.salt !== undefined){
+let data1 = data.salt;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/salt",schemaPath:"#/properties/salt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((data1 === "none") || (data1 === "low")) || (data1 === "medium")) || (data1 === "high"))){
+const err5 = {instancePath:instancePath+"/salt",schemaPath:"#/properties/salt/enum",keyword:"enum",params:{allowedValues: schema12.properties.salt.enum}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.sugar !== undefined){
+let data2 = data.sugar;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/sugar",schemaPath:"#/properties/sugar/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((((data2 === "none") || (data2 === "low")) || (data2 === "medium")) || (data2 === "high"))){
+const err7 = {instancePath:instancePath+"/sugar",schemaPath:"#/properties/sugar/enum",keyword:"enum",params:{allowedValues: schema12.properties.sugar.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+
+export const SegmentationUpdate = validate32;
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"SegmentationUpdate","type":"object","properties":{"quantity":{"allOf":[{"$ref":"SegmentationGrams"}]},"salt":{"allOf":[{"$ref":"SegmentationLevels"}]},"sugar":{"allOf":[{"$ref":"SegmentationLevels"}]},"oil":{"allOf":[{"$ref":"SegmentationLevels"}]},"measures":{"type":"object","propertyNames":{"type":"string","pattern":"^[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","enum":["metric","imperial"]}}},"additionalProperties":false};
+const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"SegmentationGrams","type":"object","propertyNames":{"type":"string","pattern":"^[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"number","minimum":0.1,"maximum":100000}};
+const pattern0 = new RegExp("^[1-9][0-9]{0,8}$", "u");
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="SegmentationGrams" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern0.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,8}$"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 0.1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"SegmentationLevels","type":"object","propertyNames":{"type":"string","pattern":"^[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","enum":["none","low","medium","high"]}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="SegmentationLevels" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern0.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,8}$"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "none") || (data0 === "low")) || (data0 === "medium")) || (data0 === "high"))){
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema15.additionalProperties.enum}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="SegmentationUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((key0 === "quantity") || (key0 === "salt")) || (key0 === "sugar")) || (key0 === "oil")) || (key0 === "measures"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+if(!(validate33(data.quantity, {instancePath:instancePath+"/quantity",parentData:data,parentDataProperty:"quantity",rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+if(data.salt !== undefined){
+if(!(validate35(data.salt, {instancePath:instancePath+"/salt",parentData:data,parentDataProperty:"salt",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.sugar !== undefined){
+if(!(validate35(data.sugar, {instancePath:instancePath+"/sugar",parentData:data,parentDataProperty:"sugar",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.oil !== undefined){
+if(!(validate35(data.oil, {instancePath:instancePath+"/oil",parentData:data,parentDataProperty:"oil",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.measures !== undefined){
+let data4 = data.measures;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern0.test(key1)){
+const err1 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,8}$"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid5 = _errs12 === errors;
+if(!valid5){
+const err3 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+if(typeof data5 !== "string"){
+const err4 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((data5 === "metric") || (data5 === "imperial"))){
+const err5 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema13.properties.measures.additionalProperties.enum}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
+export const ManualUpdate = validate39;
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ManualUpdate","type":"object","properties":{"quantity":{"allOf":[{"$ref":"ManualGrams"}]},"salt":{"allOf":[{"$ref":"ManualLevels"}]},"sugar":{"allOf":[{"$ref":"ManualLevels"}]},"oil":{"allOf":[{"$ref":"ManualLevels"}]},"measures":{"type":"object","propertyNames":{"type":"string","pattern":"^manual[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","enum":["metric","imperial"]}}},"additionalProperties":false};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ManualGrams","type":"object","propertyNames":{"type":"string","pattern":"^manual[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"number","minimum":0.1,"maximum":100000}};
+const pattern3 = new RegExp("^manual[1-9][0-9]{0,8}$", "u");
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ManualGrams" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern3.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^manual[1-9][0-9]{0,8}$"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 0.1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+
+const schema18 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ManualLevels","type":"object","propertyNames":{"type":"string","pattern":"^manual[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","enum":["none","low","medium","high"]}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ManualLevels" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern3.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^manual[1-9][0-9]{0,8}$"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "none") || (data0 === "low")) || (data0 === "medium")) || (data0 === "high"))){
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema18.additionalProperties.enum}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ManualUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((key0 === "quantity") || (key0 === "salt")) || (key0 === "sugar")) || (key0 === "oil")) || (key0 === "measures"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+if(!(validate40(data.quantity, {instancePath:instancePath+"/quantity",parentData:data,parentDataProperty:"quantity",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.salt !== undefined){
+if(!(validate42(data.salt, {instancePath:instancePath+"/salt",parentData:data,parentDataProperty:"salt",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.sugar !== undefined){
+if(!(validate42(data.sugar, {instancePath:instancePath+"/sugar",parentData:data,parentDataProperty:"sugar",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.oil !== undefined){
+if(!(validate42(data.oil, {instancePath:instancePath+"/oil",parentData:data,parentDataProperty:"oil",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.measures !== undefined){
+let data4 = data.measures;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern3.test(key1)){
+const err1 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/pattern",keyword:"pattern",params:{pattern: "^manual[1-9][0-9]{0,8}$"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid5 = _errs12 === errors;
+if(!valid5){
+const err3 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+if(typeof data5 !== "string"){
+const err4 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((data5 === "metric") || (data5 === "imperial"))){
+const err5 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema16.properties.measures.additionalProperties.enum}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+
+export const ClientSegmentationUpdate = validate46;
+const schema19 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ClientSegmentationUpdate","type":"object","properties":{"quantity":{"allOf":[{"$ref":"SegmentationGrams"}]},"salt":{"allOf":[{"$ref":"SegmentationLevels"}]},"sugar":{"allOf":[{"$ref":"SegmentationLevels"}]},"oil":{"allOf":[{"$ref":"SegmentationLevels"}]},"measures":{"type":"object","propertyNames":{"type":"string","pattern":"^[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
+const pattern7 = new RegExp("\\S", "u");
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ClientSegmentationUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((key0 === "quantity") || (key0 === "salt")) || (key0 === "sugar")) || (key0 === "oil")) || (key0 === "measures"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+if(!(validate33(data.quantity, {instancePath:instancePath+"/quantity",parentData:data,parentDataProperty:"quantity",rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+if(data.salt !== undefined){
+if(!(validate35(data.salt, {instancePath:instancePath+"/salt",parentData:data,parentDataProperty:"salt",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.sugar !== undefined){
+if(!(validate35(data.sugar, {instancePath:instancePath+"/sugar",parentData:data,parentDataProperty:"sugar",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.oil !== undefined){
+if(!(validate35(data.oil, {instancePath:instancePath+"/oil",parentData:data,parentDataProperty:"oil",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+if(data.measures !== undefined){
+let data4 = data.measures;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern0.test(key1)){
+const err1 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,8}$"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid5 = _errs12 === errors;
+if(!valid5){
+const err3 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err4 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/pattern",keyword:"pattern",params:{pattern: "\\S"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+
+export const ClientManualUpdate = validate51;
+const schema20 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ClientManualUpdate","type":"object","properties":{"quantity":{"allOf":[{"$ref":"ManualGrams"}]},"salt":{"allOf":[{"$ref":"ManualLevels"}]},"sugar":{"allOf":[{"$ref":"ManualLevels"}]},"oil":{"allOf":[{"$ref":"ManualLevels"}]},"measures":{"type":"object","propertyNames":{"type":"string","pattern":"^manual[1-9][0-9]{0,8}$"},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ClientManualUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((key0 === "quantity") || (key0 === "salt")) || (key0 === "sugar")) || (key0 === "oil")) || (key0 === "measures"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+if(!(validate40(data.quantity, {instancePath:instancePath+"/quantity",parentData:data,parentDataProperty:"quantity",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.salt !== undefined){
+if(!(validate42(data.salt, {instancePath:instancePath+"/salt",parentData:data,parentDataProperty:"salt",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.sugar !== undefined){
+if(!(validate42(data.sugar, {instancePath:instancePath+"/sugar",parentData:data,parentDataProperty:"sugar",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.oil !== undefined){
+if(!(validate42(data.oil, {instancePath:instancePath+"/oil",parentData:data,parentDataProperty:"oil",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.measures !== undefined){
+let data4 = data.measures;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern3.test(key1)){
+const err1 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/pattern",keyword:"pattern",params:{pattern: "^manual[1-9][0-9]{0,8}$"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid5 = _errs12 === errors;
+if(!valid5){
+const err3 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err4 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/pattern",keyword:"pattern",params:{pattern: "\\S"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/measures/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/measures/additionalProperties/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/measures",schemaPath:"#/properties/measures/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+
 export const descriptions = {
  "#/properties/profiles": "an object of profiles",
  "#/properties/profiles/additionalProperties": "an object of settings",

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { checkRecord, describeProblem } from "../../src/records/check.js";
 import { COMPILED_RECORDS, SHARED_PARTS } from "../../src/records/compiled.js";
+import { UpdateFieldsSchema } from "../../src/records/update.js";
 import * as validators from "../../src/records/validators.js";
 // @ts-expect-error: a plain .mjs module of the repository's scripts, without types
 import { compileRecords } from "../../scripts/records.mjs";
@@ -95,5 +96,41 @@ describe("a checked config file", () => {
     ["just text", [], "a JSON object"],
   ])("refuses %j at its first wrong value, saying what it must be", (file, path, expected) => {
     expect(problemsOf(validators.ConfigFile, file)[0]).toMatchObject({ path, expected });
+  });
+});
+
+describe("the update's definition", () => {
+  it.each<[Record<string, unknown>, boolean]>([
+    [{ quantity: 320, salt: "low" }, true],
+    [{ quantity: { 1: 150, 2: 80.5 }, oil: { 2: "none" } }, true],
+    [{ measures: { manual1: "imperial" }, quantity: { manual2: 40 } }, true],
+    [{}, true],
+    [{ quantity: 320.5 }, false],
+    [{ quantity: 150, salt: { 1: "low" } }, false],
+    [{ oil: "low" }, false],
+    [{ quantity: { 1: 150, manual2: 40 } }, false],
+    [{ salt: { "01": "low" } }, false],
+    [{ measures: { 1: "us" } }, false],
+  ])("takes %j: %s", (fields, accepted) => {
+    expect(UpdateFieldsSchema.safeParse(fields).success).toBe(accepted);
+  });
+});
+
+describe("checked update fields", () => {
+  it("name a key of the wrong form, a key not allowed, and every wrong value", () => {
+    const problems = problemsOf(validators.SegmentationUpdate, { quantity: { one: 150, "2": 0 }, salt: { "1": "LOW" }, colour: 1 });
+    expect(problems.map(({ path, rule, wrongKey }) => ({ path, rule, wrongKey }))).toEqual([
+      { path: ["colour"], rule: "additionalProperties", wrongKey: true },
+      { path: ["quantity", "one"], rule: "pattern", wrongKey: true },
+      { path: ["quantity", "2"], rule: "minimum", wrongKey: undefined },
+      { path: ["salt", "1"], rule: "enum", wrongKey: undefined },
+    ]);
+    expect(problems.map((problem) => problem.expected).slice(2)).toEqual(["at least 0.1", "one of none, low, medium, high"]);
+  });
+
+  it("take any measure name from the CLI, only the API's from the sandbox", () => {
+    expect(checkRecord(validators.ClientManualUpdate, { measures: { manual1: "us-customary" } }).valid).toBe(true);
+    expect(checkRecord(validators.ManualUpdate, { measures: { manual1: "us-customary" } }).valid).toBe(false);
+    expect(checkRecord(validators.ClientManualUpdate, { measures: { manual1: " " } }).valid).toBe(false);
   });
 });
