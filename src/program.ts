@@ -93,7 +93,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
       const options = { ...self.parent?.opts(), ...self.opts() };
       const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
-      // Loaded here, not at the top: `--help` and usage errors never need config, zod or the client.
+      // Loaded here, not at the top: `--help` and usage errors never need config or the client.
       const { Context } = await import("./context.js");
       const ctx: Context = new Context(io, readGlobals(self), signal, services);
       state.exitCode = (await run(ctx)) ?? 0;

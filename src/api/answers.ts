@@ -5,8 +5,8 @@
 import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
-// A plain check pinned to the zod schema: answers are checked without loading zod at every start.
-import { ErrorBodyCheck as ErrorBodySchema } from "./checks.js";
+import { checkRecord } from "../records/check.js";
+import * as validators from "../records/validators.js";
 import type { TransportResponse } from "./transport.js";
 
 export interface RateLimitInfo {
@@ -34,8 +34,8 @@ export function errorMessage(body: Buffer): string | null {
 /** An error body's sentence (one line) and the service's code; nulls for a non-JSON body. */
 export function readErrorBody(body: Buffer): { message: string | null; code: number | string | null } {
   try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(body.toString("utf8")));
-    if (parsed.success) {
+    const parsed = checkRecord(validators.ErrorBody, JSON.parse(body.toString("utf8")));
+    if (parsed.valid) {
       const code = parsed.data.code;
       const numeric = typeof code === "number" && Number.isFinite(code);
       const cleanCode = numeric || (typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code)) ? (code ?? null) : null;

@@ -1,16 +1,16 @@
 /**
  * The API client: base URL and /v2 paths, bearer token, user_id, timeout, retries with
- * backoff and jitter, response size limit, one error mapping, a masked trace, and a lenient
- * schema parse of every response.
+ * backoff and jitter, response size limit, one error mapping, a masked trace, and a check of
+ * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
 import { failure } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
 import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
-// Plain checks pinned to the zod schemas of ./schemas.ts: answers are checked without loading zod at every start.
-import { IntakeListResponseCheck as IntakeListResponseSchema, IntakeResponseCheck as IntakeResponseSchema } from "./checks.js";
-import type { IntakeListResponse, IntakeResponse } from "./schemas.js";
+import { checkRecord, describeProblem, type Validator } from "../records/check.js";
+import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
+import * as validators from "../records/validators.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
@@ -61,12 +61,6 @@ export interface RequestDescription {
   headers: Record<string, string>;
   /** What would be sent: JSON, a summary of a multipart upload, or null (a DELETE). */
   body: unknown;
-}
-
-interface Schema<T> {
-  safeParse(
-    data: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 export class ApiClient {
@@ -128,12 +122,12 @@ export class ApiClient {
   }
 
   async getIntake(imageId: number): Promise<ApiResult<IntakeResponse>> {
-    return this.send("GET", this.url(paths.intake(imageId)), undefined, {}, IntakeResponseSchema);
+    return this.send("GET", this.url(paths.intake(imageId)), undefined, {}, validators.IntakeResponse);
   }
 
   async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<ApiResult<IntakeListResponse>> {
     const url = this.url(paths.intakesList(), { date_from: range.from, date_to: range.to });
-    return this.send("GET", url, undefined, {}, IntakeListResponseSchema);
+    return this.send("GET", url, undefined, {}, validators.IntakeListResponse);
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */
@@ -185,7 +179,7 @@ export class ApiClient {
     url: URL,
     body: Buffer | undefined,
     headers: Record<string, string>,
-    schema: Schema<T> | null,
+    validator: Validator<T> | null,
   ): Promise<ApiResult<T>> {
     const { retries, rateLimitRetries, signal } = this.options;
     const attempts = new Attempts(
@@ -205,7 +199,7 @@ export class ApiClient {
       }
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
-      if (response.status >= 200 && response.status < 300) return this.parse(response, url, schema);
+      if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator);
       if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
@@ -249,9 +243,9 @@ export class ApiClient {
     }
   }
 
-  private parse<T>(response: TransportResponse, url: URL, schema: Schema<T> | null): ApiResult<T> {
+  private parse<T>(response: TransportResponse, url: URL, validator: Validator<T> | null): ApiResult<T> {
     const raw = response.body.toString("utf8");
-    if (schema === null) {
+    if (validator === null) {
       let data: unknown = null;
       if (raw.trim() !== "") {
         try {
@@ -268,15 +262,13 @@ export class ApiClient {
     } catch {
       throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? issue.path.join(".") : "body";
-      const problem = `${where}: ${issue?.message ?? "invalid"}`;
+    const checked = checkRecord(validator, json);
+    if (!checked.valid) {
+      const problem = describeProblem(checked.problems[0]!);
       throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, {
         status: response.status,
       });
     }
-    return { raw, data: parsed.data, status: response.status, rateLimit: readRateLimit(response.headers) };
+    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(response.headers) };
   }
 }

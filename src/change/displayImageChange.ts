@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from "../api/client.js";
 import type { ImageUpload } from "../api/imageUpload.js";
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { CliError, rejectedError } from "../errors.js";
 import { displayImageProblem } from "../intake/displayImageRule.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/limits.js";

@@ -4,7 +4,7 @@
  * or send it through the pipeline.
  */
 import type { ApiClient } from "../api/client.js";
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { rejectedError, usageError } from "../errors.js";
 import { intakePositions } from "../intake/items.js";
 import { readIntakeKind } from "../intake/kinds.js";

@@ -5,7 +5,7 @@
  * intakeUpdate.ts and displayImageChange.ts.
  */
 import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js";
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
 import type { ImageCopy } from "../journal/entry.js";

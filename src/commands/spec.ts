@@ -2,7 +2,7 @@
  * Commands as specs: each noun's `src/commands/<noun>/index.ts` declares its verbs (arguments
  * and options keyed by the typed field each is read into, examples, a lazy run, and a parse step
  * where a verb checks or reshapes its input), and `src/program.ts` turns
- * them into the command tree. Nothing here loads config, zod, the client or a printer: `--help`
+ * them into the command tree. Nothing here loads config, the client or a printer: `--help`
  * and shell completion read these declarations alone. See `src/commands/intake/index.ts` for
  * how to add a verb or an option.
  */

@@ -9,8 +9,9 @@ import { usageError } from "../errors.js";
 import { diskFullHint } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
-import { checkConfigFile } from "./check.js";
-import type { Profile } from "./schema.js";
+import { checkRecord } from "../records/check.js";
+import type { Profile } from "../records/config.js";
+import * as validators from "../records/validators.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 
@@ -93,12 +94,14 @@ export function readConfig(path: string): ConfigData {
   } catch {
     throw usageError(`config file ${path} is not valid JSON`, { hint: fix });
   }
-  const checked = checkConfigFile(data);
-  if (!checked.success) {
-    const where = checked.path.join(".");
-    throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}: expected ${checked.expected}`, { hint: fix });
+  const checked = checkRecord(validators.ConfigFile, data);
+  if (!checked.valid) {
+    // What the value must be, never the value itself: it may be a token.
+    const { path: keys, expected } = checked.problems[0]!;
+    const where = keys.join(".");
+    throw usageError(`config file ${path} has an invalid value${where ? ` at ${where}` : ""}: expected ${expected}`, { hint: fix });
   }
-  return { profiles: checked.profiles };
+  return { profiles: checked.data.profiles ?? {} };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** What a change did to an intake, item by item: pure, for printing and for batch results. */
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { readItems, readTotals, type ItemView } from "./items.js";
 import { MODIFIERS } from "./levels.js";
 import { isPlainRecord } from "./records.js";

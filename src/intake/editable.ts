@@ -2,7 +2,7 @@
  * The editable state of an intake (quantities, salt, sugar, oil, measures per item): compared
  * before and after a change, and sent back to restore it. Pure, no I/O.
  */
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { formatAmount } from "./amounts.js";
 import { kcalOf, readItems, type ItemView } from "./items.js";
 import { isItemized, readIntakeKind } from "./kinds.js";

@@ -1,5 +1,5 @@
 /** Reading an intake record into the views the CLI prints and compares: pure, no I/O. */
-import type { Intake, Nutrition } from "../api/schemas.js";
+import type { Intake, Nutrition } from "../records/intake.js";
 import { readIntakeKind, type RecordKind } from "./kinds.js";
 import { positionKey } from "./positions.js";
 

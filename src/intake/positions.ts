@@ -4,8 +4,9 @@
  */
 export type Position = number | string;
 
-const SEGMENT_KEY = /^[1-9][0-9]{0,8}$/;
-const MANUAL_KEY = /^manual[1-9][0-9]{0,8}$/;
+/** A position key of each form (the update payload's schema keys its objects with these). */
+export const SEGMENT_KEY = /^[1-9][0-9]{0,8}$/;
+export const MANUAL_KEY = /^manual[1-9][0-9]{0,8}$/;
 
 export type PositionKind = "segmentation" | "manual";
 

@@ -1,5 +1,7 @@
+import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
+import * as validators from "../records/validators.js";
 import type { IntakeKind, RecordKind } from "./kinds.js";
-import { isLevel, isMeasure, LEVELS, MEASURES } from "./levels.js";
+import { LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
@@ -35,86 +37,67 @@ export function pickUpdateFields(body: Record<string, unknown>): Record<string, 
   return fields;
 }
 
-function checkFlatField(name: string, value: unknown): UpdateProblem[] {
-  if (name === "quantity") {
-    const problem = quantityProblem(value, "quantity", true);
-    return problem ? [{ field: "quantity", rule: "quantity", message: problem }] : [];
-  }
-  if (name === "salt" || name === "sugar") {
-    return isLevel(value) ? [] : [{ field: name, rule: "level", message: `${name} must be one of ${LEVELS.join(", ")}` }];
-  }
-  return [{ field: name, rule: "shape", message: `${name} applies only to itemized intakes, as an object keyed by position` }];
+/** The compiled definition the fields must fit: by shape, by the form of their first well-formed position, and by how measures are judged. */
+function validatorFor(fields: Record<string, unknown>, shape: "recognition" | "itemized", options: ShapeOptions): Validator<unknown> {
+  if (shape === "recognition") return validators.RecognitionUpdate;
+  const keys = Object.values(fields).flatMap((byPosition) => Object.keys(byPosition as Record<string, unknown>));
+  const manual = keys.map(parsePositionKey).find((position) => position !== null)?.kind === "manual";
+  if (options.strictMeasures) return manual ? validators.ManualUpdate : validators.SegmentationUpdate;
+  return manual ? validators.ClientManualUpdate : validators.ClientSegmentationUpdate;
 }
 
-function checkItemValue(name: string, key: string, value: unknown, options: ShapeOptions): UpdateProblem | null {
+/** A problem of the update definition, in the words of the update rules, with the rule it breaks. */
+function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition" | "itemized"): UpdateProblem {
+  const [name = "", key] = path;
+  const field = path.join(".");
+  if (rule === "additionalProperties") {
+    return { field, rule: "shape", message: `${name} applies only to itemized intakes, as an object keyed by position` };
+  }
+  if (key !== undefined && rule === "pattern") {
+    const message = parsePositionKey(key)
+      ? `positions mix segmentation and manual forms ("${key}")`
+      : `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`;
+    return { field, rule: "position", message };
+  }
+  const where = key === undefined ? name : `${name} of position ${key}`;
   if (name === "quantity") {
-    const problem = quantityProblem(value, `quantity of position ${key}`, false);
-    return problem ? { field: `quantity.${key}`, rule: "quantity", message: problem } : null;
+    const message = quantityProblem(value, where, shape === "recognition") ?? `${where} is not a quantity the API takes`;
+    return { field, rule: "quantity", message };
   }
-  if (name === "measures") {
-    const valid = options.strictMeasures ? isMeasure(value) : typeof value === "string" && value.trim() !== "";
-    return valid
-      ? null
-      : { field: `measures.${key}`, rule: "level", message: `measures of position ${key} must be one of ${MEASURES.join(", ")}` };
-  }
-  if (isLevel(value)) return null;
-  return { field: `${name}.${key}`, rule: "level", message: `${name} of position ${key} must be one of ${LEVELS.join(", ")}` };
-}
-
-function checkItemizedFields(fields: Record<string, unknown>, itemized: readonly string[], options: ShapeOptions): UpdateProblem[] {
-  const problems: UpdateProblem[] = [];
-  let positionKind: string | null = null;
-  for (const name of itemized) {
-    for (const [key, value] of Object.entries(fields[name] as Record<string, unknown>)) {
-      const position = parsePositionKey(key);
-      if (!position) {
-        problems.push({
-          field: `${name}.${key}`,
-          rule: "position",
-          message: `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`,
-        });
-        continue;
-      }
-      if (positionKind && position.kind !== positionKind) {
-        problems.push({ field: `${name}.${key}`, rule: "position", message: `positions mix segmentation and manual forms ("${key}")` });
-      }
-      positionKind ??= position.kind;
-      const problem = checkItemValue(name, key, value, options);
-      if (problem) problems.push(problem);
-    }
-  }
-  return problems;
+  const allowed = name === "measures" ? MEASURES : LEVELS;
+  return { field, rule: "level", message: `${where} must be one of ${allowed.join(", ")}` };
 }
 
 /**
- * Checks the update fields on their own, before the intake is known: each value's type,
- * levels, quantities and position keys. Returns the shape the fields describe.
+ * Checks the update fields on their own, before the intake is known, against the update's
+ * definition (src/records/update.ts): each value's type, levels, quantities and position keys.
+ * Returns the shape the fields describe.
  */
 export function validateUpdateShape(
   fields: Record<string, unknown>,
   options: ShapeOptions,
 ): { shape: UpdateShape; problems: UpdateProblem[] } {
-  const problems: UpdateProblem[] = [];
-  const present = UPDATE_FIELDS.filter((name) => fields[name] !== undefined);
-  if (present.length === 0) return { shape: "empty", problems };
+  const given = pickUpdateFields(fields);
+  const present = Object.keys(given);
+  if (present.length === 0) return { shape: "empty", problems: [] };
 
-  const itemized = present.filter((name) => isPlainRecord(fields[name]));
-  const flat = present.filter((name) => !isPlainRecord(fields[name]));
+  const itemized = present.filter((name) => isPlainRecord(given[name]));
+  const flat = present.filter((name) => !isPlainRecord(given[name]));
   if (itemized.length > 0 && flat.length > 0) {
-    problems.push({
+    const problem: UpdateProblem = {
       field: flat[0]!,
       rule: "shape",
       message: `${flat[0]} must be an object keyed by position like ${itemized[0]}, or all fields must be plain values for a recognition-only intake`,
-    });
-    return { shape: itemized.length >= flat.length ? "itemized" : "recognition", problems };
+    };
+    return { shape: itemized.length >= flat.length ? "itemized" : "recognition", problems: [problem] };
   }
-
-  if (flat.length > 0) {
-    for (const name of flat) problems.push(...checkFlatField(name, fields[name]));
-    return { shape: "recognition", problems };
-  }
-  problems.push(...checkItemizedFields(fields, itemized, options));
-  return { shape: "itemized", problems };
+  const shape = flat.length > 0 ? "recognition" : "itemized";
+  const checked = checkRecord(validatorFor(given, shape, options), given);
+  if (checked.valid) return { shape, problems: [] };
+  // In the fields' order (a key not allowed is met before the fields' values).
+  const order = (problem: RecordProblem) => UPDATE_FIELDS.indexOf(problem.path[0] as (typeof UPDATE_FIELDS)[number]);
+  const problems = checked.problems.sort((a, b) => order(a) - order(b)).map((problem) => updateProblem(problem, shape));
+  return { shape, problems };
 }
 
 /**

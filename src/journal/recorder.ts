@@ -4,7 +4,7 @@
  */
 import { randomInt } from "node:crypto";
 import type { RequestDescription } from "../api/client.js";
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { redactSecrets } from "../secrets.js";
 import type { BeginRecord, CompleteRecord, ImageCopy, Outcome } from "./entry.js";

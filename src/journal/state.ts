@@ -2,7 +2,7 @@
  * The part of an intake a change can touch, as the journal keeps it: per position grams, salt,
  * sugar, oil and measures, and the display image. Pure: no I/O.
  */
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { readItems } from "../intake/items.js";
 import { readIntakeKind, type RecordKind } from "../intake/kinds.js";
 

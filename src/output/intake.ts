@@ -1,5 +1,5 @@
 /** Presenters for intakes: data in, text out. Only the io decides terminal and colour. */
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import { KIND_LABELS } from "../intake/kinds.js";

@@ -1,5 +1,5 @@
 /** `intake show --nutrients all`: every nutrient code, per intake and per item. Data in, text out. */
-import type { Intake } from "../api/schemas.js";
+import type { Intake } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import { readNutrientGroups } from "../intake/items.js";

@@ -1,7 +1,7 @@
 /** The nutrition model and the seed data, without HTTP. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IntakeSchema } from "../../src/api/schemas.js";
+import { IntakeSchema } from "../../src/records/intake.js";
 import { LEVELS, type Level } from "../../src/intake/index.js";
 import {
   calculatePortion,

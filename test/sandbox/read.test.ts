@@ -1,6 +1,6 @@
 /** Reading: GET intake, the history list, the recipe endpoints, images, stats and the seed. */
 import { describe, expect, it } from "vitest";
-import { IntakeListResponseSchema, IntakeResponseSchema } from "../../src/api/schemas.js";
+import { IntakeListResponseSchema, IntakeResponseSchema } from "../../src/records/intake.js";
 import { readIntakeKind } from "../../src/intake/index.js";
 import { SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
 import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Intake } from "../../src/api/schemas.js";
+import type { Intake } from "../../src/records/intake.js";
 import { checkModifierFlags, checkPositionArgs, closestValue, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
 import { intakePositions } from "../../src/intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Intake } from "../../src/api/schemas.js";
+import type { Intake } from "../../src/records/intake.js";
 import { describeIgnored } from "../../src/output/changeResult.js";
 import { diffIntakes, findIgnoredModifiers } from "../../src/intake/diff.js";
 import { renderDiff } from "../../src/output/changeResult.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Intake } from "../../src/api/schemas.js";
+import type { Intake } from "../../src/records/intake.js";
 import { buildRestoreFields, buildSmokeChange, describeState, editableState, stateDifference } from "../../src/intake/editable.js";
 import { xmlEscape } from "../../src/output/smoke.js";
 import { manualIntake, segmentationIntake } from "../faults/fixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IntakeSchema } from "../../src/api/schemas.js";
+import { IntakeSchema } from "../../src/records/intake.js";
 import { displayImageText, renderIntake, renderIntakeList } from "../../src/output/intake.js";
 
 const manual = IntakeSchema.parse({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IntakeSchema, type Intake } from "../../src/api/schemas.js";
+import { IntakeSchema, type Intake } from "../../src/records/intake.js";
 import { kcalOf, readItems, readTotals } from "../../src/intake/items.js";
 import { formatAmount } from "../../src/intake/amounts.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isItemized, readIntakeKind } from "../../src/intake/kinds.js";
 import { intakePositions } from "../../src/intake/items.js";
 import { parsePositionKey, positionKey } from "../../src/intake/positions.js";
-import { IntakeSchema } from "../../src/api/schemas.js";
+import { IntakeSchema } from "../../src/records/intake.js";
 
 const recipe = (position: number | string) => ({ food_item_position: position, name: `food ${position}`, serving_size: 100, recipe: [] });
 const nutrition = (position: number | string) => ({ food_item_position: position, serving_size: 100, hasNutritionalInfo: true });

@@ -71,6 +71,28 @@ describe("validateUpdateShape", () => {
     expect(validateUpdateShape(fields, cli).problems.map((problem) => problem.field)).toEqual([field]);
   });
 
+  it.each<[Record<string, unknown>, string, string]>([
+    [{ quantity: 320.5 }, "quantity", "quantity must be a whole number of grams for a recognition-only intake, got 320.5"],
+    [{ quantity: { 2: 0.05 } }, "quantity.2", "quantity of position 2 must be at least 0.1 g, got 0.05"],
+    [{ quantity: { 1: 100_001 } }, "quantity.1", "quantity of position 1 must be at most 100000 g, got 100001"],
+    [{ quantity: { 1: "150" } }, "quantity.1", "quantity of position 1 must be a JSON number, not text: write 150"],
+    [{ salt: { "01": "low" } }, "salt.01", '"01" is not a food item position (1, 2, … or manual1, manual2, …)'],
+    [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation and manual forms ("2")'],
+    [{ measures: { 1: "us" } }, "measures.1", "measures of position 1 must be one of metric, imperial"],
+    [{ sugar: 3 }, "sugar", "sugar must be one of none, low, medium, high"],
+  ])("words the sandbox's refusal of %j at %s", (fields, field, message) => {
+    expect(validateUpdateShape(fields, sandbox).problems).toEqual([expect.objectContaining({ field, message })]);
+  });
+
+  it("gives every problem in the fields' order, each with the rule the sandbox answers with a code of its own", () => {
+    const fields = { oil: "low", quantity: "x", salt: "LOW" };
+    expect(validateUpdateShape(fields, sandbox).problems.map(({ field, rule }) => [field, rule])).toEqual([
+      ["quantity", "quantity"],
+      ["salt", "level"],
+      ["oil", "shape"],
+    ]);
+  });
+
   it("lets the server judge unknown measures in the CLI but not in the sandbox", () => {
     expect(validateUpdateShape({ measures: { "1": "us-customary" } }, cli).problems).toEqual([]);
     expect(validateUpdateShape({ measures: { "1": "us-customary" } }, sandbox).problems[0]).toMatchObject({ field: "measures.1" });

@@ -4,7 +4,7 @@
  * in file order, different intakes `--concurrency` at a time, one result per change.
  */
 import type { ApiClient } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
+import type { Intake } from "../../records/intake.js";
 import type { BatchChange, ChangeList } from "../../batch/changeList.js";
 import { runInLanes } from "../../batch/lanes.js";
 import { resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";

@@ -3,7 +3,7 @@
  * the shared change pipeline, and either returns a one-line detail, asks to be skipped, or throws.
  */
 import type { ApiClient } from "../../api/client.js";
-import type { Intake } from "../../api/schemas.js";
+import type { Intake } from "../../records/intake.js";
 import { changeDisplayImage } from "../../change/displayImageChange.js";
 import { precheckUpdate, runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { ChangeOptions } from "../../change/pipeline.js";

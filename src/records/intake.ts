@@ -1,7 +1,8 @@
 /**
- * Response schemas. Lenient on purpose (docs/api.md: a real server may add fields or omit
- * optional ones): unknown keys are kept, everything not needed to print is optional.
- * Types come from the schemas.
+ * The API's answers: an intake, a list of intakes, an error body (docs/api.md, records). Lenient
+ * on purpose (a real server may add fields or omit optional ones): unknown keys are kept,
+ * everything not needed to print is optional. The one definition: types come from these
+ * schemas, and the client checks answers with the validators compiled from them (./compiled.ts).
  */
 import * as z from "zod/mini";
 
@@ -75,3 +76,4 @@ export type Nutrition = z.infer<typeof NutritionSchema>;
 export type Intake = z.infer<typeof IntakeSchema>;
 export type IntakeResponse = z.infer<typeof IntakeResponseSchema>;
 export type IntakeListResponse = z.infer<typeof IntakeListResponseSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
