@@ -2,8 +2,7 @@
  * Whole-file writes that a reader never sees half done: the journal's rewrite, the sandbox's
  * state and pid files, the smoke report and the code cache all go through `writeFileAtomic`.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdtempSync, openSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export interface AtomicWriteOptions {
@@ -12,11 +11,11 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes `data` to `file` through a temporary file beside it, created exclusively under a random
- * name (a link or file planted at a guessable name is never followed or reused), then renamed
- * over the target. A link is written through to the file it names, so the link stays a link.
- * An existing target that is not a regular file (`/dev/stdout`, a FIFO) is written in place:
- * renaming over it would replace the device node.
+ * Writes `data` to `file` through a temporary file beside it, in a folder the system creates
+ * exclusively under a random name (mkdtemp: a link or file planted at a guessable name is never
+ * followed or reused), then renamed over the target. A link is written through to the file it
+ * names, so the link stays a link. An existing target that is not a regular file (`/dev/stdout`,
+ * a FIFO) is written in place: renaming over it would replace the device node.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const target = followLink(file);
@@ -30,9 +29,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     return;
   }
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temporary, "wx", options.mode ?? 0o600);
+  const folder = mkdtempSync(join(dirname(target), `.${basename(target)}.`));
+  const temporary = join(folder, "data");
   try {
+    const fd = openSync(temporary, "wx", options.mode ?? 0o600);
     try {
       writeAll(fd, data);
     } finally {
@@ -42,6 +42,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  } finally {
+    rmdirSync(folder);
   }
 }
 
