@@ -30,7 +30,10 @@ export default tseslint.config(
   {
     // The bin is CommonJS: it loads the code-cached bundle with require().
     files: ["bin/**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", __dirname: "readonly", module: "writable", WebAssembly: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

@@ -2,18 +2,17 @@
 // The foodctl command (CommonJS: bin/package.json). It answers --version itself, then loads the
 // hot bundle dist/foodctl.cjs compiled with a V8 code cache, and ends the process with the code
 // run() returns (exit() in src/main.ts: the only place that does). The cold files the bundle
-// loads on first use (dist/cold/*.cjs) load the same way, each with a cache of its own.
+// loads on first use (dist/cold/*.cjs) load the same way, each with a cache of its own. Only this
+// file and scripts/build.mjs know about bundles and caches. With --verbose (or FOODCTL_DEBUG=1) the
+// bundle is loaded plainly, so stack traces keep their source maps.
 //
-// The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per bundle
-// file, its content, Node version, architecture and Node flags (V8 itself only checks the
-// source's length: a same-length edit would run old code). Each file starts with the CRC-32 of the
-// code cache it holds: V8 does not check one, and a damaged cache can crash it. CRC-32 (zlib)
-// rather than SHA-256: node:crypto costs ~3 ms to load at every start, and no one attacks a
-// cache folder of their own. Any trouble
-// (no folder, read-only, corrupt, rejected, a file where the folder should be) runs the bundle
-// uncached and silently, writing a fresh cache where it can; FOODCTL_NO_CACHE=1 turns it off.
-// With --verbose (or FOODCTL_DEBUG=1) the bundle is loaded plainly, so stack traces keep their
-// source maps.
+// The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
+// dist/, its content, Node version, architecture and Node flags. It is used only when it is this
+// user's own: a folder (not a link) owned by the effective user that no one else may write to,
+// holding regular files of that user, read without following links and up to a size. Anything
+// else (another user's folder, a link, a FIFO, a damaged or rejected cache, a read-only folder)
+// runs the bundle uncached and silently, writing a fresh cache where it can;
+// FOODCTL_NO_CACHE=1 turns it off.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -21,81 +20,184 @@ const path = require("node:path");
 const dist = path.join(__dirname, "..", "dist");
 const argv = process.argv.slice(2);
 
-function cacheDir(env) {
+/** A cache file larger than this is not read. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** Whose cache folder and files are used: none where there are no user ids. */
+const euid = process.geteuid?.();
+
+// --- the cache folder -------------------------------------------------------------------------
+
+/** The cache folder when it is this user's alone (created 0700 when missing); otherwise none. */
+function privateCacheDir(env) {
+  if (euid === undefined || env.FOODCTL_NO_CACHE === "1") return undefined;
   const base =
     env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
       ? env.XDG_CACHE_HOME
       : path.join(env.HOME || require("node:os").homedir(), ".cache");
-  return path.join(base, "foodctl");
+  const dir = path.join(base, "foodctl");
+  if (isPrivateDir(dir)) return dir;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return undefined;
+  }
+  return isPrivateDir(dir) ? dir : undefined;
 }
 
-// zlib's CRC-32 through its binding: node:zlib itself (streams and all) costs ~2.5 ms to load at
-// every start, its binding 0.1 ms. node:zlib where the binding is missing or warned about.
-function crc32Function() {
-  const zlib = () => require("node:zlib").crc32;
-  if (process.noDeprecation !== true && /--pending-deprecation/.test(`${process.execArgv} ${process.env.NODE_OPTIONS ?? ""}`))
-    return zlib();
+/** A folder, not a link, owned by this user, that neither its group nor others may write to. */
+function isPrivateDir(dir) {
   try {
-    const binding = process.binding("zlib");
-    return typeof binding.crc32 === "function" ? (data) => binding.crc32(data, 0) : zlib();
+    const stats = fs.lstatSync(dir);
+    return stats.isDirectory() && stats.uid === euid && (stats.mode & 0o022) === 0;
   } catch {
-    return zlib();
+    return false;
   }
 }
-let crc32Of;
-const crc32 = (data) => (crc32Of ??= crc32Function())(data) >>> 0;
 
-// A cache file: CRC-32 of the rest (4 bytes), the length of the list (2 bytes), the commands
+/** The bytes of `file` when it is a regular file of this user's that no one else may write to; opened without following a link. */
+function readOwnFile(file) {
+  let fd;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile() || stats.uid !== euid || (stats.mode & 0o022) !== 0 || stats.size > MAX_CACHE_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const count = fs.readSync(fd, bytes, read, bytes.length - read, read);
+      if (count === 0) return undefined;
+      read += count;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+// --- the checksum -------------------------------------------------------------------------------
+
+// V8 checks a code cache's header (version, flags, source length, payload length) but not its
+// payload: a damaged one can crash the process (SIGTRAP, SIGSEGV). So each cache file carries a
+// checksum of what follows it, and the key of a file of dist/ is a checksum of its content (V8
+// would take a cache made for other source of the same length). The checksum is 64-bit FNV-1a over
+// little-endian 64-bit words (zero-padded to 32 bytes, seeded with the length), four words a turn,
+// run as this WebAssembly module: node:zlib's crc32 would load zlib and Node's streams at every
+// start, node:crypto more, and the same loop in JavaScript runs uncompiled most of its way.
+//
+//   (module
+//     (import "m" "memory" (memory 0))
+//     (func (export "fnv64") (param $length i32) (result i64)
+//       (local $at i32) (local $end i32) (local $hash i64)
+//       (local.set $hash (i64.xor (i64.const 0xcbf29ce484222325) (i64.extend_i32_u (local.get $length))))
+//       (local.set $end (i32.and (i32.add (local.get $length) (i32.const 31)) (i32.const -32)))
+//       (block $done
+//         (loop $next
+//           (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+//           ;; four times, for offset=0, 8, 16 and 24:
+//           (local.set $hash (i64.mul (i64.xor (local.get $hash) (i64.load offset=0 (local.get $at))) (i64.const 0x100000001b3)))
+//           (local.set $at (i32.add (local.get $at) (i32.const 32)))
+//           (br $next)))
+//       (local.get $hash)))
+const FNV64_WASM =
+  "0061736d01000000" + // "\0asm", version 1
+  "01060160017f017e" + // types: (i32) -> i64
+  "020d01016d066d656d6f7279020000" + // imports: memory "m" "memory", at least 0 pages
+  "03020100" + // functions: one, of type 0
+  "07090105666e7636340000" + // exports: "fnv64", function 0
+  // code: the function above
+  "0a830101800102027f017e42a5c688a1c89ca7f94b2000ad8521032000411f6a416071210202400340200120024f0d01" +
+  "200320012903008542b383808080207e2103200320012903088542b383808080207e2103" +
+  "200320012903108542b383808080207e2103200320012903188542b383808080207e2103" +
+  "200141206a21010c000b0b20030b";
+
+let fnv64;
+/** The checksum of `bytes` as 16 hex digits (it throws where WebAssembly is off, as under --jitless: the run goes uncached). */
+function checksum(bytes) {
+  fnv64 ??= checksumFunction();
+  return fnv64(bytes).toString(16).padStart(16, "0");
+}
+
+function checksumFunction() {
+  const memory = new WebAssembly.Memory({ initial: 0 });
+  const module = new WebAssembly.Module(Buffer.from(FNV64_WASM, "hex"));
+  const { fnv64: run } = new WebAssembly.Instance(module, { m: { memory } }).exports;
+  return (bytes) => {
+    const padded = bytes.length + 32;
+    if (memory.buffer.byteLength < padded) memory.grow(Math.ceil((padded - memory.buffer.byteLength) / 65536));
+    const view = new Uint8Array(memory.buffer);
+    view.set(bytes);
+    view.fill(0, bytes.length, padded);
+    return BigInt.asUintN(64, run(bytes.length));
+  };
+}
+
+// --- cache files --------------------------------------------------------------------------------
+
+// A cache file: the checksum of the rest (8 bytes), the length of the list (2 bytes), the commands
 // whose functions it holds (one a line: "intake show"), then V8's code cache. A run of a command
 // not in the list writes the cache again after it ran, so the cache grows to hold the functions
 // of every command used, each compiled once.
 const MAX_COMMANDS = 40;
+const NO_CACHE = { data: undefined, commands: [] };
 
-/** The code cache in `file` and the commands it covers; none when it is missing or not the one written. */
+/** The code cache in `file` and the commands it covers; none when it is not this user's, or not the one written. */
 function readCache(file) {
-  try {
-    const bytes = fs.readFileSync(file);
-    if (bytes.length < 7 || bytes.readUInt32BE(0) !== crc32(bytes.subarray(4))) return { data: undefined, commands: [] };
-    const listEnd = 6 + bytes.readUInt16BE(4);
-    const commands = bytes.toString("latin1", 6, listEnd).split("\n").filter(Boolean);
-    return { data: bytes.subarray(listEnd), commands };
-  } catch {
-    return { data: undefined, commands: [] };
-  }
+  const bytes = readOwnFile(file);
+  if (bytes === undefined || bytes.length < 10 || bytes.toString("hex", 0, 8) !== checksum(bytes.subarray(8))) return NO_CACHE;
+  const listEnd = 10 + bytes.readUInt16BE(8);
+  if (listEnd > bytes.length) return NO_CACHE;
+  const commands = bytes.toString("latin1", 10, listEnd).split("\n").filter(Boolean);
+  return { data: bytes.subarray(listEnd), commands };
 }
 
+/** Writes a cache file through a fresh temporary file renamed over it (dist/files.cjs, src/files.ts); never an error. */
 function writeCache(script, dir, file, commands) {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Checked again: the folder may have been replaced while the command ran.
+    if (!isPrivateDir(dir)) return;
+    // Whatever stands at the name (a link, a FIFO) is replaced, never written through.
+    const existing = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (existing !== undefined && !existing.isFile()) fs.unlinkSync(file);
     const list = Buffer.from(commands.join("\n"), "latin1");
-    const head = Buffer.alloc(6);
-    head.writeUInt16BE(list.length, 4);
-    const body = Buffer.concat([head.subarray(4), list, script.createCachedData()]);
-    head.writeUInt32BE(crc32(body));
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, Buffer.concat([head.subarray(0, 4), body]), { mode: 0o600 });
-    fs.renameSync(temporary, file);
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(list.length);
+    const body = Buffer.concat([length, list, script.createCachedData()]);
+    const { writeFileAtomic } = require(path.join(dist, "files.cjs"));
+    writeFileAtomic(file, Buffer.concat([Buffer.from(checksum(body), "hex"), body]));
   } catch {
     // A cache that cannot be written costs the next run some milliseconds, never an error.
   }
 }
 
-/** "intake show" of `intake show 1002 --json`: what the cache says it covers (Latin-1, a line). */
-const commandOf = (words) =>
-  words
-    .filter((word) => !word.startsWith("-"))
-    .slice(0, 2)
-    .join(" ")
-    .replace(/[^\x20-\x7e]/g, "?") || "-";
+/**
+ * What the cache says it covers: the leading words that look like command names ("intake show" of
+ * `intake show 1002 --json`), at most two; never an option or its value (`--api-url https://u:p@h`).
+ */
+function commandOf(words) {
+  const names = [];
+  for (const word of words) {
+    if (names.length === 2 || !/^[a-z]+(-[a-z]+)*$/.test(word)) break;
+    names.push(word);
+  }
+  return names.join(" ") || "-";
+}
 
 let runtimeKey;
 /** What else a code cache depends on: the Node version, the architecture and Node's flags. */
-const runtime = () => (runtimeKey ??= crc32(Buffer.from(`${process.version} ${process.arch} ${process.execArgv.join(" ")}`)).toString(16));
+const runtime = () =>
+  (runtimeKey ??= checksum(Buffer.from(`${process.version} ${process.arch} ${process.execArgv.join(" ")}`)).slice(0, 8));
 
+// --- loading dist/ ------------------------------------------------------------------------------
+
+/** The cache folder, looked for once a run. */
+let cacheDir;
 /** Cold files already loaded, by path: each is evaluated once, like a module Node loads. */
 const coldModules = new Map();
 
-// Node's own CommonJS wrapper (require("node:module").wrap): that module, and what it loads, cost ~0.25 ms a start.
+// Node's own CommonJS wrapper (require("node:module").wrap), spelled out: node:module is not loaded for it.
 const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
 
 /**
@@ -106,15 +208,22 @@ function loadCached(file, module = { exports: {} }) {
   const bytes = fs.readFileSync(file);
   // The build keeps its files ASCII: Latin-1 decodes them as UTF-8 would, and faster.
   const source = bytes.toString("latin1");
-  const key = `${path.basename(file, ".cjs")}-${crc32(bytes).toString(16)}-${bytes.length.toString(16)}-${runtime()}`;
-  const dir = cacheDir(process.env);
-  const cacheFile = path.join(dir, `${key}.code`);
-  const cached = readCache(cacheFile);
+  const dir = (cacheDir ??= { path: privateCacheDir(process.env) }).path;
+  let cacheFile;
+  let cached = NO_CACHE;
+  try {
+    if (dir !== undefined) {
+      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${checksum(bytes)}-${bytes.length.toString(16)}-${runtime()}.code`);
+      cached = readCache(cacheFile);
+    }
+  } catch {
+    cacheFile = undefined;
+  }
   const vm = require("node:vm");
   const script = new vm.Script(WRAPPER[0] + source + WRAPPER[1], { filename: file, cachedData: cached.data });
   const command = commandOf(argv);
   const usable = cached.data !== undefined && !script.cachedDataRejected;
-  if (!usable || (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS)) {
+  if (cacheFile !== undefined && (!usable || (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS))) {
     // After the command ran, so the cache holds the functions it compiled too.
     const commands = usable ? [...cached.commands, command] : [command];
     process.once("exit", () => writeCache(script, dir, cacheFile, commands));
@@ -161,7 +270,7 @@ function main() {
   const verbose = argv.includes("--verbose") || process.env.FOODCTL_DEBUG === "1";
   // Before the bundle loads: Node maps the stack traces of the files it loads after this.
   if (verbose) process.setSourceMapsEnabled(true);
-  const hot = verbose || process.env.FOODCTL_NO_CACHE === "1" ? require(bundle) : loadCached(bundle);
+  const hot = verbose ? require(bundle) : loadCached(bundle);
   hot.run(argv).then(hot.exit);
 }
 

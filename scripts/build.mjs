@@ -11,6 +11,8 @@
 //                         the hot file's modules from it (never a second copy: `instanceof
 //                         CliError` holds across files). The fewer functions the hot file declares,
 //                         the less a first run (no cache yet) parses.
+//   dist/files.cjs        src/files.ts alone (the atomic whole-file write), which the bin loads only
+//                         to write a code cache: one such helper for the journal, the sandbox and the cache.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
 // fastify (the sandbox's server framework) stays external: loaded from node_modules.
@@ -178,10 +180,18 @@ const hotBuild = await build({
   plugins: [placement({ coldDir: "./cold/" })],
 });
 
+// 4. The atomic write the bin's cache shares with the sources, on its own.
+const filesBuild = await build({
+  ...common,
+  entryPoints: ["src/files.ts"],
+  outfile: join(outdir, "files.cjs"),
+  write: false,
+});
+
 const hotText = hotBuild.outputFiles.find((file) => file.path.endsWith(".cjs"))?.text ?? "";
 if (/[^\x00-\x7f]/.test(hotText)) throw new Error("dist/foodctl.cjs must be ASCII: the bin decodes it as Latin-1");
 rmSync(outdir, { recursive: true, force: true });
-for (const file of [...hotBuild.outputFiles, ...cold.outputFiles]) {
+for (const file of [...hotBuild.outputFiles, ...cold.outputFiles, ...filesBuild.outputFiles]) {
   mkdirSync(resolve(file.path, ".."), { recursive: true });
   writeFileSync(file.path, file.text);
 }

@@ -3,50 +3,16 @@
  * exactly what it prints without a cache. Each test runs a private copy of the built CLI (bin
  * and dist) with its own cache folder, so an edited bundle never touches the run's build.
  */
-import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { crc32 } from "node:zlib";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { baseEnv, cliBin, collect } from "../helpers/cli.js";
+import { cacheParts, fnv64, privateCli, removeCliCopies } from "./codeCacheFiles.js";
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-/** A copy of the built CLI in a fresh folder, readable by anyone (a test may run it as another user). */
-function privateCli() {
-  const root = mkdtempSync(join(tmpdir(), "foodctl-loader-"));
-  folders.push(root);
-  chmodSync(root, 0o755);
-  const built = dirname(dirname(cliBin()));
-  cpSync(join(built, "bin"), join(root, "bin"), { recursive: true });
-  cpSync(join(built, "dist"), join(root, "dist"), { recursive: true });
-  const cache = join(root, "cache");
-  const run = (args: string[], env: Record<string, string | undefined> = {}, options: SpawnSyncOptions = {}) => {
-    const result = spawnSync(process.execPath, [join(root, "bin", "foodctl.js"), ...args], {
-      env: baseEnv({ XDG_CACHE_HOME: cache, XDG_CONFIG_HOME: join(root, "config"), ...env }),
-      encoding: "utf8",
-      ...options,
-    });
-    return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
-  };
-  /** The cache files of one file of dist/ (the hot bundle's by default; `config` for dist/cold/config.cjs). */
-  const cacheFiles = (name = "foodctl") =>
-    existsSync(join(cache, "foodctl")) ? readdirSync(join(cache, "foodctl")).filter((file) => file.startsWith(`${name}-`)) : [];
-  return {
-    root,
-    cache,
-    run,
-    cacheFiles,
-    bundle: join(root, "dist", "foodctl.cjs"),
-    cold: (name: string) => join(root, "dist", "cold", `${name}.cjs`),
-  };
-}
+afterEach(removeCliCopies);
 
 const COMMAND = ["config", "list", "--json"];
 
@@ -62,6 +28,16 @@ describe("the bin's code cache", () => {
     const written = readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
     expect(cli.run(COMMAND)).toEqual(uncached);
     expect(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)).equals(written)).toBe(true);
+    // Named after the content it was made from (the bin's checksum, checked here against its spelled-out twin) and its length.
+    for (const [name, file] of [
+      ["foodctl", cli.bundle],
+      ["config", cli.cold("config")],
+    ] as const) {
+      const source = readFileSync(file);
+      expect(cli.cacheFiles(name)).toEqual([
+        expect.stringMatching(new RegExp(`^${name}-${fnv64(source)}-${source.length.toString(16)}-[0-9a-f]{8}\\.code$`)),
+      ]);
+    }
   });
 
   it("prints no deprecation warning under --pending-deprecation, and its cache works the same", () => {
@@ -120,7 +96,7 @@ describe("the bin's code cache", () => {
       expect(cli.run(COMMAND)).toEqual(expected);
       // Rewritten whole: the checksum in front matches the code cache behind it.
       const rewritten = readFileSync(file);
-      expect(rewritten.readUInt32BE(0)).toBe(crc32(rewritten.subarray(4)) >>> 0);
+      expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
     }
   });
 
@@ -178,7 +154,7 @@ describe("the bin's code cache", () => {
     expect(cli.run(COMMAND)).toEqual(expected);
     const rewritten = readFileSync(file);
     expect(rewritten.length).toBeGreaterThan(40);
-    expect(rewritten.readUInt32BE(0)).toBe(crc32(rewritten.subarray(4)) >>> 0);
+    expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
     // A cold file edited to the same length runs as edited, under a cache of its own.
     const source = readFileSync(cli.cold("config"), "utf8");
     const edited = source.replace('"(none: the token\'s own user)"', '"(NONE: the token\'s own user)"');
