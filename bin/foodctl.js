@@ -3,8 +3,8 @@
 // hot bundle dist/foodctl.cjs compiled with a V8 code cache, and ends the process with the code
 // run() returns (exit() in src/main.ts: the only place that does). The cold files the bundle
 // loads on first use (dist/cold/*.cjs) load the same way, each with a cache of its own. Only this
-// file and scripts/build.mjs know about bundles and caches. With --verbose (or FOODCTL_DEBUG=1) the
-// bundle is loaded plainly, so stack traces keep their source maps.
+// file and scripts/build.mjs know about bundles and caches. The command line is commander's: the
+// bin reads it for its --version shortcut, and takes the command's words to label the cache.
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
 // dist/, its content, Node version, architecture and Node flags. It is used only when it is this
@@ -221,6 +221,7 @@ function loadCached(file, module = { exports: {} }) {
   }
   const vm = require("node:vm");
   const script = new vm.Script(WRAPPER[0] + source + WRAPPER[1], { filename: file, cachedData: cached.data });
+  compiledFiles.add(file);
   const command = commandOf(argv);
   const usable = cached.data !== undefined && !script.cachedDataRejected;
   if (cacheFile !== undefined && (!usable || (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS))) {
@@ -261,16 +262,63 @@ function requireFrom(file) {
   return Object.assign(coldRequire, { resolve: require.resolve, cache: require.cache });
 }
 
+// --- stack traces -------------------------------------------------------------------------------
+
+/** The files of dist/ compiled above: Node maps the stack frames of the files it loads itself only. */
+const compiledFiles = new Set();
+const sourceMaps = new Map();
+
+/**
+ * Once source maps are on (--verbose and FOODCTL_DEBUG=1 turn them on, as does Node's
+ * --enable-source-maps), a stack trace through the files compiled above names the sources, as
+ * Node does for the files it loads; their maps are read when a trace first needs them.
+ */
+function mapStackTraces() {
+  const nodeStackTrace = Error.prepareStackTrace;
+  if (typeof nodeStackTrace !== "function") return;
+  Error.prepareStackTrace = (error, frames) => {
+    if (!process.sourceMapsEnabled || !frames.some((frame) => compiledFiles.has(frame.getFileName()))) return nodeStackTrace(error, frames);
+    let heading;
+    try {
+      heading = Error.prototype.toString.call(error);
+    } catch {
+      heading = "<error>";
+    }
+    return heading + frames.map((frame) => `\n    at ${mappedFrame(frame)}`).join("");
+  };
+}
+
+/** V8's text of a frame, its place in dist/ replaced by the place in the sources when the map has one. */
+function mappedFrame(frame) {
+  const text = String(frame);
+  const file = frame.getFileName();
+  if (!compiledFiles.has(file)) return text;
+  try {
+    if (!sourceMaps.has(file)) {
+      const { SourceMap } = require("node:module");
+      sourceMaps.set(file, new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, "utf8"))));
+    }
+    const line = frame.getLineNumber();
+    const column = frame.getColumnNumber();
+    // The first line starts with the wrapper's text, which the map does not know.
+    const entry = sourceMaps.get(file).findEntry(line - 1, column - 1 - (line === 1 ? WRAPPER[0].length : 0));
+    if (entry.originalSource === undefined) return text;
+    const source = path.resolve(path.dirname(file), entry.originalSource);
+    return text.replace(`${file}:${line}:${column}`, `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`);
+  } catch {
+    sourceMaps.set(file, { findEntry: () => ({}) });
+    return text;
+  }
+}
+
 function main() {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     process.stdout.write(fs.readFileSync(path.join(dist, "version.txt"), "utf8"));
     return;
   }
   const bundle = path.join(dist, "foodctl.cjs");
-  const verbose = argv.includes("--verbose") || process.env.FOODCTL_DEBUG === "1";
-  // Before the bundle loads: Node maps the stack traces of the files it loads after this.
-  if (verbose) process.setSourceMapsEnabled(true);
-  const hot = verbose ? require(bundle) : loadCached(bundle);
+  mapStackTraces();
+  const hot = loadCached(bundle);
   hot.run(argv).then(hot.exit);
 }
 

@@ -55,6 +55,10 @@ const COLD_PACKAGES = [
 ];
 /** Loaded from node_modules as they are: the sandbox's server framework. */
 const EXTERNAL = ["fastify", "@fastify/multipart"];
+/**
+ * How a cold file reaches the hot file's modules: a lookup the hot file sets on the global object,
+ * so each module has one copy whichever loader (the bin's, or Node's under a plain require) ran them.
+ */
 const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
 
 const packageOf = (path) => COLD_PACKAGES.find((name) => path === name || path.startsWith(`${name}/`));
@@ -91,7 +95,8 @@ function placement({ coldDir, hot }) {
     name: "foodctl-placement",
     setup(build) {
       // commander requires node:child_process at the top for executable subcommands, which foodctl
-      // has none of: loading it (and dgram, perf_hooks… behind it) cost every start ~2 ms.
+      // has none of: a stand-in loads it on first use, so a run that needs no HTTP (--help) loads
+      // neither it nor node:net and node:dgram behind it.
       build.onResolve({ filter: /^node:child_process$/ }, (args) =>
         /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: args.path, namespace: "foodctl-lazy" } : undefined,
       );

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { baseEnv, cliBin, collect } from "../helpers/cli.js";
+import { baseEnv, collect } from "../helpers/cli.js";
 import { cacheParts, fnv64, privateCli, removeCliCopies } from "./codeCacheFiles.js";
 
 afterEach(removeCliCopies);
@@ -167,23 +167,36 @@ describe("the bin's code cache", () => {
     expect(cli.cacheFiles("config")).toHaveLength(2);
   });
 
-  it("with --verbose loads the plain bundle: an unexpected error's stack trace names the sources", async () => {
+  it("maps an unexpected error's stack trace to the sources under --verbose or FOODCTL_DEBUG=1, running from the cache", async () => {
     const server = http.createServer((_request, response) => response.end("<html>not JSON</html>"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
+      const cli = privateCli();
       const payload = Buffer.from(JSON.stringify({ sub: "101", role: "APIUser", exp: 4_102_444_800 })).toString("base64url");
       const env = {
         FOODCTL_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         FOODCTL_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln`,
+        XDG_CACHE_HOME: cli.cache,
       };
-      const child = spawn(process.execPath, [cliBin(), "intake", "show", "1002", "--verbose"], {
-        env: baseEnv(env),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const result = await collect(child);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/at .*src\/commands\/intake\/show\.ts:\d+/);
-      expect(result.stderr).not.toMatch(/foodctl\.cjs:\d+/);
+      // Spawned, not spawnSync: the server answers from this process.
+      const show = (args: string[], extra: Record<string, string> = {}) =>
+        collect(
+          spawn(process.execPath, [join(cli.root, "bin", "foodctl.js"), "intake", "show", "1002", ...args], {
+            env: baseEnv({ ...env, ...extra }),
+            stdio: ["ignore", "pipe", "pipe"],
+          }),
+        );
+      const plain = await show([]);
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).not.toMatch(/\n\s+at /);
+      const cache = readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!));
+      for (const result of [await show(["--verbose"]), await show([], { FOODCTL_DEBUG: "1" })]) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(/at .*src\/commands\/intake\/show\.ts:\d+:\d+/);
+        expect(result.stderr).not.toMatch(/foodctl\.cjs:\d+/);
+      }
+      // Both ran from the cache the first run wrote (the same command: not written again).
+      expect(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)).equals(cache)).toBe(true);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
