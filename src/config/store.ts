@@ -6,7 +6,6 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { usageError } from "../errors.js";
-import { diskFullHint } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
 import { checkRecord } from "../records/check.js";
@@ -108,7 +107,9 @@ export function readConfig(path: string): ConfigData {
  * Runs a read-change-write of the config file holding a lock file beside it, so two
  * `foodctl config set` at once both land instead of one silently undoing the other.
  */
-function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): Promise<T> {
+async function withConfigLock<T>(dir: string, path: string, work: () => Promise<T>): Promise<T> {
+  // Loaded here, as conf is: every command reads the config, only the few that write it take the lock.
+  const [{ withFileLock }, { diskFullHint }] = await Promise.all([import("../lock.js"), import("../files.js")]);
   const lock = `${path}.lock`;
   return withFileLock(
     lock,
