@@ -8,7 +8,7 @@ import { loadNouns, NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { examplesText, exitCodesText, paragraph } from "./help.js";
+import { endHelp } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -94,10 +94,11 @@ export async function buildProgram(
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  program.addHelpText("after", () => {
-    const token = paragraph("Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag).", width());
-    return `${examplesText(ROOT_EXAMPLES, width())}\n${token}${paragraph(exitCodesText(), width())}`;
-  });
+  endHelp(
+    program,
+    { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
+    width,
+  );
 
   const execute =
     (verb: Verb) =>
@@ -111,11 +112,11 @@ export async function buildProgram(
       const ctx: Context = new Context(io, readGlobals(self), signal, services);
       state.exitCode = (await run(ctx)) ?? 0;
     };
-  const declare = (command: Command, verb: Verb) => {
+  const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option));
-    command.addHelpText("after", () => examplesText(verb.examples, width()));
+    endHelp(command, { examples: verb.examples, notes }, width);
     return command.action(execute(verb));
   };
 
@@ -134,7 +135,7 @@ export async function buildProgram(
 function addNoun(
   program: Command,
   noun: Noun,
-  declare: (command: Command, verb: Verb) => Command,
+  declare: (command: Command, verb: Verb, notes?: string[]) => Command,
   width: () => number,
   /** Whether the line names this group (its commands are declared only then, or for the whole tree). */
   groupNamed: boolean,
@@ -142,8 +143,9 @@ function addNoun(
   named: (name: string) => boolean,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
+  const notes = noun.verbs.length ? [`A command's options and examples: foodctl help ${noun.name} <command>`] : [];
   if (noun.action) {
-    declare(group, noun.action);
+    declare(group, noun.action, notes);
     // A word after a noun that runs alone and has verbs (`journal shw`) is a mistyped verb, not an argument.
     if (noun.verbs.length && !noun.action.args?.length)
       group.allowExcessArguments(true).hook("preAction", (command, actionCommand) => {
@@ -154,11 +156,9 @@ function addNoun(
   if (!noun.verbs.length) return;
   group.description(noun.description);
   if (!groupNamed) return;
-  group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
-    const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
-    // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
-    return noun.action ? more : `${examplesText(noun.examples, width())}\n${more}`;
-  });
+  group.helpCommand("help [command]", "show the help of a command");
+  // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
+  if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
   // `foodctl intake show …` needs show alone; without a command named (a near miss, the group's
   // own help) all are declared, for the list and the suggestion.
   const some = noun.verbs.some((verb) => named(verb.name));
@@ -202,11 +202,10 @@ function allCommands(command: Command): Command[] {
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
 function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
-  program
+  const help = program
     .command("help")
     .argument("[command...]", "a command, e.g. intake show")
     .description("show the help of a command")
-    .addHelpText("after", () => examplesText("foodctl help intake\nfoodctl help intake show", width()))
     .action((words: string[]) => {
       let target = program;
       for (const word of words) {
@@ -217,6 +216,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       target.outputHelp();
       state.exitCode = 0;
     });
+  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);
 }
 
 /**
