@@ -1,5 +1,5 @@
 /**
- * One sandbox per state file (docs/cli.md, sandbox safety): `<state>.lock` holds the pid of the
+ * One sandbox per state file (docs/sandbox.md, ports, state and limits): `<state>.lock` holds the pid of the
  * sandbox using the file, created exclusively, removed when the sandbox closes or its process
  * exits. A lock whose process is gone (kill -9) is stale and taken over.
  */
