@@ -1,7 +1,8 @@
 /**
- * The text `--help` adds after commander's own: examples, notes, the exit codes. Lines fit
- * the help width (the terminal's, else 80 columns).
+ * The text `--help` adds after commander's own: examples, notes, the exit codes and the manual
+ * page. Lines fit the help width (the terminal's, else 80 columns).
  */
+import type { Command } from "commander";
 import { EXIT, EXIT_MEANINGS } from "./errors.js";
 
 /** Words of `text` in lines of at most `width`; a word longer than that stands alone. */
@@ -25,7 +26,7 @@ export function wrapText(text: string, width: number, indent = ""): string[] {
  * above the command (a `\` at the end of a comment continues nothing: a pasted example would run
  * the comment's next line); then the command wraps with `\` continuations.
  */
-function exampleLines(example: string, width: number): string[] {
+export function exampleLines(example: string, width: number): string[] {
   const line = `  ${example}`;
   if (line.length <= width) return [line];
   const compact = line.replace(/\s{2,}#/, "  #");
@@ -64,4 +65,42 @@ export function paragraph(text: string, width: number): string {
 export function exitCodesText(): string {
   const codes = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);
   return `Exit codes: ${codes.join(", ")}.`;
+}
+
+/** What a command's help ends with; the manual's generator (scripts/docs/manual.ts) shows the same. */
+export interface HelpEnd {
+  examples: string;
+  /** Sentences after the examples. */
+  notes?: readonly string[];
+}
+
+const helpEnds = new WeakMap<Command, HelpEnd>();
+
+/** The examples and notes `endHelp` gave this command. */
+export const helpEndOf = (command: Command): HelpEnd | undefined => helpEnds.get(command);
+
+/** `foodctl-intake-show`: the command's page in man/ and docs/manual/ (`npm run docs`). */
+export function manualPage(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join("-");
+}
+
+/** Listed in its parent's help, and the parent too: hidden commands have no manual page. */
+function listed(command: Command): boolean {
+  const parent = command.parent;
+  return !parent || (parent.createHelp().visibleCommands(parent).includes(command) && listed(parent));
+}
+
+/**
+ * Ends a command's help with its examples, its notes, the exit codes (the top level only) and
+ * the line naming its manual page.
+ */
+export function endHelp(command: Command, end: HelpEnd, width: () => number): Command {
+  helpEnds.set(command, end);
+  return command.addHelpText("after", () => {
+    const notes = [...(end.notes ?? []), ...(command.parent ? [] : [exitCodesText()])];
+    const see = listed(command) ? [`see: man ${manualPage(command)}`] : [];
+    return `${examplesText(end.examples, width())}\n${[...notes, ...see].map((text) => paragraph(text, width())).join("")}`;
+  });
 }

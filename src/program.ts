@@ -8,7 +8,7 @@ import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { examplesText, exitCodesText, paragraph } from "./help.js";
+import { endHelp } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -81,10 +81,11 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  program.addHelpText("after", () => {
-    const token = paragraph("Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag).", width());
-    return `${examplesText(ROOT_EXAMPLES, width())}\n${token}${paragraph(exitCodesText(), width())}`;
-  });
+  endHelp(
+    program,
+    { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
+    width,
+  );
 
   const execute =
     (verb: Verb) =>
@@ -98,11 +99,11 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       const ctx: Context = new Context(io, readGlobals(self), signal, services);
       state.exitCode = (await run(ctx)) ?? 0;
     };
-  const declare = (command: Command, verb: Verb) => {
+  const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option));
-    command.addHelpText("after", () => examplesText(verb.examples, width()));
+    endHelp(command, { examples: verb.examples, notes }, width);
     return command.action(execute(verb));
   };
 
@@ -111,10 +112,16 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   return program;
 }
 
-function addNoun(program: Command, noun: Noun, declare: (command: Command, verb: Verb) => Command, width: () => number): void {
+function addNoun(
+  program: Command,
+  noun: Noun,
+  declare: (command: Command, verb: Verb, notes?: string[]) => Command,
+  width: () => number,
+): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
+  const notes = noun.verbs.length ? [`A command's options and examples: foodctl help ${noun.name} <command>`] : [];
   if (noun.action) {
-    declare(group, noun.action);
+    declare(group, noun.action, notes);
     // A word after a noun that runs alone and has verbs (`journal shw`) is a mistyped verb, not an argument.
     if (noun.verbs.length && !noun.action.args?.length)
       group.allowExcessArguments(true).hook("preAction", (command, actionCommand) => {
@@ -124,21 +131,18 @@ function addNoun(program: Command, noun: Noun, declare: (command: Command, verb:
   }
   if (!noun.verbs.length) return;
   group.description(noun.description);
-  group.helpCommand("help [command]", "show the help of a command").addHelpText("after", () => {
-    const more = paragraph(`A command's options and examples: foodctl help ${noun.name} <command>`, width());
-    // A noun that is a command of its own (`journal`, `sandbox`) showed its examples with its options.
-    return noun.action ? more : `${examplesText(noun.examples, width())}\n${more}`;
-  });
+  group.helpCommand("help [command]", "show the help of a command");
+  // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
+  if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
   for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
 function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
-  program
+  const help = program
     .command("help")
     .argument("[command...]", "a command, e.g. intake show")
     .description("show the help of a command")
-    .addHelpText("after", () => examplesText("foodctl help intake\nfoodctl help intake show", width()))
     .action((words: string[]) => {
       let target = program;
       for (const word of words) {
@@ -149,6 +153,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       target.outputHelp();
       state.exitCode = 0;
     });
+  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);
 }
 
 /**

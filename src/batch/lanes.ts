@@ -1,6 +1,6 @@
 /**
  * Runs a batch's changes `concurrency` at a time, but the changes of one intake one after
- * another in file order (docs/cli.md, intake apply: order): a change starts only once the
+ * another in file order (docs/batch.md, order): a change starts only once the
  * previous change of its intake has finished, its read-after included. A lane hands what one
  * change learned (the intake as read after it) to the change of the same intake queued behind
  * it; a change that starts a new lane reads the intake afresh.

@@ -7,7 +7,7 @@ export interface BatchProblem {
   message: string;
 }
 
-/** docs/cli.md, intake apply: problems are listed up to 20, then counted. */
+/** docs/batch.md, checked before anything is sent: problems are listed up to 20, then counted. */
 export const MAX_REPORTED_PROBLEMS = 20;
 
 /** Keeps the first `cap` problems by line number and counts the rest. */

@@ -1,4 +1,4 @@
-/** The journal of the changes this run sends, set up from the settings (docs/cli.md, journal). */
+/** The journal of the changes this run sends, set up from the settings (docs/journal.md). */
 import type { Context } from "../context.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import { JournalStore, journalDir } from "../journal/store.js";

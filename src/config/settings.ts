@@ -162,7 +162,7 @@ function resolveRetries(flags: GlobalFlags): number {
   return Number(flags.retries);
 }
 
-/** FOODCTL_TOKEN wins over the profile's stored token (there is no token flag: docs/cli.md, global options). */
+/** FOODCTL_TOKEN wins over the profile's stored token (there is no token flag: docs/cli.md, the token). */
 function resolveToken(env: NodeJS.ProcessEnv, profile: Profile): TokenSetting | null {
   if (env.FOODCTL_TOKEN !== undefined && env.FOODCTL_TOKEN.trim() !== "") return { value: env.FOODCTL_TOKEN.trim(), source: "env" };
   return profile.token ? { value: profile.token, source: "profile" } : null;

@@ -61,7 +61,7 @@ export function parseApiDateTime(text: string): Date | null {
   return utcDate(year, month, day, h, m, s);
 }
 
-/** The history window (docs/cli.md, intake list): both ends are always sent. */
+/** The history window (docs/cli.md, dates): both ends are always sent. */
 export const DEFAULT_WINDOW_DAYS = 7;
 /** Longer windows need both ends given explicitly: a year of intakes is a large answer. */
 export const MAX_WINDOW_DAYS = 366;

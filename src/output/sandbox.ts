@@ -1,4 +1,4 @@
-/** What `foodctl sandbox` prints: export lines, the start line for scripts, the users table (docs/cli.md, sandbox). */
+/** What `foodctl sandbox` prints: export lines, the start line for scripts, the users table (docs/sandbox.md, starting it). */
 import type { OutputStream } from "../io.js";
 import { styler } from "./style.js";
 import { renderTable, renderTsv } from "./table.js";

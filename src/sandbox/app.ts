@@ -20,7 +20,7 @@ import { pathOf, registerMethodNotAllowed, registerSandboxRoutes } from "./route
 import { registerUpdateRoutes } from "./routes/updates.js";
 import { calculateIntake, type SandboxState } from "./state.js";
 
-/** How long a client may take, and how many may be connected at once (docs/cli.md, sandbox safety). */
+/** How long a client may take, and how many may be connected at once (docs/sandbox.md, safety). */
 export interface SandboxLimits {
   /** The whole request, headers and body; default 30 s. */
   requestTimeoutMs: number;

@@ -1,6 +1,6 @@
 /**
  * Error answers of the sandbox: `{"message", "code"}` where `code` is a service code, one per
- * rule, never the HTTP status (docs/api.md, service codes; the README lists them too).
+ * rule, never the HTTP status (docs/api.md, service codes).
  */
 export const SERVICE_CODES = {
   rateLimited: 114,

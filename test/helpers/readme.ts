@@ -1,16 +1,28 @@
 /**
- * The README read as data: its sections and fenced blocks, with the `<!-- not-run: reason -->`
- * markers that exempt a shell block from running (see test/README.md).
+ * The README and the guides in docs/ read as data: their sections and fenced blocks, with the
+ * `<!-- not-run: reason -->` markers that exempt a shell block from running (see
+ * test/README.md), and their links.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-export const README_PATH = join(resolve(import.meta.dirname, "..", ".."), "README.md");
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+
+/** The files whose shell blocks run: README.md and docs/*.md (the generated docs/manual/ is not among them). */
+export const DOC_FILES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 /** Fence languages that are shell scripts to run; `console` blocks are transcripts (prompt and output), not scripts. */
 export const SHELL_LANGUAGES = new Set(["sh", "bash", "shell"]);
 
 export interface Block {
+  /** The file it is in, relative to the repository: `README.md`, `docs/batch.md`. */
+  file: string;
   /** 1-based line of the opening fence. */
   line: number;
   lang: string;
@@ -32,20 +44,35 @@ export interface Section {
   text: string;
 }
 
-export interface Readme {
+export interface Link {
+  target: string;
+  line: number;
+}
+
+export interface Doc {
+  file: string;
   blocks: Block[];
   sections: Section[];
   /** Markers that stand before no block (a typo, or a block that moved). */
   strayMarkers: number[];
+  /** Links outside code: `[text](target)`. */
+  links: Link[];
 }
 
 const MARKER = /^<!--\s*not-run\b(.*?)-->\s*$/;
 
-export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
+/** `[text](target)` outside code spans; the target without an optional title. */
+function linksIn(line: string, number: number): Link[] {
+  const prose = line.replace(/`[^`]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => ({ target: match[1]!, line: number }));
+}
+
+export function readDoc(file: string, text = readFileSync(join(ROOT, file), "utf8")): Doc {
   const lines = text.split("\n");
   const blocks: Block[] = [];
   const sections: Section[] = [];
   const strayMarkers: number[] = [];
+  const links: Link[] = [];
   let section = "";
   let heading = "";
   let pending: Block["marker"] | undefined;
@@ -58,6 +85,7 @@ export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
       const body: string[] = [];
       for (index++; index < lines.length && !/^```\s*$/.test(lines[index]!); index++) body.push(lines[index]!);
       blocks.push({
+        file,
         line: start + 1,
         lang: fence[1] ?? "",
         code: `${body.join("\n")}\n`,
@@ -80,6 +108,7 @@ export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
       strayMarkers.push(pending.line);
       pending = undefined;
     }
+    links.push(...linksIn(line, index + 1));
     const title = /^(#{1,6})\s+(.*)$/.exec(line);
     if (title) {
       const level = title[1]!.length;
@@ -99,5 +128,21 @@ export function readReadme(text = readFileSync(README_PATH, "utf8")): Readme {
       .map((part) => `${"#".repeat(part.level)} ${part.heading}\n${part.body}`)
       .join("");
   }
-  return { blocks, sections, strayMarkers };
+  return { file, blocks, sections, strayMarkers, links };
+}
+
+/** The anchors GitHub gives a file's headings: `## Batch corrections (\`intake apply\`)` → `batch-corrections-intake-apply`. */
+export function anchorsOf(doc: Doc): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const { heading } of doc.sections) {
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
 }

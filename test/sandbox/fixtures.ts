@@ -58,7 +58,7 @@ export function componentWeight(recipe: Json[], name: string): number {
   return recipe.find((component: Json) => component.name === name).weight;
 }
 
-/** The service codes an error answer with each status may carry (the README's table of service codes). */
+/** The service codes an error answer with each status may carry (docs/api.md, service codes). */
 export const CODES_BY_STATUS: Record<number, number[]> = {
   400: [1201, 1202, 1401, 1402, 1403, 1404, 1405, 1601],
   401: [1001, 1002, 1003],

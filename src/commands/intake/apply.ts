@@ -78,7 +78,7 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
 }
 
 /**
- * docs/cli.md, intake apply: rate limits. When an answer says no requests are left for the
+ * docs/batch.md, rate limits. When an answer says no requests are left for the
  * requests the batch still has in flight and its next one (`RateLimit-Remaining` below the
  * changes in flight; 0 with one), every request of the batch waits `RateLimit-Reset` seconds
  * instead of running into 429s.

@@ -101,7 +101,14 @@ const setModifiers = verb(
 );
 
 const apply = verb("apply", "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)", {
-  args: { file: arg("<file>", "JSON Lines or CSV file of changes, or - for stdin") },
+  args: {
+    file: arg(
+      "<file>",
+      "JSON Lines or CSV file of changes, or - for stdin. Keys of a JSON line: image_id, user_id (optional), quantity, salt, " +
+        "sugar, oil, measures. CSV: a header line naming the columns image_id, user_id, position, quantity, salt, sugar, oil, " +
+        "measures (image_id and position required), then one row an item",
+    ),
+  },
   options: {
     format: option("--format <format>", "input format (default: from the file extension, else from the content)", {
       choices: ["jsonl", "csv"],
@@ -125,8 +132,9 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
   examples: `
     foodctl intake apply fixes.jsonl --results results.jsonl
     foodctl intake apply fixes.csv --continue-on-error > results.jsonl
-    jq -c '.[]' fixes.json | foodctl intake apply - --results results.jsonl
     foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl
+    echo '{"image_id": 1002, "quantity": {"1": 150}, "salt": {"1": "low"}}' | foodctl intake apply -
+    printf 'image_id,position,quantity,salt\\n1002,1,150,low\\n' | foodctl intake apply -
   `,
   run: async (ctx, options) => (await import("./apply.js")).applyCommand(ctx, options),
 });

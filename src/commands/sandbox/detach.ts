@@ -2,7 +2,7 @@
  * `foodctl sandbox --detach`: starts the sandbox as a background process of its own (a new
  * session, so closing the terminal does not stop it), waits until it listens, records it in a
  * pid file for `sandbox stop`, prints the export lines with its PID, and returns
- * (docs/cli.md, sandbox).
+ * (docs/sandbox.md, in the background).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";

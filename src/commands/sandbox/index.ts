@@ -1,4 +1,4 @@
-/** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/cli.md, The sandbox). */
+/** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/sandbox.md). */
 import { usageError } from "../../errors.js";
 import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 import { commandNoun, option, verb, type Input, type None } from "../spec.js";

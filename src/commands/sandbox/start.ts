@@ -2,7 +2,7 @@
  * `foodctl sandbox`: runs the local emulator of the API in the foreground until the run's
  * signal aborts (Ctrl-C, SIGTERM) or the process that started it ends, prints its URL and the
  * seeded users once it is listening, and logs one line per request on stderr. `--detach`
- * hands over to detach.ts (docs/cli.md, sandbox).
+ * hands over to detach.ts (docs/sandbox.md, starting it).
  */
 import { readFileSync } from "node:fs";
 import { failure, unavailableError, usageError } from "../../errors.js";

@@ -1,7 +1,7 @@
 /**
  * `foodctl sandbox stop`: stops a sandbox started with `--detach`, found by its pid file
  * (`--pid-file`, `--port`, the one FOODCTL_API_URL points to, or the only one recorded). A record whose process is gone is
- * stale: it is removed and the stop succeeds (docs/cli.md, sandbox).
+ * stale: it is removed and the stop succeeds (docs/sandbox.md, in the background).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
 import type { SandboxDeps, SandboxStopOptions } from "./options.js";

@@ -1,5 +1,5 @@
 /**
- * The steps of `foodctl smoke` (docs/cli.md, smoke): each one talks through the normal client and
+ * The steps of `foodctl smoke` (docs/smoke.md, steps): each one talks through the normal client and
  * the shared change pipeline, and either returns a one-line detail, asks to be skipped, or throws.
  */
 import type { ApiClient } from "../../api/client.js";
