@@ -7,7 +7,6 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 import { dirname, join } from "node:path";
 import { usageError } from "../errors.js";
 import { homeDir } from "../home.js";
-import { withFileLock } from "../lock.js";
 import { checkRecord } from "../records/check.js";
 import type { Profile } from "../records/config.js";
 import * as validators from "../records/validators.js";
