@@ -2,7 +2,7 @@ import { checkRecord, type RecordProblem, type Validator } from "../records/chec
 import * as validators from "../records/validators.js";
 import type { IntakeKind, RecordKind } from "./kinds.js";
 import { LEVELS, MEASURES } from "./levels.js";
-import { parsePositionKey } from "./positions.js";
+import { parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
 
@@ -37,11 +37,20 @@ export function pickUpdateFields(body: Record<string, unknown>): Record<string, 
   return fields;
 }
 
+function firstPositionKind(fields: Record<string, unknown>): PositionKind | undefined {
+  for (const byPosition of Object.values(fields)) {
+    for (const key of Object.keys(byPosition as Record<string, unknown>)) {
+      const position = parsePositionKey(key);
+      if (position) return position.kind;
+    }
+  }
+  return undefined;
+}
+
 /** The compiled definition the fields must fit: by shape, by the form of their first well-formed position, and by how measures are judged. */
 function validatorFor(fields: Record<string, unknown>, shape: "recognition" | "itemized", options: ShapeOptions): Validator<unknown> {
   if (shape === "recognition") return validators.RecognitionUpdate;
-  const keys = Object.values(fields).flatMap((byPosition) => Object.keys(byPosition as Record<string, unknown>));
-  const manual = keys.map(parsePositionKey).find((position) => position !== null)?.kind === "manual";
+  const manual = firstPositionKind(fields) === "manual";
   if (options.strictMeasures) return manual ? validators.ManualUpdate : validators.SegmentationUpdate;
   return manual ? validators.ClientManualUpdate : validators.ClientSegmentationUpdate;
 }
