@@ -3,6 +3,11 @@
 // and to curl doing the same GET, against a local sandbox. Prints a Markdown table.
 //
 //   node bench/startup.mjs            BENCH_RUNS=50 node bench/startup.mjs
+//   BENCH_BASE=<commit> node bench/startup.mjs
+//
+// With BENCH_BASE, that commit is built too (bench/base.mjs) and every foodctl command runs
+// from both builds in the same interleaved rounds; the table gives each command's median for
+// the base and the current sources and their ratio, and judges the five timed commands.
 //
 // Commands run interleaved (one run of each per round, after warm-up rounds), every child
 // without NODE_EXTRA_CA_CERTS, NODE_OPTIONS or proxy variables and with a private
@@ -17,6 +22,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildPrivateCli, cleanEnv, fail, loadPngEncoder, positiveInt, progress, startSandbox } from "../scripts/lib.mjs";
+import { prepareBase } from "./base.mjs";
 
 const encodePng = await loadPngEncoder();
 
@@ -32,11 +38,17 @@ const node = process.execPath;
 progress("building the CLI into .bench/startup ...");
 const bin = buildPrivateCli(root, work);
 mkdirSync(join(work, "config"));
+const baseCommit = process.env.BENCH_BASE || undefined;
+const base = baseCommit === undefined ? undefined : prepareBase(root, baseCommit);
 
 const imagePath = join(work, "display.png");
 writeFileSync(imagePath, noisePng(480, 486));
 
 const env = cleanEnv({ XDG_CONFIG_HOME: join(work, "config"), XDG_CACHE_HOME: join(work, "cache") });
+/** The builds under test: the current sources ("new"), and with BENCH_BASE the base first. */
+const builds = [...(base ? [{ label: "base", bin: base.bin }] : []), { label: "new", bin }];
+/** Each build's code cache, written by its check run. */
+const cacheOf = (build) => join(work, build.label === "new" ? "cache" : "cache-base");
 let firstRuns = 0;
 /** The environment of a first run: a cache folder nobody used yet. */
 const fresh = () => ({ ...env, XDG_CACHE_HOME: join(work, "fresh-cache", String(firstRuns++)) });
@@ -61,40 +73,66 @@ Object.assign(env, { FOODCTL_API_URL: url, FOODCTL_TOKEN: token });
 // --- what is measured ---------------------------------------------------------------------------
 
 const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status === 0;
-const foodctl = (...args) => [node, bin, ...args];
 let quantity = 150;
+/**
+ * The foodctl rows of one build. `timed`: the five commands whose ratios to a base are judged
+ * together (issue 23: geometric mean ≤ 1.05, none over 1.10).
+ */
+const foodctlCommands = (build) => {
+  const foodctl = (...args) => [node, build.bin, ...args];
+  const own = () => ({ ...env, XDG_CACHE_HOME: cacheOf(build) });
+  return [
+    { name: "foodctl --version", argv: () => foodctl("--version"), rss: true, target: 1.15 },
+    { name: "foodctl --help", argv: () => foodctl("--help"), rss: true, target: 1.45, timed: true },
+    {
+      name: "foodctl intake show 1002 --json",
+      argv: () => foodctl("intake", "show", "1002", "--json"),
+      rss: true,
+      target: 1.85,
+      rssTarget: 60,
+      timed: true,
+    },
+    {
+      name: "foodctl intake show 1002 (table)",
+      argv: () => foodctl("intake", "show", "1002"),
+      rss: true,
+      target: 1.95,
+      rssTarget: 60,
+      timed: true,
+    },
+    { name: "first run, no cache: foodctl --help", argv: () => foodctl("--help"), fresh: true },
+    {
+      name: "first run, no cache: foodctl intake show 1002 --json",
+      argv: () => foodctl("intake", "show", "1002", "--json"),
+      fresh: true,
+      target: 2.4,
+      timed: true,
+    },
+    {
+      name: "foodctl intake set-quantity 1002 1=150 --json",
+      // 150 and 151 in turn, so every run really changes the intake (read, update, read).
+      argv: () => foodctl("intake", "set-quantity", "1002", `1=${(quantity = quantity === 150 ? 151 : 150)}`, "--json"),
+      rss: true,
+      target: 2.1,
+      timed: true,
+    },
+    {
+      name: "foodctl display-image attach 1003 <700 kB PNG>",
+      argv: () => foodctl("display-image", "attach", "1003", imagePath),
+      rss: true,
+    },
+  ].map((command) => ({ ...command, build: build.label, env: command.fresh ? fresh : own }));
+};
 const commands = [
   { name: "node -e 0", argv: () => [node, "-e", "0"], rss: true },
   hasCurl && {
     name: "curl -s GET /v2/intake/1002",
     argv: () => ["curl", "-q", "-s", "-f", "-H", `Authorization: Bearer ${token}`, `${url}/v2/intake/1002`],
   },
-  { name: "foodctl --version", argv: () => foodctl("--version"), rss: true, target: 1.15 },
-  { name: "foodctl --help", argv: () => foodctl("--help"), rss: true, target: 1.45 },
-  {
-    name: "foodctl intake show 1002 --json",
-    argv: () => foodctl("intake", "show", "1002", "--json"),
-    rss: true,
-    target: 1.85,
-    rssTarget: 60,
-  },
-  { name: "foodctl intake show 1002 (table)", argv: () => foodctl("intake", "show", "1002"), rss: true, target: 1.95, rssTarget: 60 },
-  { name: "first run, no cache: foodctl --help", argv: () => foodctl("--help"), env: fresh },
-  {
-    name: "first run, no cache: foodctl intake show 1002 --json",
-    argv: () => foodctl("intake", "show", "1002", "--json"),
-    env: fresh,
-    target: 2.4,
-  },
-  {
-    name: "foodctl intake set-quantity 1002 1=150 --json",
-    // 150 and 151 in turn, so every run really changes the intake (read, update, read).
-    argv: () => foodctl("intake", "set-quantity", "1002", `1=${(quantity = quantity === 150 ? 151 : 150)}`, "--json"),
-    rss: true,
-    target: 2.1,
-  },
-  { name: "foodctl display-image attach 1003 <700 kB PNG>", argv: () => foodctl("display-image", "attach", "1003", imagePath), rss: true },
+  ...builds.flatMap(foodctlCommands),
 ].filter(Boolean);
+/** A command as the progress lines and errors name it. */
+const label = (command) => (base && command.build ? `${command.name} [${command.build}]` : command.name);
 
 function runOnce(argv, capture = false, childEnv = env) {
   const started = process.hrtime.bigint();
@@ -114,7 +152,7 @@ function runOnce(argv, capture = false, childEnv = env) {
 // One checked run of each first: a benchmark of a command that fails measures nothing.
 for (const command of commands) {
   const { stdout } = runOnce(command.argv(), true, command.env?.());
-  if (command.name.includes("--json") && !stdout.includes('"intake_info"')) fail(`${command.name}: no intake in its output`);
+  if (command.name.includes("--json") && !stdout.includes('"intake_info"')) fail(`${label(command)}: no intake in its output`);
 }
 
 const loadBefore = os.loadavg()[0];
@@ -187,10 +225,14 @@ function peakRssMb(argv) {
   return Number(readFileSync(rssFile, "utf8").trim()) / 1024;
 }
 
-progress(`peak RSS: ${rssRuns} rounds ...`);
+// Side by side with a base, the table compares times alone.
 const rss = new Map();
-for (let round = 0; round < rssRuns; round++) {
-  for (const command of commands.filter((entry) => entry.rss)) rss.set(command, Math.max(rss.get(command) ?? 0, peakRssMb(command.argv())));
+if (!base) {
+  progress(`peak RSS: ${rssRuns} rounds ...`);
+  for (let round = 0; round < rssRuns; round++) {
+    for (const command of commands.filter((entry) => entry.rss))
+      rss.set(command, Math.max(rss.get(command) ?? 0, peakRssMb(command.argv())));
+  }
 }
 await sandbox.stop();
 
@@ -224,49 +266,100 @@ const loadAfter = os.loadavg()[0];
 // Waiting for a CPU swells wall times on a busy machine: the target is judged on the CPU ratio then (bench/README.md).
 const busy = Math.max(loadBefore, loadAfter) > cpus.length;
 
-const rows = commands.map((command) => {
-  const { median, p10, p90 } = stats.get(command);
-  const ratio = median / floor;
-  const cpuMs = cpuMedian(command);
-  const cpuRatio = cpuMs === undefined ? undefined : cpuMs / cpuFloor;
-  const peak = rss.get(command);
-  const checks = [];
-  if (command.target) {
-    const byCpu = cpuRatio === undefined ? "" : ` (CPU ${cpuRatio <= command.target ? "pass" : "FAIL"})`;
-    const judged = busy && cpuRatio !== undefined ? cpuRatio : ratio;
-    checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: judged <= command.target });
-  }
-  if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
-  const target = checks.length
-    ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}`
-    : "";
-  return [
-    `\`${command.name}\``,
-    median.toFixed(1),
-    `${p10.toFixed(1)}–${p90.toFixed(1)}`,
-    `${ratio.toFixed(2)}×`,
-    curl ? `${(median / curl).toFixed(2)}×` : "–",
-    cpuMs === undefined ? "–" : cpuMs.toFixed(1),
-    cpuRatio === undefined ? "–" : `${cpuRatio.toFixed(2)}×`,
-    peak === undefined ? "–" : peak.toFixed(1),
-    target,
-  ];
-});
+const machine = `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`;
 
-const lines = [
-  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${os.type()} ${os.release()}, Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} after.`,
-  `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; ` +
-    `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); ` +
-    `peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
-  ...(busy
-    ? [
-        `**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU, so each target is judged on its CPU ratio; a quieter rerun is better.**`,
-      ]
-    : []),
-  ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
-  "",
-  `| command | median ms | p10–p90 ms | × node -e 0 | × curl | CPU ms | CPU × node -e 0 | peak RSS MB | target (${busy ? "CPU" : "wall"} ratio) |`,
-  "|---|---:|---:|---:|---:|---:|---:|---:|---|",
-  ...rows.map((row) => `| ${row.join(" | ")} |`),
-];
-process.stdout.write(`${lines.join("\n")}\n`);
+/** The table of the current sources alone: each command beside node -e 0 and curl, with its target. */
+function standaloneReport() {
+  const rows = commands.map((command) => {
+    const { median, p10, p90 } = stats.get(command);
+    const ratio = median / floor;
+    const cpuMs = cpuMedian(command);
+    const cpuRatio = cpuMs === undefined ? undefined : cpuMs / cpuFloor;
+    const peak = rss.get(command);
+    const checks = [];
+    if (command.target) {
+      const byCpu = cpuRatio === undefined ? "" : ` (CPU ${cpuRatio <= command.target ? "pass" : "FAIL"})`;
+      const judged = busy && cpuRatio !== undefined ? cpuRatio : ratio;
+      checks.push({ text: `≤ ${command.target.toFixed(2)}×${byCpu}`, ok: judged <= command.target });
+    }
+    if (command.rssTarget) checks.push({ text: `≤ ${command.rssTarget} MB`, ok: peak <= command.rssTarget });
+    const target = checks.length
+      ? `${checks.map((check) => check.text).join(", ")}: ${checks.every((check) => check.ok) ? "pass" : "**FAIL**"}`
+      : "";
+    return [
+      `\`${command.name}\``,
+      median.toFixed(1),
+      `${p10.toFixed(1)}–${p90.toFixed(1)}`,
+      `${ratio.toFixed(2)}×`,
+      curl ? `${(median / curl).toFixed(2)}×` : "–",
+      cpuMs === undefined ? "–" : cpuMs.toFixed(1),
+      cpuRatio === undefined ? "–" : `${cpuRatio.toFixed(2)}×`,
+      peak === undefined ? "–" : peak.toFixed(1),
+      target,
+    ];
+  });
+
+  return [
+    machine,
+    `Runs: ${runs} measured per command after ${warmups} warm-up rounds, interleaved; spread = p10–p90; ` +
+      `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit); ` +
+      `peak RSS = highest of ${rssRuns} separate runs, by ${rssMethod}.`,
+    ...(busy
+      ? [
+          `**The machine was busy (load above ${cpus.length}): the medians include waiting for a CPU, so each target is judged on its CPU ratio; a quieter rerun is better.**`,
+        ]
+      : []),
+    ...(hasCurl ? [] : ["curl was not found: the curl row and the ratio to curl are left out."]),
+    "",
+    `| command | median ms | p10–p90 ms | × node -e 0 | × curl | CPU ms | CPU × node -e 0 | peak RSS MB | target (${busy ? "CPU" : "wall"} ratio) |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ];
+}
+
+/**
+ * The table side by side with a base: each foodctl command's medians from both builds and their
+ * ratio, then the geometric mean of the five timed commands' ratios, judged against issue 23's goal.
+ */
+function comparisonReport() {
+  const pairs = commands
+    .filter((command) => command.build === "new")
+    .map((command) => {
+      const before = commands.find((other) => other.build === "base" && other.name === command.name);
+      return { command, before, wall: stats.get(command).median / stats.get(before).median, cpu: cpuMedian(command) / cpuMedian(before) };
+    });
+  const timed = pairs.filter((pair) => pair.command.timed);
+  const geomean = (values) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
+  const wallMean = geomean(timed.map((pair) => pair.wall));
+  const worst = timed.reduce((high, pair) => (pair.wall > high.wall ? pair : high));
+  const pass = wallMean <= 1.05 && worst.wall <= 1.1;
+  const git = (...args) => spawnSync("git", args, { cwd: root, encoding: "utf8" }).stdout.trim();
+  const current = `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " with uncommitted changes" : ""}`;
+  const reference = [stats.get(commands[0]).median, hasCurl ? stats.get(commands[1]).median : undefined];
+  return [
+    machine,
+    `Runs: ${runs} measured per command and build after ${warmups} warm-up rounds, both builds interleaved in the same rounds; ` +
+      `CPU = median user + system time of ${cpuRuns} more interleaved rounds (preload reading \`process.cpuUsage()\` at exit).`,
+    `Base: ${base.short} (BENCH_BASE=${baseCommit}); new: the working tree at ${current}. ` +
+      `In the same rounds: \`node -e 0\` ${reference[0].toFixed(1)} ms${reference[1] === undefined ? "" : `, curl ${reference[1].toFixed(1)} ms`}.`,
+    ...(busy
+      ? [
+          `The machine was busy (load above ${cpus.length}): both builds waited alike in the shared rounds; the goal is judged on the wall ratios.`,
+        ]
+      : []),
+    "",
+    "| command | timed | base ms | new ms | new / base | base CPU ms | new CPU ms | CPU new / base |",
+    "|---|:-:|---:|---:|---:|---:|---:|---:|",
+    ...pairs.map(
+      ({ command, before, wall, cpu }) =>
+        `| \`${command.name}\` | ${command.timed ? "✓" : ""} | ${stats.get(before).median.toFixed(1)} | ${stats.get(command).median.toFixed(1)} | ` +
+        `${wall.toFixed(3)} | ${cpuMedian(before).toFixed(1)} | ${cpuMedian(command).toFixed(1)} | ${cpu.toFixed(3)} |`,
+    ),
+    "",
+    `Geometric mean of new / base over the ${timed.length} timed commands: ${wallMean.toFixed(3)} (CPU ${geomean(timed.map((pair) => pair.cpu)).toFixed(3)}); ` +
+      `highest ${worst.wall.toFixed(3)} (\`${worst.command.name}\`).`,
+    `Goal (issue 23): geometric mean ≤ 1.05 and none over 1.10: ${pass ? "pass" : "**FAIL**"}.`,
+  ];
+}
+
+process.stdout.write(`${(base ? comparisonReport() : standaloneReport()).join("\n")}\n`);

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   cacheFile,
   cacheParts,
@@ -32,14 +32,32 @@ import {
   type PrivateCli,
 } from "./codeCacheFiles.js";
 
-afterEach(removeCliCopies);
+afterAll(removeCliCopies);
 
 const COMMAND = ["config", "list", "--json"];
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
+/** Runs spawn several CLIs: a busy machine takes its time. */
+const SLOW = { timeout: 120_000 };
 
-/** A private CLI, its uncached output, the name its hot bundle's cache takes, and a hostile cache for that name. */
-function setUp() {
+interface Setup {
+  cli: PrivateCli;
+  expected: ReturnType<PrivateCli["run"]>;
+  /** The name the bin gives the hot bundle's cache. */
+  name: string;
+  /** Where the planted code writes when it runs. */
+  marker: string;
+  /** A cache file for that name, valid checksum and all, whose code writes the marker. */
+  planted: Buffer;
+}
+let shared: Setup | undefined;
+
+/** One private CLI for the file, its uncached output, its cache's name and a hostile cache for that name. */
+function setUp(): Setup {
+  if (shared) {
+    rmSync(shared.marker, { force: true });
+    return shared;
+  }
   const cli = privateCli();
   const expected = cli.run(COMMAND, { FOODCTL_NO_CACHE: "1" });
   expect(expected.code).toBe(0);
@@ -49,7 +67,17 @@ function setUp() {
   const name = cli.cacheFiles("foodctl", join(scratch, "foodctl"))[0]!;
   const marker = join(cli.root, "planted-code-ran");
   const planted = cacheFile(["config list"], plantedCode(cli.bundle, marker));
-  return { cli, expected, name, marker, planted };
+  // Where uid 65534 can copy it from (the CLI's folder is world-readable).
+  writeFileSync(join(cli.root, "planted.code"), planted, { mode: 0o644 });
+  shared = { cli, expected, name, marker, planted };
+  return shared;
+}
+
+let homes = 0;
+/** An XDG_CACHE_HOME no run used yet, and its foodctl folder. */
+function freshHome(setup: Setup) {
+  const home = join(setup.cli.root, `cache-home-${homes++}`);
+  return { home, folder: join(home, "foodctl") };
 }
 
 /** Runs `command` as uid 65534; what it reads must be staged where that user can reach it (the CLI's world-readable folder). */
@@ -59,120 +87,122 @@ function asNobody(...command: string[]) {
   expect(result.status).toBe(0);
 }
 
-/** A run with `XDG_CACHE_HOME=xdg` prints what an uncached run prints, and the planted code did not run. */
-function expectUncached(setup: ReturnType<typeof setUp>, xdg: string, cli: PrivateCli = setup.cli) {
-  expect(cli.run(COMMAND, { XDG_CACHE_HOME: xdg })).toEqual(setup.expected);
+/** A run with `XDG_CACHE_HOME=home` prints what an uncached run prints, and the planted code did not run. */
+function expectUncached(setup: Setup, home: string) {
+  expect(setup.cli.run(COMMAND, { XDG_CACHE_HOME: home })).toEqual(setup.expected);
   expect(existsSync(setup.marker)).toBe(false);
 }
 
 describe("the code cache is used only when it is the user's own", () => {
-  it("would run the planted code if V8 were handed it: the hostile cache of these tests is real", () => {
+  it("would run the planted code if V8 were handed it: the hostile cache of these tests is real", SLOW, () => {
     const { cli, marker, planted } = setUp();
     const used = runWithCodeCache(cli.bundle, cacheParts(planted).data);
     expect(used.stdout).toBe("false");
     expect(readFileSync(marker, "utf8")).toBe("planted code ran\n");
+    rmSync(marker);
   });
 
-  it.skipIf(!isRoot)("never runs a cache planted by another user (uid 65534) in a folder of theirs, whatever its mode", () => {
+  it.skipIf(!isRoot)("never runs a cache planted by another user (uid 65534) in a folder of theirs, whatever its mode", SLOW, () => {
     const setup = setUp();
-    const xdg = join(setup.cli.root, "xdg-of-nobody");
-    mkdirSync(xdg);
-    chownSync(xdg, NOBODY, NOBODY);
-    const folder = join(xdg, "foodctl");
-    const staged = join(setup.cli.root, "planted.code");
-    writeFileSync(staged, setup.planted, { mode: 0o644 });
+    const { home, folder } = freshHome(setup);
+    mkdirSync(home);
+    chownSync(home, NOBODY, NOBODY);
     asNobody("mkdir", folder);
-    asNobody("cp", staged, join(folder, setup.name));
+    asNobody("cp", join(setup.cli.root, "planted.code"), join(folder, setup.name));
     for (const mode of [0o777, 0o755, 0o700]) {
       chmodSync(folder, mode);
-      expectUncached(setup, xdg);
+      expectUncached(setup, home);
       // Nothing of root's is written into another user's folder.
       expect(readdirSync(folder)).toEqual([setup.name]);
       expect(lstatSync(join(folder, setup.name)).uid).toBe(NOBODY);
     }
   });
 
-  it.skipIf(!isRoot)("never reads a file another user owns in the user's own folder, and replaces it", () => {
+  it.skipIf(!isRoot)("never reads a file another user owns in the user's own folder, and replaces it", SLOW, () => {
     const setup = setUp();
-    const folder = join(setup.cli.cache, "foodctl");
+    const { home, folder } = freshHome(setup);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     writeFileSync(join(folder, setup.name), setup.planted, { mode: 0o600 });
     chownSync(join(folder, setup.name), NOBODY, NOBODY);
-    expectUncached(setup, setup.cli.cache);
+    expectUncached(setup, home);
     const rewritten = readFileSync(join(folder, setup.name));
     expect(lstatSync(join(folder, setup.name)).uid).toBe(0);
     expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
   });
 
-  it("ignores a cache folder that is a link, and writes nothing through it", () => {
+  it("ignores a cache folder that is a link, and writes nothing through it", SLOW, () => {
     const setup = setUp();
-    const real = join(setup.cli.root, "real-cache");
+    const { home, folder } = freshHome(setup);
+    const real = `${home}-real`;
     mkdirSync(real, { mode: 0o700 });
     writeFileSync(join(real, setup.name), setup.planted, { mode: 0o600 });
-    const xdg = join(setup.cli.root, "xdg");
-    mkdirSync(xdg);
-    symlinkSync(real, join(xdg, "foodctl"));
-    expectUncached(setup, xdg);
+    mkdirSync(home);
+    symlinkSync(real, folder);
+    expectUncached(setup, home);
     expect(readdirSync(real)).toEqual([setup.name]);
     expect(readFileSync(join(real, setup.name)).equals(setup.planted)).toBe(true);
   });
 
-  it("ignores a cache folder its group or others may write to, and writes nothing there", () => {
+  it("ignores a cache folder its group or others may write to, and writes nothing there", SLOW, () => {
     const setup = setUp();
-    const folder = join(setup.cli.cache, "foodctl");
+    const { home, folder } = freshHome(setup);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, setup.name), setup.planted, { mode: 0o600 });
     for (const mode of [0o777, 0o770, 0o702]) {
       chmodSync(folder, mode);
-      expectUncached(setup, setup.cli.cache);
+      expectUncached(setup, home);
       expect(readdirSync(folder)).toEqual([setup.name]);
     }
   });
 
-  it("ignores a cache file its group or others may write to, and replaces it", () => {
+  it("ignores a cache file its group or others may write to, and replaces it", SLOW, () => {
     const setup = setUp();
-    const folder = join(setup.cli.cache, "foodctl");
+    const { home, folder } = freshHome(setup);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     writeFileSync(join(folder, setup.name), setup.planted);
     chmodSync(join(folder, setup.name), 0o666);
-    expectUncached(setup, setup.cli.cache);
+    expectUncached(setup, home);
     expect(lstatSync(join(folder, setup.name)).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(folder, setup.name)).equals(setup.planted)).toBe(false);
   });
 
-  it("reads neither a FIFO nor a link (to /dev/zero, to the planted cache) at a cache file's name, and puts a cache file there", () => {
-    const setup = setUp();
-    const folder = join(setup.cli.cache, "foodctl");
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const file = join(folder, setup.name);
-    writeFileSync(join(setup.cli.root, "planted.code"), setup.planted, { mode: 0o600 });
-    const stand = {
-      fifo: () => expect(spawnSync("mkfifo", [file]).status).toBe(0),
-      "link to /dev/zero": () => symlinkSync("/dev/zero", file),
-      "link to the planted cache": () => symlinkSync(join(setup.cli.root, "planted.code"), file),
-    };
-    for (const [what, plant] of Object.entries(stand)) {
-      plant();
-      // Bounded: a run that opened the FIFO for reading, or read /dev/zero, would be killed here.
-      const result = setup.cli.run(COMMAND, {}, { timeout: 20_000 });
-      expect(result, what).toEqual(setup.expected);
-      expect(existsSync(setup.marker), what).toBe(false);
-      expect(lstatSync(file).isFile(), what).toBe(true);
-      expect(readFileSync(join(setup.cli.root, "planted.code")).equals(setup.planted), what).toBe(true);
-      // The next run uses the cache the last one wrote.
-      expect(setup.cli.run(COMMAND), what).toEqual(setup.expected);
-      expect(
-        readdirSync(folder).filter((name) => name.startsWith("foodctl-")),
-        what,
-      ).toEqual([setup.name]);
-      rmSync(file);
-    }
-  });
+  it(
+    "reads neither a FIFO nor a link (to /dev/zero, to the planted cache) at a cache file's name, and puts a cache file there",
+    SLOW,
+    () => {
+      const setup = setUp();
+      const { home, folder } = freshHome(setup);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const file = join(folder, setup.name);
+      const stand = {
+        fifo: () => expect(spawnSync("mkfifo", [file]).status).toBe(0),
+        "link to /dev/zero": () => symlinkSync("/dev/zero", file),
+        "link to the planted cache": () => symlinkSync(join(setup.cli.root, "planted.code"), file),
+      };
+      for (const [what, plant] of Object.entries(stand)) {
+        plant();
+        // Bounded: a run that opened the FIFO for reading, or read /dev/zero, would be killed here.
+        const result = setup.cli.run(COMMAND, { XDG_CACHE_HOME: home }, { timeout: 20_000 });
+        expect(result, what).toEqual(setup.expected);
+        expect(existsSync(setup.marker), what).toBe(false);
+        expect(lstatSync(file).isFile(), what).toBe(true);
+        expect(readFileSync(join(setup.cli.root, "planted.code")).equals(setup.planted), what).toBe(true);
+        // The next run uses the cache the last one wrote.
+        expect(setup.cli.run(COMMAND, { XDG_CACHE_HOME: home }), what).toEqual(setup.expected);
+        expect(
+          readdirSync(folder).filter((name) => name.startsWith("foodctl-")),
+          what,
+        ).toEqual([setup.name]);
+        rmSync(file);
+      }
+    },
+  );
 
-  it("never aborts on a damaged cache behind a valid header: V8 alone would crash on it", () => {
+  it("never aborts on a damaged cache behind a valid header: V8 alone would crash on it", SLOW, () => {
     const setup = setUp();
-    expect(setup.cli.run(COMMAND)).toEqual(setup.expected);
-    const file = join(setup.cli.cache, "foodctl", setup.name);
+    const { home, folder } = freshHome(setup);
+    expect(setup.cli.run(COMMAND, { XDG_CACHE_HOME: home })).toEqual(setup.expected);
+    const file = join(folder, setup.name);
     const good = readFileSync(file);
     const { dataStart, data } = cacheParts(good);
     // A byte of V8's payload (past its header) that V8 itself does not check and crashes on.
@@ -188,30 +218,31 @@ describe("the code cache is used only when it is the user's own", () => {
     const damaged = Buffer.from(good);
     damaged[dataStart + crashing!]! ^= 0xff;
     writeFileSync(file, damaged);
-    const result = setup.cli.run(COMMAND);
-    expect(result).toEqual(setup.expected);
+    expect(setup.cli.run(COMMAND, { XDG_CACHE_HOME: home })).toEqual(setup.expected);
     const rewritten = readFileSync(file);
     expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
   });
 
-  it("records command words in a cache file, never an option or its value (issue 28, L2)", () => {
-    const cli = privateCli();
+  it("records command words in a cache file, never an option or its value (issue 28, L2)", SLOW, () => {
+    const setup = setUp();
+    const { home, folder } = freshHome(setup);
     const runs = [
       { args: ["--profile", "work", "--api-url", "https://svc:hunter2@api.example", "config", "path"], recorded: "-" },
       { args: ["config", "--profile", "work", "path"], recorded: "config" },
       { args: ["config", "path", "--profile", "secret-profile"], recorded: "config path" },
     ];
-    for (const { args } of runs) expect(cli.run(args).code).toBe(0);
-    const written = cacheParts(readFileSync(join(cli.cache, "foodctl", cli.cacheFiles()[0]!)));
+    for (const { args } of runs) expect(setup.cli.run(args, { XDG_CACHE_HOME: home }).code).toBe(0);
+    const written = cacheParts(readFileSync(join(folder, setup.name)));
     expect(written.commands).toEqual(runs.map((run) => run.recorded));
   });
 
-  it("runs uncached and writes nothing where WebAssembly is off (--jitless)", () => {
-    const cli = privateCli();
+  it("runs uncached and writes nothing where WebAssembly is off (--jitless)", SLOW, () => {
+    const setup = setUp();
+    const { home, folder } = freshHome(setup);
     // Node prints its own warning about the flag, with or without a cache.
-    const expected = cli.run(COMMAND, { NODE_OPTIONS: "--jitless", FOODCTL_NO_CACHE: "1" });
+    const expected = setup.cli.run(COMMAND, { NODE_OPTIONS: "--jitless", FOODCTL_NO_CACHE: "1" });
     expect(expected.code).toBe(0);
-    expect(cli.run(COMMAND, { NODE_OPTIONS: "--jitless" })).toEqual(expected);
-    expect(cli.cacheFiles()).toEqual([]);
+    expect(setup.cli.run(COMMAND, { NODE_OPTIONS: "--jitless", XDG_CACHE_HOME: home })).toEqual(expected);
+    expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
   });
 });
