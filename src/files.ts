@@ -2,14 +2,26 @@
  * Whole-file writes that a reader never sees half done: the journal's rewrite, the sandbox's
  * state and pid files, the smoke report and the code cache all go through `writeFileAtomic`.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, lstatSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-const TEMPORARY_SUFFIX = ".tmp";
-/** What writeFileAtomic names its temporary file beside `name`: `.<name>.<12 hex digits>.tmp`. */
+/** The file inside the temporary folder that is renamed over the target. */
+const TEMPORARY_FILE = "data";
+/** The temporary folder mkdtemp makes beside `name`: `.<name>.` and six random letters or digits. */
 const isTemporaryOf = (name: string, entry: string) =>
-  entry.startsWith(`.${name}.`) && entry.endsWith(TEMPORARY_SUFFIX) && /^[0-9a-f]{12}$/.test(entry.slice(name.length + 2, -4));
+  entry.startsWith(`.${name}.`) && /^[A-Za-z0-9]{6}$/.test(entry.slice(name.length + 2));
 
 export interface AtomicWriteOptions {
   /** Permission bits of a file this write creates (default 0o600: private). */
@@ -17,11 +29,11 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes `data` to `file` through a temporary file beside it, created exclusively under a random
- * name (a link or file planted at a guessable name is never followed or reused), then renamed
- * over the target. A link is written through to the file it names, so the link stays a link.
- * An existing target that is not a regular file (`/dev/stdout`, a FIFO) is written in place:
- * renaming over it would replace the device node.
+ * Writes `data` to `file` through a temporary file beside it, in a folder the system creates
+ * exclusively under a random name (mkdtemp: a link or file planted at a guessable name is never
+ * followed or reused), then renamed over the target. A link is written through to the file it
+ * names, so the link stays a link. An existing target that is not a regular file (`/dev/stdout`,
+ * a FIFO) is written in place: renaming over it would replace the device node.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const target = followLink(file);
@@ -35,9 +47,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     return;
   }
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`);
-  const fd = openSync(temporary, "wx", options.mode ?? 0o600);
+  const folder = mkdtempSync(join(dirname(target), `.${basename(target)}.`));
+  const temporary = join(folder, TEMPORARY_FILE);
   try {
+    const fd = openSync(temporary, "wx", options.mode ?? 0o600);
     try {
       writeAll(fd, data);
     } finally {
@@ -47,6 +60,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  } finally {
+    rmdirSync(folder);
   }
 }
 
@@ -61,7 +76,7 @@ export function writeAll(fd: number, data: string | Uint8Array): void {
   }
 }
 
-/** Removes the temporary files a killed writer left beside `file` (kill -9 mid-write); returns their names. */
+/** Removes the temporary folders a killed writer left beside `file` (kill -9 mid-write); returns their names. */
 export function removeLeftoverTemporaries(file: string): string[] {
   const target = followLink(file);
   const name = basename(target);
@@ -71,9 +86,19 @@ export function removeLeftoverTemporaries(file: string): string[] {
   } catch {
     return [];
   }
-  const left = entries.filter((entry) => isTemporaryOf(name, entry));
-  for (const entry of left) rmSync(join(dirname(target), entry), { force: true });
-  return left;
+  return entries.filter((entry) => isTemporaryOf(name, entry) && removeTemporaryFolder(join(dirname(target), entry)));
+}
+
+/** Removes a temporary folder holding at most its one file; false (left alone) when it is anything else. */
+function removeTemporaryFolder(folder: string): boolean {
+  try {
+    if (!lstatSync(folder).isDirectory()) return false;
+    rmSync(join(folder, TEMPORARY_FILE), { force: true });
+    rmdirSync(folder);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The hint for a write that failed because the disk is full; undefined for any other failure. */

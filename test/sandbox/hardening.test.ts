@@ -3,7 +3,7 @@
  * two sandboxes on one state file, hostile JSON, encoded bodies, the Host header, leftovers.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -194,16 +194,17 @@ describe("issue 15 #5: one sandbox per state file", () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
-  it("#5 a leftover *.tmp beside the state file (kill -9 during a save) is removed on start; other files stay", async () => {
+  it("#5 a temporary folder left beside the state file (kill -9 during a save) is removed on start; other files stay", async () => {
     const dir = tempDir();
     const path = join(dir, "state.json");
-    writeFileSync(join(dir, ".state.json.0a1b2c3d4e5f.tmp"), "");
+    mkdirSync(join(dir, ".state.json.a1B2c3"));
+    writeFileSync(join(dir, ".state.json.a1B2c3", "data"), "half a save");
     writeFileSync(join(dir, "notes.tmp"), "mine");
-    writeFileSync(join(dir, ".state.json.mine.tmp"), "mine too");
+    writeFileSync(join(dir, ".state.json.mine"), "mine too");
     const handle = await startSandbox({ port: 0, statePath: path });
     try {
-      expect(handle.removedTemporaries).toEqual([".state.json.0a1b2c3d4e5f.tmp"]);
-      expect(readdirSync(dir).sort()).toEqual([".state.json.mine.tmp", "notes.tmp", "state.json", "state.json.lock"]);
+      expect(handle.removedTemporaries).toEqual([".state.json.a1B2c3"]);
+      expect(readdirSync(dir).sort()).toEqual([".state.json.mine", "notes.tmp", "state.json", "state.json.lock"]);
     } finally {
       await handle.close();
     }

@@ -20,7 +20,8 @@ import { diskFullHint, removeLeftoverTemporaries, writeAll, writeFileAtomic } fr
 import { runTempDir } from "../helpers/tempDir.js";
 
 const tempDir = () => runTempDir("foodctl-files-");
-const TEMPORARY = /^\.state\.json\.[0-9a-f]{12}\.tmp$/;
+/** The folder mkdtemp makes for each write: `.state.json.` and six random letters or digits. */
+const TEMPORARY = /^\.state\.json\.[A-Za-z0-9]{6}$/;
 
 describe("writeFileAtomic", () => {
   it("replaces the file whole, creates a new one private (0600) or with the mode asked, and leaves no temporary", () => {
@@ -36,7 +37,7 @@ describe("writeFileAtomic", () => {
     expect(readdirSync(dir).sort()).toEqual(["report.xml", "state.json"]);
   });
 
-  it("writes through a temporary file of its own under a new random name each time, beside the target", async () => {
+  it("writes through a temporary folder of its own under a new random name each time, beside the target", async () => {
     const dir = tempDir();
     const file = join(dir, "state.json");
     const seen = new Set<string>();
@@ -49,8 +50,8 @@ describe("writeFileAtomic", () => {
     } finally {
       watcher.close();
     }
-    const temporaries = [...seen].filter((name) => name !== "state.json");
-    expect(temporaries).toHaveLength(2);
+    const temporaries = [...seen].filter((name) => TEMPORARY.test(name));
+    expect(new Set(temporaries).size).toBe(2);
     for (const name of temporaries) expect(name).toMatch(TEMPORARY);
     expect(readdirSync(dir)).toEqual(["state.json"]);
   });
@@ -62,10 +63,13 @@ describe("writeFileAtomic", () => {
     writeFileSync(victim, "keep me");
     const guesses = ["state.json.tmp", `state.json.${process.pid}.tmp`, ".state.json.tmp", `.state.json.${process.pid}.tmp`];
     for (const guess of guesses) symlinkSync(victim, join(dir, guess));
+    // And a folder named as mkdtemp's prefix is: it adds to the prefix, never uses it.
+    mkdirSync(join(dir, ".state.json."));
     writeFileAtomic(file, "new state");
     expect(readFileSync(file, "utf8")).toBe("new state");
     expect(readFileSync(victim, "utf8")).toBe("keep me");
     for (const guess of guesses) expect(lstatSync(join(dir, guess)).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual([...guesses, ".state.json.", "state.json", "victim"].sort());
   });
 
   it("writes through a link to the file it names: the link stays a link", () => {
@@ -115,12 +119,17 @@ describe("writeAll", () => {
 });
 
 describe("removeLeftoverTemporaries", () => {
-  it("removes only what writeFileAtomic names its temporaries beside that file", () => {
+  it("removes the temporary folders writeFileAtomic left beside that file, with their data, and nothing else", () => {
     const dir = tempDir();
-    const names = [".state.json.0a1b2c3d4e5f.tmp", ".state.json.0A1B2C3D4E5F.tmp", ".state.json.0a1b.tmp", ".other.json.0a1b2c3d4e5f.tmp"];
-    for (const name of [...names, "state.json"]) writeFileSync(join(dir, name), "");
-    expect(removeLeftoverTemporaries(join(dir, "state.json"))).toEqual([".state.json.0a1b2c3d4e5f.tmp"]);
-    expect(readdirSync(dir).sort()).toEqual([...names.slice(1), "state.json"].sort());
+    mkdirSync(join(dir, ".state.json.a1B2c3"));
+    writeFileSync(join(dir, ".state.json.a1B2c3", "data"), "half a state");
+    mkdirSync(join(dir, ".state.json.Zz9Yy8"));
+    const others = [".state.json.a1B2", ".state.json.a1B2c3d4", ".other.json.a1B2c3", "state.json.a1B2c3"];
+    for (const name of others) mkdirSync(join(dir, name));
+    writeFileSync(join(dir, ".state.json.q1w2e3"), "a file, not a writer's folder");
+    writeFileSync(join(dir, "state.json"), "{}");
+    expect(removeLeftoverTemporaries(join(dir, "state.json")).sort()).toEqual([".state.json.Zz9Yy8", ".state.json.a1B2c3"]);
+    expect(readdirSync(dir).sort()).toEqual([...others, ".state.json.q1w2e3", "state.json"].sort());
     expect(removeLeftoverTemporaries(join(dir, "missing", "state.json"))).toEqual([]);
   });
 });
