@@ -1,4 +1,4 @@
-/** writeFileAtomic: the whole file or the old one, written through a fresh private folder that leaves nothing behind. */
+/** writeFileAtomic: the whole file or the old one, written through a temporary that leaves nothing behind. */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ describe("writeFileAtomic", () => {
     const dir = runTempDir("foodctl-atomic-");
     const victim = join(dir, "victim");
     writeFileSync(victim, "untouched");
-    // The old spelling of the temporary name, and a folder of the prefix mkdtemp adds to.
+    // Names a writer could guess: the old spelling of the temporary name, and one of the temporary prefix.
     symlinkSync(victim, join(dir, ".state.json.tmp"));
     mkdirSync(join(dir, ".state.json."));
     writeFileAtomic(join(dir, "state.json"), "written");
