@@ -76,9 +76,9 @@ export interface BatchSummary {
   stopped: "failure" | "interrupted" | "output_closed" | null;
 }
 
-/** 100000 → "100,000", whatever the user's locale. */
+/** 100000 → "100,000", the same in every locale, without Intl. */
 export function thousands(value: number): string {
-  return value.toLocaleString("en-US");
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 const count = thousands;
 
