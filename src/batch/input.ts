@@ -1,4 +1,5 @@
 /** The reading loop JSON Lines and CSV share: numbered lines in, packed changes and problems out. */
+import { thousands } from "../intake/amounts.js";
 import { ChangeList, type BatchChange } from "./changeList.js";
 import { splitLines } from "./lines.js";
 import { ProblemList, type BatchProblem } from "./problems.js";
@@ -40,7 +41,7 @@ export interface LineSink {
 }
 
 export function tooManyChanges(max: number): string {
-  return `more than ${max.toLocaleString("en-US")} changes in one batch: split the file`;
+  return `more than ${thousands(max)} changes in one batch: split the file`;
 }
 
 export function newSink(state: ReadState, max: number): LineSink {

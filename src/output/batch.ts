@@ -1,7 +1,7 @@
 /** Printing a batch: its result lines (JSON or one human line each), its input problems and its summary. */
 import type { BatchProblem } from "../batch/problems.js";
 import type { BatchResult, ResultChange } from "../batch/results.js";
-import { formatAmount } from "../intake/amounts.js";
+import { formatAmount, thousands } from "../intake/amounts.js";
 import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
 
@@ -76,10 +76,6 @@ export interface BatchSummary {
   stopped: "failure" | "interrupted" | "output_closed" | null;
 }
 
-/** 100000 → "100,000", the same in every locale, without Intl. */
-export function thousands(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
 const count = thousands;
 
 function summaryJson(summary: BatchSummary): string {

@@ -4,7 +4,7 @@
  * bar drawn again), it is never wider than the terminal, and it is cleared when the batch ends.
  */
 import type { OutputStream } from "../io.js";
-import { thousands } from "./batch.js";
+import { thousands } from "../intake/amounts.js";
 
 export interface ProgressBar {
   update(done: number, failed: number): void;

@@ -10,7 +10,8 @@ import { splitLines } from "../../src/batch/lines.js";
 import { MAX_REPORTED_PROBLEMS, ProblemList } from "../../src/batch/problems.js";
 import { parseResultLine, readAppliedResults, resultKey } from "../../src/batch/results.js";
 import { createProgressBar } from "../../src/output/progress.js";
-import { renderProblems, renderSummary, thousands, type BatchSummary } from "../../src/output/batch.js";
+import { thousands } from "../../src/intake/amounts.js";
+import { renderProblems, renderSummary, type BatchSummary } from "../../src/output/batch.js";
 
 async function* chunksOf(...parts: Array<string | Buffer>) {
   for (const part of parts) yield typeof part === "string" ? Buffer.from(part, "utf8") : part;

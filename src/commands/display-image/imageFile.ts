@@ -3,6 +3,7 @@ import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
+import { thousands } from "../../intake/amounts.js";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
 
@@ -12,7 +13,7 @@ export interface ImageFile {
   contentType: ImageType;
 }
 
-const LIMIT_TEXT = `display images are limited to 1 MiB (${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes)`;
+const LIMIT_TEXT = `display images are limited to 1 MiB (${thousands(MAX_DISPLAY_IMAGE_BYTES)} bytes)`;
 
 function fileProblem(path: string, error: NodeJS.ErrnoException): Error {
   if (error.code === "ENOENT") return usageError(`no such file: ${path}`);
@@ -29,7 +30,7 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
     if (stdin.isTTY) throw usageError("stdin is a terminal: pipe an image into it, or give a file path");
     bytes = await readAtMost(stdin as AsyncIterable<Buffer>, MAX_DISPLAY_IMAGE_BYTES);
     if (bytes.byteLength > MAX_DISPLAY_IMAGE_BYTES)
-      throw usageError(`stdin holds more than ${MAX_DISPLAY_IMAGE_BYTES.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
+      throw usageError(`stdin holds more than ${thousands(MAX_DISPLAY_IMAGE_BYTES)} bytes; ${LIMIT_TEXT}`);
   } else {
     let info;
     try {
@@ -39,7 +40,7 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
     }
     if (info.isDirectory()) throw usageError(`${path} is a directory, not an image file`);
     if (!info.isFile()) throw usageError(`${path} is not a regular file`);
-    if (info.size > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} is ${info.size.toLocaleString("en-US")} bytes; ${LIMIT_TEXT}`);
+    if (info.size > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} is ${thousands(info.size)} bytes; ${LIMIT_TEXT}`);
     try {
       const handle = await open(path, "r");
       try {
