@@ -160,8 +160,7 @@ export function compileRecords(groups, zod) {
 
 /** Bundles the schemas (TypeScript) with zod and loads them. */
 async function loadRecords() {
-  const entry =
-    'export { COMPILED_GROUPS } from "./src/records/compiled.ts";\nexport { registry, toJSONSchema } from "zod/mini";\n';
+  const entry = 'export { COMPILED_GROUPS } from "./src/records/compiled.ts";\nexport { registry, toJSONSchema } from "zod/mini";\n';
   const bundle = await build({
     stdin: { contents: entry, resolveDir: root, loader: "ts", sourcefile: "records-entry.ts" },
     bundle: true,
@@ -185,7 +184,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   if (process.argv.includes("--check")) {
     const read = (name) => readFileSync(join(outputDir, name), "utf8");
-    const stale = [...new Set([...committed, ...Object.keys(files)])].filter((name) => !committed.includes(name) || files[name] !== read(name));
+    const stale = [...new Set([...committed, ...Object.keys(files)])].filter(
+      (name) => !committed.includes(name) || files[name] !== read(name),
+    );
     for (const name of stale) process.stderr.write(`src/records/validators/${name} is stale: run node scripts/records.mjs\n`);
     process.exitCode = stale.length > 0 ? 1 : 0;
   } else {

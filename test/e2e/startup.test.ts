@@ -157,7 +157,9 @@ describe("start-up: the Node modules a run loads", () => {
     });
     // Spawned, not spawnSync: the sandbox answers from this process.
     const stdout = stdoutFile === undefined ? "pipe" : openSync(join(folder, stdoutFile), "w");
-    const result = await collect(spawn(process.execPath, ["--require", preload, cliBin(), ...args], { env, stdio: ["ignore", stdout, "pipe"] }));
+    const result = await collect(
+      spawn(process.execPath, ["--require", preload, cliBin(), ...args], { env, stdio: ["ignore", stdout, "pipe"] }),
+    );
     expectExit(result, 0);
     return readFileSync(out, "utf8")
       .split("\n")

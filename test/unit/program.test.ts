@@ -15,9 +15,9 @@ import { scriptedTransport } from "../helpers/transport.js";
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(wholeTree(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal))).filter(
-  (path) => path[path.length - 1] !== "help" || path.length === 1,
-);
+const COMMANDS = commandPaths(
+  wholeTree(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)),
+).filter((path) => path[path.length - 1] !== "help" || path.length === 1);
 
 async function help(args: string[], columns?: number) {
   const buffers = bufferIO({ tty: columns !== undefined });
