@@ -5,7 +5,7 @@ import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", ".test-build/", ".bench/", "coverage/", "src/records/validators.js"] },
+  { ignores: ["dist/", "node_modules/", ".test-build/", ".bench/", "coverage/", "src/records/validators/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

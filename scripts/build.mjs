@@ -1,13 +1,14 @@
 // Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js):
 //
 //   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
-//                         and the `intake` commands with their printers, in one file that the bin
-//                         compiles with a V8 code cache. Modules only some commands need are
-//                         evaluated on first use (esbuild's lazy module initialisers).
+//                         and the `intake` commands that read, with their printers, in one file
+//                         that the bin compiles with a V8 code cache. Modules only some commands
+//                         need are evaluated on first use (esbuild's lazy module initialisers).
 //   dist/cold/<name>.cjs  what fewer runs need, each its own file loaded on first use (and code
-//                         cached by the bin like the hot file): the sandbox, `intake apply`, display
-//                         images, `smoke`, the config, auth status, journal and undo commands,
-//                         prompts, completion, the proxy agents, conf, chalk. A cold file takes
+//                         cached by the bin like the hot file): the sandbox, the commands that
+//                         change intakes (with the change pipeline, the journal and the update
+//                         validators), display images, `smoke`, the config, auth status, journal
+//                         and undo commands, prompts, completion, the proxy agents, conf, chalk. A cold file takes
 //                         the hot file's modules from it (never a second copy: `instanceof
 //                         CliError` holds across files). The fewer functions the hot file declares,
 //                         the less a first run (no cache yet) parses.
@@ -34,6 +35,8 @@ const COLD_SOURCES = {
   "src/commands/sandbox/start.ts": "sandbox",
   "src/commands/sandbox/stop.ts": "sandbox-stop",
   "src/commands/intake/apply.ts": "apply",
+  "src/commands/intake/setQuantity.ts": "set-quantity",
+  "src/commands/intake/setModifiers.ts": "set-modifiers",
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",
   "src/commands/auth/login.ts": "login",

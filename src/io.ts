@@ -78,12 +78,19 @@ export function withoutWidth(stream: OutputStream): OutputStream {
   return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY };
 }
 
+/** The streams of Node's that a run has opened: the ones `exit` waits for. */
+const opened = new Set<NodeJS.WritableStream>();
+
 export function processIO(): IO {
   const { stdout, closedStdout } = processStdout();
+  opened.add(process.stdout);
   return {
     stdout,
-    stderr: process.stderr,
-    // A getter: only commands that read input open stdin.
+    // Getters: a run that never writes to stderr or reads input opens neither.
+    get stderr() {
+      opened.add(process.stderr);
+      return process.stderr;
+    },
     get stdin() {
       return process.stdin;
     },
@@ -93,8 +100,21 @@ export function processIO(): IO {
   };
 }
 
+/** The streams `processIO` handed out. */
+export const openedStreams = (): NodeJS.WritableStream[] => [...opened];
+
+/** Each stream's colour, decided when it is first asked for (a run that writes nothing to stderr never looks at it). */
 export function decideColors(io: IO, noColorFlag: boolean): IO["color"] {
-  return { stdout: decideColor(io.stdout, io.env, noColorFlag), stderr: decideColor(io.stderr, io.env, noColorFlag) };
+  let stdout: boolean | undefined;
+  let stderr: boolean | undefined;
+  return {
+    get stdout() {
+      return (stdout ??= decideColor(io.stdout, io.env, noColorFlag));
+    },
+    get stderr() {
+      return (stderr ??= decideColor(io.stderr, io.env, noColorFlag));
+    },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { CommanderError, type Command } from "commander";
 import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
 import { CliError, EXIT, toCliError, usageError } from "./errors.js";
-import { decideColors, processIO, withoutWidth, type IO } from "./io.js";
+import { decideColors, openedStreams, processIO, withoutWidth, type IO } from "./io.js";
 import { cleanForTerminal } from "./sanitize.js";
 import { styler } from "./output/style.js";
 import { buildProgram } from "./program.js";
@@ -98,7 +98,7 @@ function watchSignals(): { signal: AbortSignal; stop: () => void } {
  * was full), the process ends as Node ends it, after they are written. 'exit' listeners (the code
  * cache's write) run either way.
  */
-export function exit(code: number, streams: readonly NodeJS.WritableStream[] = [process.stdout, process.stderr]): void {
+export function exit(code: number, streams: readonly NodeJS.WritableStream[] = openedStreams()): void {
   process.exitCode = code;
   const queued = streams.some((stream) => (stream as NodeJS.WritableStream & { writableLength?: number }).writableLength);
   if (!queued) process.exit(code);

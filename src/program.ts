@@ -56,8 +56,9 @@ function readGlobals(command: Command): GlobalOptions {
 }
 
 /**
- * The whole tree, every group and command, with commander's errors thrown (CommanderError, the
- * message in `state`) rather than ending the process.
+ * The command tree, with commander's errors thrown (CommanderError, the message in `state`)
+ * rather than ending the process. Every group is there; a group's commands are declared when the
+ * line enters it (`wholeTree` declares them all).
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
@@ -108,7 +109,26 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   };
 
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
+  // Only the group the line names is declared whole: commander calls this before it enters one.
+  program.hook("preSubcommand", (_program, group) => void commandsOf(group));
   addHelpCommand(program, state, width);
+  return program;
+}
+
+/** A group not declared yet (its options, action, help and commands): the declaration, run once by `commandsOf`. */
+const undeclared = new WeakMap<Command, () => void>();
+
+/** A group's commands, the group declared on first use (a run declares the group it runs, help those it shows). */
+function commandsOf(group: Command): readonly Command[] {
+  const declare = undeclared.get(group);
+  undeclared.delete(group);
+  declare?.();
+  return group.commands;
+}
+
+/** The tree with every group's commands declared: for the manual and for tests that walk it. */
+export function wholeTree(program: Command): Command {
+  for (const group of program.commands) commandsOf(group);
   return program;
 }
 
@@ -119,22 +139,26 @@ function addNoun(
   width: () => number,
 ): void {
   const group = program.command(noun.name, { hidden: noun.hidden === true });
-  const notes = noun.verbs.length ? [`A command's options and examples: foodctl help ${noun.name} <command>`] : [];
-  if (noun.action) {
-    declare(group, noun.action, notes);
-    // A word after a noun that runs alone and has verbs (`journal shw`) is a mistyped verb, not an argument.
-    if (noun.verbs.length && !noun.action.args?.length)
-      group.allowExcessArguments(true).hook("preAction", (command, actionCommand) => {
-        // Only when the noun itself runs: the hook also fires before its verbs (`journal show <id>`).
-        if (actionCommand === command && command.args[0] !== undefined) throw unknownCommand(command, command.args[0]);
-      });
-  }
-  if (!noun.verbs.length) return;
+  // What the top level's help lists; the rest is declared when the line enters the group.
   group.description(noun.description);
-  group.helpCommand("help [command]", "show the help of a command");
-  // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
-  if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
-  for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
+  undeclared.set(group, () => {
+    const notes = noun.verbs.length ? [`A command's options and examples: foodctl help ${noun.name} <command>`] : [];
+    if (noun.action) {
+      declare(group, noun.action, notes);
+      // A word after a noun that runs alone and has verbs (`journal shw`) is a mistyped verb, not an argument.
+      if (noun.verbs.length && !noun.action.args?.length)
+        group.allowExcessArguments(true).hook("preAction", (command, actionCommand) => {
+          // Only when the noun itself runs: the hook also fires before its verbs (`journal show <id>`).
+          if (actionCommand === command && command.args[0] !== undefined) throw unknownCommand(command, command.args[0]);
+        });
+    }
+    if (!noun.verbs.length) return;
+    group.description(noun.description);
+    group.helpCommand("help [command]", "show the help of a command");
+    // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
+    if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
+    for (const verb of noun.verbs) declare(group.command(verb.name, { hidden: verb.hidden === true }), verb);
+  });
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
@@ -146,10 +170,12 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
     .action((words: string[]) => {
       let target = program;
       for (const word of words) {
-        const next = target.commands.find((command) => command.name() === word);
+        const next = commandsOf(target).find((command) => command.name() === word);
         if (!next) throw unknownCommand(target, word);
         target = next;
       }
+      // A group's help lists its commands.
+      commandsOf(target);
       target.outputHelp();
       state.exitCode = 0;
     });
@@ -165,6 +191,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
 function unknownCommand(parent: Command, word: string): Error {
   const path = parent.parent ? `${commandPath(parent)} ` : "";
   const hint = { hint: `run \`foodctl ${path ? `help ${path.trim()}` : "--help"}\` for the commands` };
+  commandsOf(parent);
   const names = parent
     .createHelp()
     .visibleCommands(parent)

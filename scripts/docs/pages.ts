@@ -9,7 +9,7 @@ import type { Argument, Command, Help, Option } from "commander";
 import { EXIT, EXIT_MEANINGS } from "../../src/errors.js";
 import { helpEndOf, manualPage } from "../../src/help.js";
 import type { IO } from "../../src/io.js";
-import { buildProgram } from "../../src/program.js";
+import { buildProgram, wholeTree } from "../../src/program.js";
 
 export interface Item {
   term: string;
@@ -116,7 +116,7 @@ function quietIO(): IO {
 
 /** Every visible command of the tree, the top level first, each followed by its commands. */
 export async function readPages(): Promise<Page[]> {
-  const program = await buildProgram(quietIO(), { exitCode: 0, parseMessage: "" }, new AbortController().signal);
+  const program = wholeTree(buildProgram(quietIO(), { exitCode: 0, parseMessage: "" }, new AbortController().signal));
   const walk = (command: Command): Page[] => [pageOf(command), ...children(command).flatMap(walk)];
   return walk(program);
 }

@@ -6,7 +6,7 @@ import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
 import { checkRecord } from "../records/check.js";
-import * as validators from "../records/validators.js";
+import * as validators from "../records/validators/intake.js";
 import type { TransportResponse } from "./transport.js";
 
 export interface RateLimitInfo {

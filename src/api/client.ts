@@ -10,7 +10,7 @@ import { paths } from "./paths.js";
 import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
 import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
-import * as validators from "../records/validators.js";
+import * as validators from "../records/validators/intake.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 

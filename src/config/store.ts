@@ -9,7 +9,7 @@ import { usageError } from "../errors.js";
 import { homeDir } from "../home.js";
 import { checkRecord } from "../records/check.js";
 import type { Profile } from "../records/config.js";
-import * as validators from "../records/validators.js";
+import * as validators from "../records/validators/config.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
 

@@ -1,5 +1,5 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
-import * as validators from "../records/validators.js";
+import * as validators from "../records/validators/update.js";
 import type { IntakeKind, RecordKind } from "./kinds.js";
 import { LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey, type PositionKind } from "./positions.js";

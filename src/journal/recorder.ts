@@ -2,7 +2,6 @@
  * What a changing command writes to the journal: a begin record before the request is sent, a
  * complete record after. Server and user text passes through redactSecrets on its way in.
  */
-import { randomInt } from "node:crypto";
 import type { RequestDescription } from "../api/client.js";
 import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
@@ -24,20 +23,27 @@ export interface RecorderOptions {
   now?: () => number;
 }
 
-let lastTime = 0;
+let lastTime = -1;
 let sequence = 0;
 
 /**
- * Short, unique and sortable: milliseconds in base 36, a sequence within the millisecond, random
- * digits (telling apart two processes in one millisecond).
+ * Short, unique and sortable: milliseconds in base 36, a sequence within the millisecond, and the
+ * process id's last three base-36 digits, which tell apart two processes writing in the same
+ * millisecond (random digits could be the same for both). A 37th id within one millisecond takes
+ * the next millisecond, so the sequence keeps to its one digit and ids never repeat.
  */
-export function newEntryId(now: number): string {
-  sequence = now === lastTime ? sequence + 1 : 0;
-  lastTime = now;
-  const random = randomInt(36 ** 3)
-    .toString(36)
-    .padStart(3, "0");
-  return `${now.toString(36).padStart(8, "0")}${Math.min(sequence, 35).toString(36)}${random}`;
+export function newEntryId(now: number, pid: number = process.pid): string {
+  if (now > lastTime) {
+    lastTime = now;
+    sequence = 0;
+  } else if (sequence < 35) {
+    sequence += 1;
+  } else {
+    lastTime += 1;
+    sequence = 0;
+  }
+  const processDigits = (pid % 36 ** 3).toString(36).padStart(3, "0");
+  return `${lastTime.toString(36).padStart(8, "0")}${sequence.toString(36)}${processDigits}`;
 }
 
 /** The user_id a request names (a batch line may act for another user than the command's). */

@@ -1,9 +1,9 @@
 /**
  * The one place a record is checked at run time: with its validator, compiled from the record's
- * zod schema into ./validators.js (scripts/records.mjs). A refusal is read from the validator's
+ * zod schema into ./validators/ (scripts/records.mjs). A refusal is read from the validator's
  * errors: where each wrong value is, what it must be and what it is.
  */
-import { descriptions, requiredTypes } from "./validators.js";
+import { descriptions, requiredTypes } from "./validators/places.js";
 
 /** An error a compiled validator leaves on itself (ajv's, without its message). */
 export interface ValidationError {

@@ -1,6 +1,6 @@
 /**
  * The records checked at run time. `node scripts/records.mjs` compiles each schema here into a
- * plain validator of ./validators.js (generated, committed; a test fails when it is stale), so a
+ * plain validator of ./validators/ (generated, committed; a test fails when it is stale), so a
  * run checks with the schema's rules without loading zod.
  */
 import type * as z from "zod/mini";
@@ -18,26 +18,35 @@ import {
   SegmentationUpdateSchema,
 } from "./update.js";
 
-export const COMPILED_RECORDS = {
-  IntakeResponse: IntakeResponseSchema,
-  IntakeListResponse: IntakeListResponseSchema,
-  ErrorBody: ErrorBodySchema,
-  ConfigFile: ConfigFileSchema,
-  RecognitionUpdate: RecognitionUpdateSchema,
-  SegmentationUpdate: SegmentationUpdateSchema,
-  ManualUpdate: ManualUpdateSchema,
-  ClientSegmentationUpdate: ClientSegmentationUpdateSchema,
-  ClientManualUpdate: ClientManualUpdateSchema,
+/**
+ * By group: the records one validators module holds (validators/<group>.js), and the parts
+ * several of them share (or one holds twice), each compiled once into a validator the records call.
+ * A run loads a group's module only when it checks one of its records.
+ */
+export const COMPILED_GROUPS = {
+  intake: {
+    records: { IntakeResponse: IntakeResponseSchema, IntakeListResponse: IntakeListResponseSchema, ErrorBody: ErrorBodySchema },
+    parts: { Intake: IntakeSchema, Nutrition: NutritionSchema },
+  },
+  config: { records: { ConfigFile: ConfigFileSchema }, parts: {} },
+  update: {
+    records: {
+      RecognitionUpdate: RecognitionUpdateSchema,
+      SegmentationUpdate: SegmentationUpdateSchema,
+      ManualUpdate: ManualUpdateSchema,
+      ClientSegmentationUpdate: ClientSegmentationUpdateSchema,
+      ClientManualUpdate: ClientManualUpdateSchema,
+    },
+    parts: {
+      SegmentationGrams: SegmentationGramsSchema,
+      SegmentationLevels: SegmentationLevelsSchema,
+      ManualGrams: ManualGramsSchema,
+      ManualLevels: ManualLevelsSchema,
+    },
+  },
 };
 
-/** Parts of several records (or of one record twice), each compiled once into a validator the records call. */
-export const SHARED_PARTS = {
-  Intake: IntakeSchema,
-  Nutrition: NutritionSchema,
-  SegmentationGrams: SegmentationGramsSchema,
-  SegmentationLevels: SegmentationLevelsSchema,
-  ManualGrams: ManualGramsSchema,
-  ManualLevels: ManualLevelsSchema,
-};
-
-export type CompiledRecords = { [Name in keyof typeof COMPILED_RECORDS]: z.infer<(typeof COMPILED_RECORDS)[Name]> };
+type Groups = typeof COMPILED_GROUPS;
+type RecordsOf<Group extends keyof Groups> = Groups[Group]["records"];
+type AllRecords = RecordsOf<"intake"> & RecordsOf<"config"> & RecordsOf<"update">;
+export type CompiledRecords = { [Name in keyof AllRecords]: z.infer<AllRecords[Name]> };

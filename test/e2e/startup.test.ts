@@ -5,7 +5,7 @@
  * evaluated on first use. What each output file holds comes from its source map. Speed itself
  * is measured by `npm run bench`, not here.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -108,6 +108,8 @@ describe("start-up: what each path loads", () => {
     expect(hot).toEqual(expect.arrayContaining(["src/program.ts", "src/context.ts", "src/api/client.ts", "src/commands/intake/show.ts"]));
     expect(matching(hot, COLD_PACKAGES)).toEqual([]);
     expect(matching(hot, COLD_SOURCES)).toEqual([]);
+    // Reading an intake needs neither the change pipeline nor the update payloads' validators.
+    expect(matching(hot, /^src\/(change|journal)\/|^src\/records\/validators\/update\.js$/)).toEqual([]);
     expect(coldFiles.map((file) => file.split("/").pop())).toEqual(
       expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs", "proxy.cjs"]),
     );
@@ -140,7 +142,7 @@ describe("start-up: the Node modules a run loads", () => {
   const sandbox = withSandbox({}, { perTest: false });
 
   /** Node's built-in modules a run of the built CLI loaded, read from `process.moduleLoadList` at exit. */
-  async function builtinsLoaded(args: string[]): Promise<string[]> {
+  async function builtinsLoaded(args: string[], stdoutFile?: string): Promise<string[]> {
     const folder = runTempDir("foodctl-modules-");
     const preload = join(folder, "modules.cjs");
     const out = join(folder, "modules.txt");
@@ -154,7 +156,10 @@ describe("start-up: the Node modules a run loads", () => {
       XDG_CACHE_HOME: join(folder, "cache"),
     });
     // Spawned, not spawnSync: the sandbox answers from this process.
-    const result = await collect(spawn(process.execPath, ["--require", preload, cliBin(), ...args], { env }));
+    const stdout = stdoutFile === undefined ? "pipe" : openSync(join(folder, stdoutFile), "w");
+    const result = await collect(
+      spawn(process.execPath, ["--require", preload, cliBin(), ...args], { env, stdio: ["ignore", stdout, "pipe"] }),
+    );
     expectExit(result, 0);
     return readFileSync(out, "utf8")
       .split("\n")
@@ -163,7 +168,7 @@ describe("start-up: the Node modules a run loads", () => {
   }
 
   // What an HTTP request needs is loaded either way, and node:crypto with the config store (the
-  // random names of its atomic writes, journal ids); these are what an everyday run has no use for.
+  // random names of its atomic writes); these are what an everyday run has no use for.
   const NEEDLESS = /^(child_process|dgram|zlib|perf_hooks|https|tls|internal\/fs\/rimraf|readline|worker_threads)$/;
 
   it.each([
@@ -175,5 +180,10 @@ describe("start-up: the Node modules a run loads", () => {
     const loaded = await builtinsLoaded(args);
     expect(loaded).toContain("vm");
     expect(loaded.filter((name) => NEEDLESS.test(name))).toEqual([]);
+  });
+
+  it("--help written to a file opens neither stderr nor a socket (no node:net)", async () => {
+    const loaded = await builtinsLoaded(["--help"], "help.txt");
+    expect(loaded).not.toContain("net");
   });
 });

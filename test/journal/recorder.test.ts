@@ -57,4 +57,16 @@ describe("journal recorder", () => {
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(3);
   });
+
+  it("ids stay unique and sorted past 36 in one millisecond, and end with the process's digits", () => {
+    const ids = Array.from({ length: 100 }, () => newEntryId(1_800_000_000_000, 4242));
+    expect(new Set(ids).size).toBe(100);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.every((id) => id.endsWith((4242).toString(36).padStart(3, "0")))).toBe(true);
+    // Two processes in the same millisecond: different digits.
+    expect(newEntryId(1_900_000_000_000, 1).slice(-3)).not.toBe(newEntryId(1_900_000_000_000, 2).slice(-3));
+    // A clock that steps back never gives an id that sorts before the last.
+    const later = newEntryId(1_900_000_000_000, 1);
+    expect(newEntryId(1_899_999_999_999, 1) > later).toBe(true);
+  });
 });

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { NOUNS } from "../../src/commands/index.js";
 import { EXIT } from "../../src/errors.js";
 import { run } from "../../src/main.js";
-import { buildProgram } from "../../src/program.js";
+import { buildProgram, wholeTree } from "../../src/program.js";
 import { VERSION } from "../../src/version.js";
 import { OPAQUE_TOKEN } from "../commands/helpers.js";
 import { bufferIO } from "../helpers/bufferIO.js";
@@ -15,9 +15,9 @@ import { scriptedTransport } from "../helpers/transport.js";
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)).filter(
-  (path) => path[path.length - 1] !== "help" || path.length === 1,
-);
+const COMMANDS = commandPaths(
+  wholeTree(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)),
+).filter((path) => path[path.length - 1] !== "help" || path.length === 1);
 
 async function help(args: string[], columns?: number) {
   const buffers = bufferIO({ tty: columns !== undefined });
@@ -105,11 +105,19 @@ describe("help from the specs", () => {
     expect(text).toMatch(/Exit codes: 0 ok, 1 unexpected, 2 usage, .* 130 interrupted\./);
   });
 
-  it("declares every group and command of the specs, whatever the line names", () => {
-    const program = buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal);
+  it("declares every group and command of the specs (the whole tree, as the manual reads it)", () => {
+    const program = wholeTree(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal));
     const tree = program.commands.map((command) => [command.name(), command.commands.map((child) => child.name())]);
     const specs = NOUNS.map((noun) => [noun.name, noun.verbs.map((verb) => verb.name)]);
     expect(tree).toEqual([...specs, ["help", []]]);
+  });
+
+  it("declares a group's commands only when the line enters that group", async () => {
+    const program = buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal);
+    const declared = () => program.commands.filter((group) => group.commands.length > 0).map((group) => group.name());
+    expect(declared()).toEqual([]);
+    await program.parseAsync(["config", "path", "--help"], { from: "user" }).catch(() => {});
+    expect(declared()).toEqual(["config"]);
   });
 
   it("suggests the near miss of a group or command wherever its name stands in the line (exit 2)", async () => {

@@ -3,18 +3,22 @@
  * compiler refuses what a validator could not check, and a refusal names the place, what it must
  * be and what it is.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { checkRecord, describeProblem } from "../../src/records/check.js";
-import { COMPILED_RECORDS, SHARED_PARTS } from "../../src/records/compiled.js";
+import { COMPILED_GROUPS } from "../../src/records/compiled.js";
 import { UpdateFieldsSchema } from "../../src/records/update.js";
-import * as validators from "../../src/records/validators.js";
+import * as configValidators from "../../src/records/validators/config.js";
+import * as intakeValidators from "../../src/records/validators/intake.js";
+import * as updateValidators from "../../src/records/validators/update.js";
 // @ts-expect-error: a plain .mjs module of the repository's scripts, without types
 import { compileRecords } from "../../scripts/records.mjs";
 
-const compile = (records: Record<string, unknown>, parts: Record<string, unknown> = {}) =>
-  compileRecords({ records, parts }, { registry: z.registry, toJSONSchema: z.toJSONSchema }) as { js: string; dts: string };
+const validators = { ...intakeValidators, ...configValidators, ...updateValidators };
+const compileGroups = (groups: Record<string, { records: Record<string, unknown>; parts: Record<string, unknown> }>) =>
+  compileRecords(groups, { registry: z.registry, toJSONSchema: z.toJSONSchema }) as Record<string, string>;
+const compile = (records: Record<string, unknown>, parts: Record<string, unknown> = {}) => compileGroups({ test: { records, parts } });
 
 const problemsOf = (validate: (data: unknown) => boolean, data: unknown) => {
   const checked = checkRecord(validate as never, data);
@@ -23,9 +27,23 @@ const problemsOf = (validate: (data: unknown) => boolean, data: unknown) => {
 
 describe("the compiled validators", () => {
   it("are what the schemas of src/records/compiled.ts compile to (after a schema change: node scripts/records.mjs)", () => {
-    const compiled = compile(COMPILED_RECORDS, SHARED_PARTS);
-    expect(readFileSync(new URL("../../src/records/validators.js", import.meta.url), "utf8")).toBe(compiled.js);
-    expect(readFileSync(new URL("../../src/records/validators.d.ts", import.meta.url), "utf8")).toBe(compiled.dts);
+    const compiled = compileGroups(COMPILED_GROUPS);
+    const folder = new URL("../../src/records/validators/", import.meta.url);
+    expect(readdirSync(folder).sort()).toEqual(Object.keys(compiled).sort());
+    for (const [name, text] of Object.entries(compiled)) expect(readFileSync(new URL(name, folder), "utf8"), name).toBe(text);
+  });
+
+  it("are one module per group, holding that group's records alone", () => {
+    const compiled = compileGroups(COMPILED_GROUPS);
+    expect(compiled["intake.js"]).toMatch(/export const IntakeResponse\b/);
+    expect(compiled["intake.js"]).not.toMatch(/ManualUpdate|ConfigFile/);
+    expect(compiled["update.js"]).not.toMatch(/IntakeResponse|ConfigFile/);
+  });
+
+  it("refuse two records of different groups that would give one schema path two meanings", () => {
+    const one = { records: { One: z.object({ a: z.string().check(z.describe("a name")) }) }, parts: {} };
+    const two = { records: { Two: z.object({ a: z.string() }) }, parts: {} };
+    expect(() => compileGroups({ one, two })).toThrow(/#\/properties\/a of/);
   });
 
   it("refuse to compile a refinement, which a validator would not check", () => {

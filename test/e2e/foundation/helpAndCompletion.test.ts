@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
-import { buildProgram } from "../../../src/program.js";
+import { buildProgram, wholeTree } from "../../../src/program.js";
 import { bufferIO } from "../../helpers/bufferIO.js";
 import { baseEnv, cliBin, runFoodctl, runTempDir, tempConfigHome } from "../../helpers/cli.js";
 import { expectErrorLine, expectExit } from "./harness.js";
@@ -13,7 +13,7 @@ import { expectErrorLine, expectExit } from "./harness.js";
 function commandPaths(command: Command, path: string[] = []): string[][] {
   return [path, ...command.commands.flatMap((child) => commandPaths(child, [...path, child.name()]))];
 }
-const COMMANDS = commandPaths(await buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal));
+const COMMANDS = commandPaths(wholeTree(buildProgram(bufferIO().io, { exitCode: 0, parseMessage: "" }, new AbortController().signal)));
 
 describe("--help", () => {
   it("covers the whole command tree", () => {
