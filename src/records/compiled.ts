@@ -6,6 +6,7 @@
 import type * as z from "zod/mini";
 import { ConfigFileSchema } from "./config.js";
 import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema, IntakeSchema, NutritionSchema } from "./intake.js";
+import { IntakeStateSchema, JournalRecordSchema } from "./journal.js";
 import {
   ClientManualUpdateSchema,
   ClientSegmentationUpdateSchema,
@@ -28,6 +29,7 @@ export const COMPILED_RECORDS = {
   ManualUpdate: ManualUpdateSchema,
   ClientSegmentationUpdate: ClientSegmentationUpdateSchema,
   ClientManualUpdate: ClientManualUpdateSchema,
+  JournalRecord: JournalRecordSchema,
 };
 
 /** Parts of several records (or of one record twice), each compiled once into a validator the records call. */
@@ -38,6 +40,7 @@ export const SHARED_PARTS = {
   SegmentationLevels: SegmentationLevelsSchema,
   ManualGrams: ManualGramsSchema,
   ManualLevels: ManualLevelsSchema,
+  IntakeState: IntakeStateSchema,
 };
 
 export type CompiledRecords = { [Name in keyof typeof COMPILED_RECORDS]: z.infer<(typeof COMPILED_RECORDS)[Name]> };

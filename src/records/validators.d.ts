@@ -12,6 +12,7 @@ export declare const SegmentationUpdate: Validator<CompiledRecords["Segmentation
 export declare const ManualUpdate: Validator<CompiledRecords["ManualUpdate"]>;
 export declare const ClientSegmentationUpdate: Validator<CompiledRecords["ClientSegmentationUpdate"]>;
 export declare const ClientManualUpdate: Validator<CompiledRecords["ClientManualUpdate"]>;
+export declare const JournalRecord: Validator<CompiledRecords["JournalRecord"]>;
 /** By schema path: the description of a described part. */
 export declare const descriptions: Record<string, string>;
 /** By schema path: the JSON types a required key allows. */

@@ -2430,6 +2430,1099 @@ validate51.errors = vErrors;
 return errors === 0;
 }
 
+export const JournalRecord = validate56;
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"JournalRecord","anyOf":[{"type":"object","properties":{"record":{"type":"string","const":"begin"},"id":{"type":"string"},"time":{"type":"string"},"profile":{"type":"string"},"api_url":{"type":"string"},"user_id":{"type":["number","null"]},"image_id":{"type":"number"},"command":{"type":"string"},"batch_id":{"type":"string"},"undo_of":{"type":"string"},"request":{"type":"object","properties":{"method":{"type":"string"},"url":{"type":"string"},"body":{}},"required":["method","url","body"]},"before":{"anyOf":[{"$ref":"IntakeState"},{"type":"null"}]},"image_copy":{"anyOf":[{"type":"object","properties":{"file":{"type":"string","pattern":"^images\\/[0-9a-z]{1,64}$"},"bytes":{"type":"number"},"sha256":{"type":"string"}},"required":["file","bytes","sha256"]},{"type":"null"}]},"notes":{"type":"array","items":{"type":"string"}}},"required":["record","id","time","profile","api_url","user_id","image_id","command","request","before"]},{"type":"object","properties":{"record":{"type":"string","const":"complete"},"id":{"type":"string"},"time":{"type":"string"},"outcome":{"type":"string","enum":["applied","failed"]},"after":{"anyOf":[{"$ref":"IntakeState"},{"type":"null"}]},"notes":{"type":"array","items":{"type":"string"}},"error":{"type":"string"}},"required":["record","id","time","outcome","after"]}]};
+const schema22 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"IntakeState","type":"object","properties":{"kind":{"type":"string","enum":["recognition","segmentation","manual","unknown"]},"items":{"type":"array","items":{"type":"object","properties":{"position":{"type":["string","null"]},"grams":{"type":["number","null"]},"salt":{"type":["string","null"]},"sugar":{"type":["string","null"]},"oil":{"type":["string","null"]},"measures":{"type":["string","null"]}},"required":["position","grams","salt","sugar","oil","measures"]}},"display_image":{"type":"object","properties":{"attached":{"type":"boolean"},"url":{"type":["string","null"]}},"required":["attached","url"]}},"required":["kind","items","display_image"]};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="IntakeState" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.items === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.display_image === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "display_image"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "recognition") || (data0 === "segmentation")) || (data0 === "manual")) || (data0 === "unknown"))){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data1 = data.items;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.position === undefined){
+const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "position"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.grams === undefined){
+const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "grams"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.salt === undefined){
+const err7 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "salt"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.sugar === undefined){
+const err8 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "sugar"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.oil === undefined){
+const err9 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "oil"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2.measures === undefined){
+const err10 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "measures"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2.position !== undefined){
+let data3 = data2.position;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/items/" + i0+"/position",schemaPath:"#/properties/items/items/properties/position/type",keyword:"type",params:{type: schema22.properties.items.items.properties.position.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.grams !== undefined){
+let data4 = data2.grams;
+if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/items/" + i0+"/grams",schemaPath:"#/properties/items/items/properties/grams/type",keyword:"type",params:{type: schema22.properties.items.items.properties.grams.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data2.salt !== undefined){
+let data5 = data2.salt;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/salt",schemaPath:"#/properties/items/items/properties/salt/type",keyword:"type",params:{type: schema22.properties.items.items.properties.salt.type}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.sugar !== undefined){
+let data6 = data2.sugar;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err14 = {instancePath:instancePath+"/items/" + i0+"/sugar",schemaPath:"#/properties/items/items/properties/sugar/type",keyword:"type",params:{type: schema22.properties.items.items.properties.sugar.type}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.oil !== undefined){
+let data7 = data2.oil;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err15 = {instancePath:instancePath+"/items/" + i0+"/oil",schemaPath:"#/properties/items/items/properties/oil/type",keyword:"type",params:{type: schema22.properties.items.items.properties.oil.type}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.measures !== undefined){
+let data8 = data2.measures;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err16 = {instancePath:instancePath+"/items/" + i0+"/measures",schemaPath:"#/properties/items/items/properties/measures/type",keyword:"type",params:{type: schema22.properties.items.items.properties.measures.type}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.display_image !== undefined){
+let data9 = data.display_image;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.attached === undefined){
+const err19 = {instancePath:instancePath+"/display_image",schemaPath:"#/properties/display_image/required",keyword:"required",params:{missingProperty: "attached"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data9.url === undefined){
+const err20 = {instancePath:instancePath+"/display_image",schemaPath:"#/properties/display_image/required",keyword:"required",params:{missingProperty: "url"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data9.attached !== undefined){
+if(typeof data9.attached !== "boolean"){
+const err21 = {instancePath:instancePath+"/display_image/attached",schemaPath:"#/properties/display_image/properties/attached/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data9.url !== undefined){
+let data11 = data9.url;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err22 = {instancePath:instancePath+"/display_image/url",schemaPath:"#/properties/display_image/properties/url/type",keyword:"type",params:{type: schema22.properties.display_image.properties.url.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/display_image",schemaPath:"#/properties/display_image/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+const pattern10 = new RegExp("^images\\/[0-9a-z]{1,64}$", "u");
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="JournalRecord" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.record === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "record"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id === undefined){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.time === undefined){
+const err2 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "time"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.profile === undefined){
+const err3 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "profile"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.api_url === undefined){
+const err4 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "api_url"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.user_id === undefined){
+const err5 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "user_id"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.image_id === undefined){
+const err6 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "image_id"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.command === undefined){
+const err7 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "command"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.request === undefined){
+const err8 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "request"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.before === undefined){
+const err9 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "before"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.record !== undefined){
+let data0 = data.record;
+if(typeof data0 !== "string"){
+const err10 = {instancePath:instancePath+"/record",schemaPath:"#/anyOf/0/properties/record/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("begin" !== data0){
+const err11 = {instancePath:instancePath+"/record",schemaPath:"#/anyOf/0/properties/record/const",keyword:"const",params:{allowedValue: "begin"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+if(typeof data.time !== "string"){
+const err13 = {instancePath:instancePath+"/time",schemaPath:"#/anyOf/0/properties/time/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.profile !== undefined){
+if(typeof data.profile !== "string"){
+const err14 = {instancePath:instancePath+"/profile",schemaPath:"#/anyOf/0/properties/profile/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.api_url !== undefined){
+if(typeof data.api_url !== "string"){
+const err15 = {instancePath:instancePath+"/api_url",schemaPath:"#/anyOf/0/properties/api_url/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.user_id !== undefined){
+let data5 = data.user_id;
+if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
+const err16 = {instancePath:instancePath+"/user_id",schemaPath:"#/anyOf/0/properties/user_id/type",keyword:"type",params:{type: schema21.anyOf[0].properties.user_id.type}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.image_id !== undefined){
+let data6 = data.image_id;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/image_id",schemaPath:"#/anyOf/0/properties/image_id/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+if(typeof data.command !== "string"){
+const err18 = {instancePath:instancePath+"/command",schemaPath:"#/anyOf/0/properties/command/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.batch_id !== undefined){
+if(typeof data.batch_id !== "string"){
+const err19 = {instancePath:instancePath+"/batch_id",schemaPath:"#/anyOf/0/properties/batch_id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.undo_of !== undefined){
+if(typeof data.undo_of !== "string"){
+const err20 = {instancePath:instancePath+"/undo_of",schemaPath:"#/anyOf/0/properties/undo_of/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.request !== undefined){
+let data10 = data.request;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.method === undefined){
+const err21 = {instancePath:instancePath+"/request",schemaPath:"#/anyOf/0/properties/request/required",keyword:"required",params:{missingProperty: "method"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data10.url === undefined){
+const err22 = {instancePath:instancePath+"/request",schemaPath:"#/anyOf/0/properties/request/required",keyword:"required",params:{missingProperty: "url"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data10.body === undefined){
+const err23 = {instancePath:instancePath+"/request",schemaPath:"#/anyOf/0/properties/request/required",keyword:"required",params:{missingProperty: "body"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data10.method !== undefined){
+if(typeof data10.method !== "string"){
+const err24 = {instancePath:instancePath+"/request/method",schemaPath:"#/anyOf/0/properties/request/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data10.url !== undefined){
+if(typeof data10.url !== "string"){
+const err25 = {instancePath:instancePath+"/request/url",schemaPath:"#/anyOf/0/properties/request/properties/url/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/request",schemaPath:"#/anyOf/0/properties/request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data13 = data.before;
+const _errs30 = errors;
+let valid3 = false;
+const _errs31 = errors;
+if(!(validate57(data13, {instancePath:instancePath+"/before",parentData:data,parentDataProperty:"before",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs31 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs32 = errors;
+if(data13 !== null){
+const err27 = {instancePath:instancePath+"/before",schemaPath:"#/anyOf/0/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid1 = _errs32 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err28 = {instancePath:instancePath+"/before",schemaPath:"#/anyOf/0/properties/before/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.image_copy !== undefined){
+let data14 = data.image_copy;
+const _errs35 = errors;
+let valid4 = false;
+const _errs36 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.file === undefined){
+const err29 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/required",keyword:"required",params:{missingProperty: "file"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data14.bytes === undefined){
+const err30 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/required",keyword:"required",params:{missingProperty: "bytes"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data14.sha256 === undefined){
+const err31 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/required",keyword:"required",params:{missingProperty: "sha256"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data14.file !== undefined){
+let data15 = data14.file;
+if(typeof data15 === "string"){
+if(!pattern10.test(data15)){
+const err32 = {instancePath:instancePath+"/image_copy/file",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/properties/file/pattern",keyword:"pattern",params:{pattern: "^images\\/[0-9a-z]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/image_copy/file",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/properties/file/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data14.bytes !== undefined){
+let data16 = data14.bytes;
+if(!((typeof data16 == "number") && (isFinite(data16)))){
+const err34 = {instancePath:instancePath+"/image_copy/bytes",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/properties/bytes/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data14.sha256 !== undefined){
+if(typeof data14.sha256 !== "string"){
+const err35 = {instancePath:instancePath+"/image_copy/sha256",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/properties/sha256/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid2 = _errs36 === errors;
+valid4 = valid4 || _valid2;
+if(!valid4){
+const _errs44 = errors;
+if(data14 !== null){
+const err37 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+var _valid2 = _errs44 === errors;
+valid4 = valid4 || _valid2;
+}
+if(!valid4){
+const err38 = {instancePath:instancePath+"/image_copy",schemaPath:"#/anyOf/0/properties/image_copy/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+else {
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.notes !== undefined){
+let data18 = data.notes;
+if(Array.isArray(data18)){
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data18[i0] !== "string"){
+const err39 = {instancePath:instancePath+"/notes/" + i0,schemaPath:"#/anyOf/0/properties/notes/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/notes",schemaPath:"#/anyOf/0/properties/notes/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs50 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.record === undefined){
+const err42 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "record"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data.id === undefined){
+const err43 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data.time === undefined){
+const err44 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "time"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data.outcome === undefined){
+const err45 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "outcome"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data.after === undefined){
+const err46 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "after"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data.record !== undefined){
+let data20 = data.record;
+if(typeof data20 !== "string"){
+const err47 = {instancePath:instancePath+"/record",schemaPath:"#/anyOf/1/properties/record/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if("complete" !== data20){
+const err48 = {instancePath:instancePath+"/record",schemaPath:"#/anyOf/1/properties/record/const",keyword:"const",params:{allowedValue: "complete"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err49 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+if(typeof data.time !== "string"){
+const err50 = {instancePath:instancePath+"/time",schemaPath:"#/anyOf/1/properties/time/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.outcome !== undefined){
+let data23 = data.outcome;
+if(typeof data23 !== "string"){
+const err51 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(!((data23 === "applied") || (data23 === "failed"))){
+const err52 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema21.anyOf[1].properties.outcome.enum}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data24 = data.after;
+const _errs61 = errors;
+let valid9 = false;
+const _errs62 = errors;
+if(!(validate57(data24, {instancePath:instancePath+"/after",parentData:data,parentDataProperty:"after",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs62 === errors;
+valid9 = valid9 || _valid3;
+if(!valid9){
+const _errs63 = errors;
+if(data24 !== null){
+const err53 = {instancePath:instancePath+"/after",schemaPath:"#/anyOf/1/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+var _valid3 = _errs63 === errors;
+valid9 = valid9 || _valid3;
+}
+if(!valid9){
+const err54 = {instancePath:instancePath+"/after",schemaPath:"#/anyOf/1/properties/after/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+else {
+errors = _errs61;
+if(vErrors !== null){
+if(_errs61){
+vErrors.length = _errs61;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.notes !== undefined){
+let data25 = data.notes;
+if(Array.isArray(data25)){
+const len1 = data25.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data25[i1] !== "string"){
+const err55 = {instancePath:instancePath+"/notes/" + i1,schemaPath:"#/anyOf/1/properties/notes/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/notes",schemaPath:"#/anyOf/1/properties/notes/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err57 = {instancePath:instancePath+"/error",schemaPath:"#/anyOf/1/properties/error/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err59 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+
 export const descriptions = {
  "#/properties/profiles": "an object of profiles",
  "#/properties/profiles/additionalProperties": "an object of settings",
@@ -2441,6 +3534,80 @@ export const descriptions = {
  "#/properties/profiles/additionalProperties/properties/user": "a positive whole number"
 };
 export const requiredTypes = {
+ "#/anyOf/0/properties/api_url": [
+  "string"
+ ],
+ "#/anyOf/0/properties/before": [
+  "object",
+  "null"
+ ],
+ "#/anyOf/0/properties/command": [
+  "string"
+ ],
+ "#/anyOf/0/properties/id": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/bytes": [
+  "number"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/file": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/sha256": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_id": [
+  "number"
+ ],
+ "#/anyOf/0/properties/profile": [
+  "string"
+ ],
+ "#/anyOf/0/properties/record": [
+  "string"
+ ],
+ "#/anyOf/0/properties/request": [
+  "object"
+ ],
+ "#/anyOf/0/properties/request/properties/body": [],
+ "#/anyOf/0/properties/request/properties/method": [
+  "string"
+ ],
+ "#/anyOf/0/properties/request/properties/url": [
+  "string"
+ ],
+ "#/anyOf/0/properties/time": [
+  "string"
+ ],
+ "#/anyOf/0/properties/user_id": [
+  "number",
+  "null"
+ ],
+ "#/anyOf/1/properties/after": [
+  "object",
+  "null"
+ ],
+ "#/anyOf/1/properties/id": [
+  "string"
+ ],
+ "#/anyOf/1/properties/outcome": [
+  "string"
+ ],
+ "#/anyOf/1/properties/record": [
+  "string"
+ ],
+ "#/anyOf/1/properties/time": [
+  "string"
+ ],
+ "#/properties/display_image": [
+  "object"
+ ],
+ "#/properties/display_image/properties/attached": [
+  "boolean"
+ ],
+ "#/properties/display_image/properties/url": [
+  "string",
+  "null"
+ ],
  "#/properties/image_id": [
   "number"
  ],
@@ -2449,6 +3616,36 @@ export const requiredTypes = {
  ],
  "#/properties/intakes_list": [
   "array"
+ ],
+ "#/properties/items": [
+  "array"
+ ],
+ "#/properties/items/items/properties/grams": [
+  "number",
+  "null"
+ ],
+ "#/properties/items/items/properties/measures": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/oil": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/position": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/salt": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/sugar": [
+  "string",
+  "null"
+ ],
+ "#/properties/kind": [
+  "string"
  ],
  "#/properties/nutritional_info_per_item/anyOf/0/items/properties/food_item_position": [
   "number",
