@@ -1,7 +1,9 @@
 /**
  * Journal records and entries. Each change appends a "begin" record before it is sent and a
- * "complete" record after; reading folds them by id, so a change cut short stays "unknown".
+ * "complete" record after; reading folds them by id, so a change cut short stays "unknown". Their
+ * shape is checked at run time by the validator compiled from src/records/journal.ts.
  */
+import { JournalRecord as checkJournalRecord } from "../records/validators.js";
 import type { IntakeState } from "./state.js";
 
 export type Outcome = "applied" | "failed" | "unknown";
@@ -57,13 +59,12 @@ export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
   notes: string[];
 }
 
+/** A record as the journal's schema (src/records/journal.ts) has it; anything else is not a record. */
 function isRecord(value: unknown): value is JournalRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const { record, id } = value as { record?: unknown; id?: unknown };
-  return (record === "begin" || record === "complete") && typeof id === "string";
+  return checkJournalRecord(value);
 }
 
-/** One line of the file; null for a line that is not a record (cut off by a crash, edited by hand). */
+/** One line of the file; null for a line that is not a record (cut off by a crash, edited by hand, of the wrong shape). */
 export function parseRecord(line: string): JournalRecord | null {
   try {
     const value: unknown = JSON.parse(line);
@@ -73,22 +74,48 @@ export function parseRecord(line: string): JournalRecord | null {
   }
 }
 
+/** Where a record starts: a line torn by a full disk or a crash has the next record glued onto its end. */
+const RECORD_START = '{"record":"';
+
+/**
+ * One line of the file: its record, and whether it held something unreadable (the line itself,
+ * or a torn fragment before a whole record glued onto it, which is recovered).
+ */
+export function readRecordLine(line: string): { record: JournalRecord | null; unreadable: boolean } {
+  const whole = parseRecord(line);
+  if (whole) return { record: whole, unreadable: false };
+  for (let start = line.indexOf(RECORD_START, 1); start !== -1; start = line.indexOf(RECORD_START, start + 1)) {
+    const record = parseRecord(line.slice(start));
+    if (record) return { record, unreadable: true };
+  }
+  return { record: null, unreadable: true };
+}
+
+/** A begin record as an entry: outcome unknown until its complete record is read. */
+export function entryOfBegin(record: BeginRecord): JournalEntry {
+  const { record: _kind, notes, ...rest } = record;
+  return { ...rest, outcome: "unknown", after: null, completed_at: null, error: null, notes: notes ? [...notes] : [] };
+}
+
+/** The entry with its complete record read. */
+export function completeEntry(entry: JournalEntry, record: CompleteRecord): void {
+  entry.outcome = record.outcome;
+  entry.after = record.after;
+  entry.completed_at = record.time;
+  entry.error = record.error ?? null;
+  entry.notes.push(...(record.notes ?? []));
+}
+
 /** Entries in file order (oldest first), each begin record completed by its complete record if any. */
 export function foldRecords(records: readonly JournalRecord[]): JournalEntry[] {
   const entries = new Map<string, JournalEntry>();
   for (const record of records) {
     if (record.record === "begin") {
-      const { record: _kind, notes, ...rest } = record;
-      entries.set(record.id, { ...rest, outcome: "unknown", after: null, completed_at: null, error: null, notes: notes ?? [] });
+      entries.set(record.id, entryOfBegin(record));
       continue;
     }
     const entry = entries.get(record.id);
-    if (!entry) continue;
-    entry.outcome = record.outcome;
-    entry.after = record.after;
-    entry.completed_at = record.time;
-    entry.error = record.error ?? null;
-    entry.notes.push(...(record.notes ?? []));
+    if (entry) completeEntry(entry, record);
   }
   return [...entries.values()];
 }
