@@ -93,8 +93,27 @@ export function readRecordLine(line: string): { record: JournalRecord | null; un
 
 /** A begin record as an entry: outcome unknown until its complete record is read. */
 export function entryOfBegin(record: BeginRecord): JournalEntry {
-  const { record: _kind, notes, ...rest } = record;
-  return { ...rest, outcome: "unknown", after: null, completed_at: null, error: null, notes: notes ? [...notes] : [] };
+  // Field by field: an object rest over a parsed record takes V8's slow path, once per entry of a large journal.
+  const { id, time, profile, api_url, user_id, image_id, command, batch_id, undo_of, request, before, image_copy, notes } = record;
+  return {
+    id,
+    time,
+    profile,
+    api_url,
+    user_id,
+    image_id,
+    command,
+    ...(batch_id === undefined ? {} : { batch_id }),
+    ...(undo_of === undefined ? {} : { undo_of }),
+    request,
+    before,
+    ...(image_copy === undefined ? {} : { image_copy }),
+    outcome: "unknown",
+    after: null,
+    completed_at: null,
+    error: null,
+    notes: notes ? [...notes] : [],
+  };
 }
 
 /** The entry with its complete record read. */
