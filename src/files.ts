@@ -14,6 +14,7 @@ import {
   rmSync,
   statSync,
   writeSync,
+  type Stats,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -35,13 +36,17 @@ export interface AtomicWriteOptions {
  * names, so the link stays a link. An existing target that is not a regular file (`/dev/stdout`,
  * a FIFO) is written in place: renaming over it would replace the device node.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array | Iterable<string | Uint8Array>,
+  options: AtomicWriteOptions = {},
+): void {
   const target = followLink(file);
   const existing = statOrUndefined(target);
   if (existing && !existing.isFile()) {
     const fd = openSync(target, "w");
     try {
-      writeAll(fd, data);
+      writeEach(fd, data);
     } finally {
       closeSync(fd);
     }
@@ -52,7 +57,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   try {
     const fd = openSync(temporary, "wx", options.mode ?? 0o600);
     try {
-      writeAll(fd, data);
+      writeEach(fd, data);
     } finally {
       closeSync(fd);
     }
@@ -65,12 +70,18 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   }
 }
 
+/** The data whole, or piece by piece as an iterable gives it (a rewrite that streams a large file). */
+function writeEach(fd: number, data: string | Uint8Array | Iterable<string | Uint8Array>): void {
+  if (typeof data === "string" || data instanceof Uint8Array) writeAll(fd, data);
+  else for (const piece of data) writeAll(fd, piece);
+}
+
 /** Writes every byte, or throws (a short write on a full disk is an error, not half a file). */
-export function writeAll(fd: number, data: string | Uint8Array): void {
+export function writeAll(fd: number, data: string | Uint8Array, write: typeof writeSync = writeSync): void {
   const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   let written = 0;
   while (written < bytes.byteLength) {
-    const count = writeSync(fd, bytes, written, bytes.byteLength - written);
+    const count = write(fd, bytes, written, bytes.byteLength - written);
     if (count <= 0) throw Object.assign(new Error("ENOSPC: no space left on device, write (no bytes written)"), { code: "ENOSPC" });
     written += count;
   }
@@ -104,6 +115,15 @@ function removeTemporaryFolder(folder: string): boolean {
 /** The hint for a write that failed because the disk is full; undefined for any other failure. */
 export function diskFullHint(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOSPC" ? "the disk is full (ENOSPC): free some space" : undefined;
+}
+
+/** What a path is when it is not a regular file ("a directory", "a FIFO", "a device", "a socket"); null for a regular file. */
+export function notRegularFile(info: Stats): string | null {
+  if (info.isFile()) return null;
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return info.isSocket() ? "a socket" : "not a regular file";
 }
 
 /** The file a symbolic link names (the path itself when it is not a link, or names nothing yet). */

@@ -3,6 +3,9 @@
  * `--results` file; read back by `--skip-applied` to resume a run.
  */
 import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
+import { usageError } from "../errors.js";
+import { notRegularFile } from "../files.js";
 import { isPlainRecord } from "../intake/records.js";
 import { readId } from "./jsonl.js";
 import { splitLines } from "./lines.js";
@@ -99,4 +102,18 @@ export async function readAppliedResults(
     else if (parsed.done) done.add(parsed.done);
   }
   return { done, problems: problems.list, problemCount: problems.count };
+}
+
+/**
+ * Refuses a results file that is not a regular file, before anything is sent: a FIFO would
+ * block the read and a device never end it. A path that cannot be stat'ed is left to the read.
+ */
+export function refuseNonRegularResults(file: string): void {
+  let kind: string | null;
+  try {
+    kind = notRegularFile(statSync(file));
+  } catch {
+    return;
+  }
+  if (kind) throw usageError(`${file} is ${kind}, not a results file: nothing was sent`);
 }

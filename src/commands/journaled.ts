@@ -24,5 +24,6 @@ export async function openJournal(ctx: Context, command: string): Promise<Journa
     userId: settings.user ?? subject,
     command,
     secrets: [token.value],
+    warn: (message) => ctx.warn(message),
   });
 }

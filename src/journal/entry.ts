@@ -1,53 +1,18 @@
 /**
  * Journal records and entries. Each change appends a "begin" record before it is sent and a
- * "complete" record after; reading folds them by id, so a change cut short stays "unknown".
+ * "complete" record after; reading folds them by id, so a change cut short stays "unknown". Their
+ * shape is checked at run time by the validator compiled from src/records/journal.ts.
  */
+import type { JournalRecord } from "../records/journal.js";
+import { JournalRecord as checkJournalRecord } from "../records/validators/journal.js";
 import type { IntakeState } from "./state.js";
 
-export type Outcome = "applied" | "failed" | "unknown";
-
-export interface JournalRequest {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-export interface ImageCopy {
-  /** Relative to the journal's folder. */
-  file: string;
-  bytes: number;
-  sha256: string;
-}
-
-export interface BeginRecord {
-  record: "begin";
-  id: string;
-  time: string;
-  profile: string;
-  api_url: string;
-  user_id: number | null;
-  image_id: number;
-  command: string;
-  batch_id?: string;
-  undo_of?: string;
-  request: JournalRequest;
-  before: IntakeState | null;
-  image_copy?: ImageCopy | null;
-  /** Why something is missing: no copy of a large image, no before state without a read. */
-  notes?: string[];
-}
-
-export interface CompleteRecord {
-  record: "complete";
-  id: string;
-  time: string;
-  outcome: Exclude<Outcome, "unknown">;
-  after: IntakeState | null;
-  notes?: string[];
-  error?: string;
-}
-
-export type JournalRecord = BeginRecord | CompleteRecord;
+export type { JournalRecord };
+export type BeginRecord = Extract<JournalRecord, { record: "begin" }>;
+export type CompleteRecord = Extract<JournalRecord, { record: "complete" }>;
+export type JournalRequest = BeginRecord["request"];
+export type ImageCopy = NonNullable<BeginRecord["image_copy"]>;
+export type Outcome = CompleteRecord["outcome"] | "unknown";
 
 export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
   outcome: Outcome;
@@ -57,13 +22,12 @@ export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
   notes: string[];
 }
 
+/** A record as the journal's schema (src/records/journal.ts) has it; anything else is not a record. */
 function isRecord(value: unknown): value is JournalRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const { record, id } = value as { record?: unknown; id?: unknown };
-  return (record === "begin" || record === "complete") && typeof id === "string";
+  return checkJournalRecord(value);
 }
 
-/** One line of the file; null for a line that is not a record (cut off by a crash, edited by hand). */
+/** One line of the file; null for a line that is not a record (cut off by a crash, edited by hand, of the wrong shape). */
 export function parseRecord(line: string): JournalRecord | null {
   try {
     const value: unknown = JSON.parse(line);
@@ -73,22 +37,67 @@ export function parseRecord(line: string): JournalRecord | null {
   }
 }
 
+/** Where a record starts: a line torn by a full disk or a crash has the next record glued onto its end. */
+const RECORD_START = '{"record":"';
+
+/**
+ * One line of the file: its record, and whether it held something unreadable (the line itself,
+ * or a torn fragment before a whole record glued onto it, which is recovered).
+ */
+export function readRecordLine(line: string): { record: JournalRecord | null; unreadable: boolean } {
+  const whole = parseRecord(line);
+  if (whole) return { record: whole, unreadable: false };
+  for (let start = line.indexOf(RECORD_START, 1); start !== -1; start = line.indexOf(RECORD_START, start + 1)) {
+    const record = parseRecord(line.slice(start));
+    if (record) return { record, unreadable: true };
+  }
+  return { record: null, unreadable: true };
+}
+
+/** A begin record as an entry: outcome unknown until its complete record is read. */
+export function entryOfBegin(record: BeginRecord): JournalEntry {
+  // Field by field: an object rest over a parsed record takes V8's slow path, once per entry of a large journal.
+  const { id, time, profile, api_url, user_id, image_id, command, batch_id, undo_of, request, before, image_copy, notes } = record;
+  return {
+    id,
+    time,
+    profile,
+    api_url,
+    user_id,
+    image_id,
+    command,
+    ...(batch_id === undefined ? {} : { batch_id }),
+    ...(undo_of === undefined ? {} : { undo_of }),
+    request,
+    before,
+    ...(image_copy === undefined ? {} : { image_copy }),
+    outcome: "unknown",
+    after: null,
+    completed_at: null,
+    error: null,
+    notes: notes ? [...notes] : [],
+  };
+}
+
+/** The entry with its complete record read. */
+export function completeEntry(entry: JournalEntry, record: CompleteRecord): void {
+  entry.outcome = record.outcome;
+  entry.after = record.after;
+  entry.completed_at = record.time;
+  entry.error = record.error ?? null;
+  entry.notes.push(...(record.notes ?? []));
+}
+
 /** Entries in file order (oldest first), each begin record completed by its complete record if any. */
 export function foldRecords(records: readonly JournalRecord[]): JournalEntry[] {
   const entries = new Map<string, JournalEntry>();
   for (const record of records) {
     if (record.record === "begin") {
-      const { record: _kind, notes, ...rest } = record;
-      entries.set(record.id, { ...rest, outcome: "unknown", after: null, completed_at: null, error: null, notes: notes ?? [] });
+      entries.set(record.id, entryOfBegin(record));
       continue;
     }
     const entry = entries.get(record.id);
-    if (!entry) continue;
-    entry.outcome = record.outcome;
-    entry.after = record.after;
-    entry.completed_at = record.time;
-    entry.error = record.error ?? null;
-    entry.notes.push(...(record.notes ?? []));
+    if (entry) completeEntry(entry, record);
   }
   return [...entries.values()];
 }

@@ -1,5 +1,5 @@
 /** Picking journal entries: filters, lookup by id, an `intake apply` run's entries. Pure. */
-import type { JournalEntry } from "./entry.js";
+import type { BeginRecord, JournalEntry } from "./entry.js";
 
 export interface JournalFilter {
   imageId?: number | undefined;
@@ -9,14 +9,18 @@ export interface JournalFilter {
   limit?: number | undefined;
 }
 
+/** Whether an entry (or its begin record) passes the filter's intake, user and time. */
+export function matchesFilter(entry: Pick<JournalEntry, "image_id" | "user_id" | "time">, filter: JournalFilter): boolean {
+  return (
+    (filter.imageId === undefined || entry.image_id === filter.imageId) &&
+    (filter.userId === undefined || entry.user_id === filter.userId) &&
+    (filter.since === undefined || Date.parse(entry.time) >= filter.since)
+  );
+}
+
 /** Newest first, filtered and cut to the limit. */
 export function selectEntries(entries: readonly JournalEntry[], filter: JournalFilter): JournalEntry[] {
-  const picked = entries.filter(
-    (entry) =>
-      (filter.imageId === undefined || entry.image_id === filter.imageId) &&
-      (filter.userId === undefined || entry.user_id === filter.userId) &&
-      (filter.since === undefined || Date.parse(entry.time) >= filter.since),
-  );
+  const picked = entries.filter((entry) => matchesFilter(entry, filter));
   const newestFirst = [...picked].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return filter.limit === undefined ? newestFirst : newestFirst.slice(0, filter.limit);
 }
@@ -34,4 +38,19 @@ export function findEntry(entries: readonly JournalEntry[], id: string): Journal
 export function requestKind(entry: Pick<JournalEntry, "request">): "update" | "attach" | "remove" {
   if (entry.request.method === "DELETE") return "remove";
   return /\/display_image(\?|$)/.test(entry.request.url) ? "attach" : "update";
+}
+
+/** Which entries a read keeps: those whose begin record passes `keep`, and of them only the `newest` (by id). */
+export interface EntryQuery {
+  keep?: ((record: BeginRecord) => boolean) | undefined;
+  newest?: number | undefined;
+}
+
+/** The entries an undo may name, so the read holds only those: an id's matches, the last entry, or batch lines. */
+export function undoQuery(options: { id: string | undefined; last: boolean; batch: string | undefined }): EntryQuery {
+  const { id, last, batch } = options;
+  if ([id !== undefined, last, batch !== undefined].filter(Boolean).length !== 1) return { keep: () => false };
+  if (id !== undefined) return { keep: (record) => record.id.startsWith(id) };
+  if (last) return { newest: 1 };
+  return { keep: (record) => record.batch_id !== undefined };
 }

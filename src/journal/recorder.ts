@@ -21,6 +21,11 @@ export interface RecorderOptions {
   /** Masked wherever they appear in what is written. */
   secrets: readonly string[];
   now?: () => number;
+  /**
+   * Told when a complete record cannot be written (the change was sent: the command goes on and
+   * reports it); without it, that failure is thrown.
+   */
+  warn?: (message: string) => void;
 }
 
 let lastTime = -1;
@@ -72,6 +77,8 @@ export interface CompleteInput {
 
 export class JournalRecorder {
   private readonly now: () => number;
+  /** The intake of each entry begun and not yet completed, for the warning when completing fails. */
+  private readonly open = new Map<string, number>();
 
   constructor(private readonly options: RecorderOptions) {
     this.now = options.now ?? Date.now;
@@ -114,6 +121,7 @@ export class JournalRecorder {
     const notes = [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])];
     if (notes.length) record.notes = notes;
     await this.options.store.append([this.clean(record)], this.options.days, this.now());
+    this.open.set(id, input.imageId);
     return id;
   }
 
@@ -132,8 +140,23 @@ export class JournalRecorder {
       ...(notes.length ? { notes } : {}),
       ...(error === undefined ? {} : { error }),
     };
-    await this.options.store.append([this.clean(record)], null, this.now());
+    const imageId = this.open.get(id);
+    this.open.delete(id);
+    try {
+      await this.options.store.append([this.clean(record)], null, this.now());
+    } catch (error) {
+      if (!this.options.warn) throw error;
+      this.options.warn(incompleteEntry(id, imageId, input.outcome, error));
+    }
   }
+}
+
+/** The warning for a change sent whose outcome the journal could not record: what happened to the intake, and what the entry now says. */
+function incompleteEntry(id: string, imageId: number | undefined, outcome: CompleteInput["outcome"], error: unknown): string {
+  const intake = imageId === undefined ? "the intake" : `intake ${imageId}`;
+  const what = outcome === "applied" ? `the change to ${intake} was applied` : `the change to ${intake} failed (the server refused it)`;
+  const reason = error instanceof Error ? error.message : String(error);
+  return `${what}, but the journal could not record it (${reason}): journal entry ${id} stays outcome unknown`;
 }
 
 /** A send that failed: "failed" when the server answered with an error, "unknown" when it may have been applied. */

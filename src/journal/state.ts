@@ -3,24 +3,12 @@
  * sugar, oil and measures, and the display image. Pure: no I/O.
  */
 import type { Intake } from "../records/intake.js";
+import type { IntakeState } from "../records/journal.js";
 import { readItems } from "../intake/items.js";
-import { readIntakeKind, type RecordKind } from "../intake/kinds.js";
+import { readIntakeKind } from "../intake/kinds.js";
 
-export interface PositionState {
-  /** null for a recognition-only intake's one row. */
-  position: string | null;
-  grams: number | null;
-  salt: string | null;
-  sugar: string | null;
-  oil: string | null;
-  measures: string | null;
-}
-
-export interface IntakeState {
-  kind: RecordKind;
-  items: PositionState[];
-  display_image: { attached: boolean; url: string | null };
-}
+export type { IntakeState } from "../records/journal.js";
+export type PositionState = IntakeState["items"][number];
 
 export const STATE_FIELDS = ["grams", "salt", "sugar", "oil", "measures"] as const;
 export type StateField = (typeof STATE_FIELDS)[number];

@@ -3,13 +3,27 @@
  * folder 0700, file 0600, saved display images in `images/` beside it. Every write holds the
  * lock file, so two foodctl processes append whole lines and a retention rewrite loses nothing.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { failure } from "../errors.js";
 import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
-import { foldRecords, parseRecord, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
+import { completeEntry, entryOfBegin, readRecordLine, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
+import { fileLines } from "./lines.js";
+import { matchesFilter, selectEntries, type EntryQuery, type JournalFilter } from "./query.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 const IMAGES = "images";
@@ -27,12 +41,39 @@ export function journalUnwritable(dir: string, error: Error): Error {
   });
 }
 
+export interface JournalStoreOptions {
+  /** Bytes read at a time. */
+  chunkBytes?: number;
+  /** A longer line is skipped as unreadable, so no line can take the memory (records are a few KiB). */
+  maxLineBytes?: number;
+  /** The write appends go through (a test's full disk). */
+  writeSync?: typeof writeSync;
+}
+
+/** Entries read from the file, and how many lines (or torn fragments) were skipped as unreadable. */
+export interface JournalRead {
+  entries: JournalEntry[];
+  unreadable: number;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
 export class JournalStore {
   readonly path: string;
   private prepared = false;
+  private readonly chunkBytes: number;
+  private readonly maxLineBytes: number;
+  private readonly write: typeof writeSync;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    options: JournalStoreOptions = {},
+  ) {
     this.path = join(dir, JOURNAL_FILE);
+    this.chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    this.write = options.writeSync ?? writeSync;
   }
 
   /** The folder and its images/, private: once a store (a run writes twice per change). */
@@ -58,73 +99,151 @@ export class JournalStore {
     return withFileLock(lock, { cannotCreate: (error) => this.unwritable(error), busy }, work);
   }
 
-  /** Appends records as whole lines (one write); first drops entries older than `days` when there are any. */
+  /**
+   * Appends records as whole lines; first drops entries older than `days` when there are any. A
+   * write cut short (a full disk) is taken back, so no half record stays to glue onto the next.
+   */
   async append(records: readonly JournalRecord[], days: number | null, now: number): Promise<void> {
     this.prepare();
     const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
     await this.locked(async () => {
-      if (days !== null) this.dropOlderThan(now - days * DAY_MS);
-      const fd = openSync(this.path, "a", 0o600);
       try {
-        writeAll(fd, text);
-      } finally {
-        closeSync(fd);
+        if (days !== null) this.dropOlderThan(now - days * DAY_MS);
+        this.appendText(text);
+        chmodSync(this.path, 0o600);
+      } catch (error) {
+        throw this.unwritable(error as Error);
       }
-      chmodSync(this.path, 0o600);
     });
+  }
+
+  private appendText(text: string): void {
+    const fd = openSync(this.path, "a+", 0o600);
+    try {
+      const size = fstatSync(fd).size;
+      // A tail left by a crash mid-write becomes a line of its own instead of the start of this record.
+      const separator = size > 0 && !endsWithNewline(fd, size) ? "\n" : "";
+      try {
+        writeAll(fd, separator + text, this.write);
+      } catch (error) {
+        try {
+          ftruncateSync(fd, size);
+        } catch {
+          // The reader recovers the next record after a torn one.
+        }
+        throw error;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Each line of the file in order (null for one over the line limit); none when there is no file. */
+  private lines(): Generator<string | null> {
+    return fileLines(this.path, { chunkBytes: this.chunkBytes, maxLineBytes: this.maxLineBytes }, (error) =>
+      failure(`cannot read the journal ${this.path}: ${error.message}`),
+    );
+  }
+
+  /** Every record in file order, one at a time, with its line; returns how many lines (or torn fragments) were unreadable. */
+  eachRecord(visit: (record: JournalRecord, line: string) => void): number {
+    let unreadable = 0;
+    for (const line of this.lines()) {
+      if (line === null) {
+        unreadable++;
+        continue;
+      }
+      if (line.trim() === "") continue;
+      const read = readRecordLine(line);
+      if (read.unreadable) unreadable++;
+      if (read.record) visit(read.record, line);
+    }
+    return unreadable;
   }
 
   /** Every record in file order; lines that are not records are skipped. */
   readRecords(): JournalRecord[] {
-    let text: string;
-    try {
-      text = readFileSync(this.path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw failure(`cannot read the journal ${this.path}: ${(error as Error).message}`);
-    }
-    return text.split("\n").flatMap((line) => {
-      const record = line.trim() === "" ? null : parseRecord(line);
-      return record ? [record] : [];
-    });
+    const records: JournalRecord[] = [];
+    this.eachRecord((record) => records.push(record));
+    return records;
   }
 
   entries(): JournalEntry[] {
-    return foldRecords(this.readRecords());
+    return this.query().entries;
   }
 
-  /** Under the lock: rewrites the file without the entries begun before `cutoff`, and their images. */
+  /**
+   * Entries in file order, folded as the file is read: only those `keep` accepts, and with
+   * `newest` never more than twice that many held at once, so a large journal is read in little memory.
+   */
+  query({ keep, newest }: EntryQuery = {}): JournalRead {
+    const held = new Map<string, JournalEntry>();
+    const keepNewest = () => {
+      if (newest === undefined || held.size <= newest) return;
+      const ids = [...held.keys()].sort();
+      for (const id of ids.slice(0, ids.length - newest)) held.delete(id);
+    };
+    const unreadable = this.eachRecord((record) => {
+      if (record.record === "complete") {
+        const entry = held.get(record.id);
+        if (entry) completeEntry(entry, record);
+        return;
+      }
+      if (keep && !keep(record)) return;
+      held.set(record.id, entryOfBegin(record));
+      if (newest !== undefined && held.size >= 2 * newest + 64) keepNewest();
+    });
+    keepNewest();
+    return { entries: [...held.values()], unreadable };
+  }
+
+  /** `foodctl journal`'s entries: filtered and cut to the limit while reading, newest first. */
+  select(filter: JournalFilter): JournalRead {
+    const read = this.query({ keep: (record) => matchesFilter(record, filter), newest: filter.limit });
+    return { entries: selectEntries(read.entries, filter), unreadable: read.unreadable };
+  }
+
+  /** Under the lock: rewrites the file without the entries begun before `cutoff`, and their images, reading it line by line. */
   private dropOlderThan(cutoff: number): void {
     if (!this.oldestBefore(cutoff)) return;
-    const records = this.readRecords();
-    const dropped = new Set(
-      records.filter((record) => record.record === "begin" && Date.parse(record.time) < cutoff).map((record) => record.id),
-    );
-    const kept = records.filter((record) => !dropped.has(record.id));
-    writeFileAtomic(this.path, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
-    for (const record of records) {
-      if (record.record === "begin" && dropped.has(record.id) && record.image_copy)
-        rmSync(join(this.dir, record.image_copy.file), { force: true });
+    const dropped = new Set<string>();
+    const images: string[] = [];
+    const unreadable = this.eachRecord((record) => {
+      if (record.record !== "begin" || !(Date.parse(record.time) < cutoff)) return;
+      dropped.add(record.id);
+      if (record.image_copy) images.push(record.image_copy.file);
+    });
+    if (dropped.size === 0 && unreadable === 0) return;
+    writeFileAtomic(this.path, this.linesKept(dropped), { mode: 0o600 });
+    // Only images/<id>: the record's schema refuses any other file (docs/journal.md, retention).
+    for (const file of images) rmSync(join(this.dir, file), { force: true });
+  }
+
+  /** The file's records as lines, without the dropped entries' and without unreadable lines. */
+  private *linesKept(dropped: ReadonlySet<string>): Generator<string> {
+    let batch = "";
+    for (const line of this.lines()) {
+      if (line === null || line.trim() === "") continue;
+      const { record, unreadable } = readRecordLine(line);
+      if (!record || dropped.has(record.id)) continue;
+      batch += unreadable ? `${JSON.stringify(record)}\n` : `${line}\n`;
+      if (batch.length >= this.chunkBytes) {
+        yield batch;
+        batch = "";
+      }
     }
+    if (batch !== "") yield batch;
   }
 
   /** Reads only the first line: entries are appended in time order, so the oldest is first. */
   private oldestBefore(cutoff: number): boolean {
-    if (!existsSync(this.path)) return false;
-    const fd = openSync(this.path, "r");
-    try {
-      const buffer = Buffer.allocUnsafe(64 * 1024);
-      const length = readSync(fd, buffer, 0, buffer.length, 0);
-      // Only the first line is decoded: every change appends here, and the file grows.
-      const newline = buffer.subarray(0, length).indexOf(0x0a);
-      const first = buffer.toString("utf8", 0, newline === -1 ? length : newline);
-      if (first.trim() === "") return false;
-      const record = parseRecord(first);
-      // A first line that is not a record (or longer than the buffer): look at the whole file.
-      return record === null || (record.record === "begin" && Date.parse(record.time) < cutoff);
-    } finally {
-      closeSync(fd);
+    for (const line of this.lines()) {
+      if (line !== null && line.trim() === "") continue;
+      const read = line === null ? null : readRecordLine(line);
+      // A first line that is not a record: look at the whole file (the rewrite drops it).
+      return !read || read.unreadable || read.record === null || (read.record.record === "begin" && Date.parse(read.record.time) < cutoff);
     }
+    return false;
   }
 
   /** Keeps a display image's bytes for undo: `images/<id>`, 0600. */
@@ -145,6 +264,12 @@ export class JournalStore {
     }
     return (await sha256(bytes)) === copy.sha256 ? bytes : null;
   }
+}
+
+/** Whether the file's last byte is a line break. */
+function endsWithNewline(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
 }
 
 /** The SHA-256 of a kept image copy, in hex. */

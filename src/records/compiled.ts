@@ -17,6 +17,7 @@ import {
   SegmentationLevelsSchema,
   SegmentationUpdateSchema,
 } from "./update.js";
+import { IntakeStateSchema, JournalRecordSchema } from "./journal.js";
 
 /**
  * By group: the records one validators module holds (validators/<group>.js), and the parts
@@ -44,9 +45,10 @@ export const COMPILED_GROUPS = {
       ManualLevels: ManualLevelsSchema,
     },
   },
+  journal: { records: { JournalRecord: JournalRecordSchema }, parts: { IntakeState: IntakeStateSchema } },
 };
 
 type Groups = typeof COMPILED_GROUPS;
 type RecordsOf<Group extends keyof Groups> = Groups[Group]["records"];
-type AllRecords = RecordsOf<"intake"> & RecordsOf<"config"> & RecordsOf<"update">;
+type AllRecords = RecordsOf<"intake"> & RecordsOf<"config"> & RecordsOf<"update"> & RecordsOf<"journal">;
 export type CompiledRecords = { [Name in keyof AllRecords]: z.infer<AllRecords[Name]> };

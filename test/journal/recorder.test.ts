@@ -46,7 +46,18 @@ describe("journal recorder", () => {
   });
 
   it("a begin record without its complete record folds to outcome unknown; stray lines are skipped", () => {
-    const begin = { record: "begin", id: "a", time: "2026-11-23T00:00:00Z", request: { method: "POST", url: "x", body: {} }, before: null };
+    const begin = {
+      record: "begin",
+      id: "a",
+      time: "2026-11-23T00:00:00Z",
+      profile: "default",
+      api_url: "https://api.example.com",
+      user_id: null,
+      image_id: 1002,
+      command: "intake set-quantity",
+      request: { method: "POST", url: "x", body: {} },
+      before: null,
+    };
     const records = ['{"record":"begin"', JSON.stringify(begin), "not json"].map(parseRecord).filter((record) => record !== null);
     expect(foldRecords(records)).toMatchObject([{ id: "a", outcome: "unknown", after: null }]);
   });

@@ -2,6 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { usageError } from "../../errors.js";
+import { notRegularFile } from "../../files.js";
 import { readAtMost } from "../../io.js";
 import { thousands } from "../../intake/amounts.js";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
@@ -38,8 +39,8 @@ export async function readImageFile(path: string, stdin: NodeJS.ReadableStream &
     } catch (error) {
       throw fileProblem(path, error as NodeJS.ErrnoException);
     }
-    if (info.isDirectory()) throw usageError(`${path} is a directory, not an image file`);
-    if (!info.isFile()) throw usageError(`${path} is not a regular file`);
+    const kind = notRegularFile(info);
+    if (kind) throw usageError(`${path} is ${kind}, not an image file`);
     if (info.size > MAX_DISPLAY_IMAGE_BYTES) throw usageError(`${path} is ${thousands(info.size)} bytes; ${LIMIT_TEXT}`);
     try {
       const handle = await open(path, "r");

@@ -131,9 +131,15 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   };
 
   const batchId = newBatchId();
-  const output = createBatchOutput(ctx, input.changes.length, resultsFd, () => {
-    if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
-  });
+  const output = createBatchOutput(
+    ctx,
+    input.changes.length,
+    resultsFd,
+    () => {
+      if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
+    },
+    options.results,
+  );
   let run: BatchRun;
   try {
     const runOptions = { ...options, batchId, done };
@@ -142,7 +148,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   } finally {
     output.close();
   }
-  return finishBatch(ctx, run);
+  return finishBatch(ctx, run, output.resultsLost());
 }
 
 function plural(count: number, noun: string): string {
@@ -150,11 +156,12 @@ function plural(count: number, noun: string): string {
 }
 
 /**
- * The summary on stderr, then the exit code: 130 when interrupted; 0 when nothing failed;
+ * The summary on stderr, then the exit code: 130 when interrupted; 0 when nothing failed (9
+ * when the --results file missed results);
  * the failure's own code when nothing was done (none applied now or earlier) and every
  * failure shares that code; else 9.
  */
-function finishBatch(ctx: Context, run: BatchRun): number {
+function finishBatch(ctx: Context, run: BatchRun, resultsLost: { count: number; error: Error } | null): number {
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr));
   const resume = "resume with --skip-applied <the results file>";
   if (run.stopped === "output_closed") {
@@ -171,6 +178,10 @@ function finishBatch(ctx: Context, run: BatchRun): number {
   }
   if (run.failed === 0) {
     if (run.changes === 0) ctx.info("no changes in the input");
+    if (resultsLost) {
+      const what = `${plural(resultsLost.count, "result")} could not be written to the --results file (${resultsLost.error.message})`;
+      throw new CliError("partial", EXIT.partial, what, { hint: "every result went to stdout; resume from them with --skip-applied" });
+    }
     return EXIT.ok;
   }
   const first = run.firstFailure!;

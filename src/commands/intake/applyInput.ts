@@ -5,7 +5,7 @@ import { readCsv } from "../../batch/csv.js";
 import { decideFormat, lookOf, peekFirstLine, type BatchFormat } from "../../batch/format.js";
 import type { BatchInput } from "../../batch/input.js";
 import { readJsonLines } from "../../batch/jsonl.js";
-import { readAppliedResults, RESULT_LINE_EXAMPLE } from "../../batch/results.js";
+import { readAppliedResults, refuseNonRegularResults, RESULT_LINE_EXAMPLE } from "../../batch/results.js";
 import type { Context } from "../../context.js";
 import { CliError, interruptedError, usageError } from "../../errors.js";
 import { renderProblems } from "../../output/batch.js";
@@ -86,6 +86,7 @@ export async function readEarlierResults(ctx: Context, file: string): Promise<Se
     if (!ctx.json) ctx.info(`${file} does not exist yet: no change has been applied before`);
     return new Set();
   }
+  if (file !== "-") refuseNonRegularResults(file);
   refuseEmptiedResults(ctx, file);
   const earlier = await readFrom(ctx, file, (chunks) => readAppliedResults(chunks));
   if (earlier.problemCount > 0) {

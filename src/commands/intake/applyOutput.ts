@@ -4,10 +4,11 @@
  * each line written through at once. Every line passes through redactSecrets first: a server
  * may echo the token it was sent.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import type { BatchResult } from "../../batch/results.js";
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
+import { writeAll } from "../../files.js";
 import { renderResult, renderResultLine } from "../../output/batch.js";
 import { createProgressBar } from "../../output/progress.js";
 import { redactSecrets } from "../../secrets.js";
@@ -19,6 +20,8 @@ export interface BatchOutput {
   progress: (done: number, failed: number) => void;
   /** Clears the bar and closes the results file. */
   close: () => void;
+  /** How many results the --results file did not get (a full disk), and why; null when it got every one. */
+  resultsLost: () => { count: number; error: Error } | null;
 }
 
 /** Opens the --results file for appending, created 0600 (results name intakes and users). */
@@ -46,16 +49,41 @@ function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-export function createBatchOutput(ctx: Context, total: number, resultsFd: number | null, onStdoutClosed: () => void): BatchOutput {
+const STATUS_WORDS: Record<BatchResult["status"], string> = {
+  applied: "applied",
+  failed: "failed",
+  skipped: "applied by an earlier run",
+  dry_run: "a dry run",
+};
+
+export function createBatchOutput(
+  ctx: Context,
+  total: number,
+  resultsFd: number | null,
+  onStdoutClosed: () => void,
+  resultsPath = "the results file",
+): BatchOutput {
   const stdout = ctx.io.stdout as Stdout;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
   ctx.io.closedStdout?.takeOver(onStdoutClosed);
   const human = stdout.isTTY === true && !ctx.json;
   const token = ctx.settings().token?.value;
   const bar = createProgressBar(ctx.io.stderr, total);
+  let lost: { count: number; error: Error } | null = null;
   const write: ResultWriter = async (result: BatchResult) => {
     const json = redactSecrets(renderResult(result), [token]);
-    if (resultsFd !== null) writeSync(resultsFd, json);
+    if (lost) lost.count++;
+    else if (resultsFd !== null) {
+      try {
+        writeAll(resultsFd, json);
+      } catch (error) {
+        // The change was sent: say what became of it, and go on (stdout still gets every result).
+        lost = { count: 1, error: error as Error };
+        const reason = (error as Error).message;
+        const change = `line ${result.line} (intake ${result.image_id}, ${STATUS_WORDS[result.status]})`;
+        ctx.warn(`${change}: its result could not be written to ${resultsPath} (${reason}); it and the rest go to stdout only`);
+      }
+    }
     let flowing = true;
     const line = human ? redactSecrets(renderResultLine(result, ctx.io.color.stdout), [token]) : json;
     bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
@@ -68,5 +96,6 @@ export function createBatchOutput(ctx: Context, total: number, resultsFd: number
       bar.stop();
       if (resultsFd !== null) closeSync(resultsFd);
     },
+    resultsLost: () => lost,
   };
 }

@@ -3,7 +3,7 @@ import type { Context } from "../../context.js";
 import { notFoundError, usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import type { JournalEntry } from "../../journal/entry.js";
-import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
+import { findEntry, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
@@ -29,7 +29,9 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
   // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
   const filter = readFilter({ ...options, user: ctx.globals.user });
-  const entries = selectEntries(journalStore(ctx).entries(), filter);
+  const read = journalStore(ctx).select(filter);
+  warnUnreadable(ctx, read.unreadable);
+  const entries = read.entries;
   if (ctx.json) {
     ctx.io.stdout.write(jsonDocument(entries));
     return 0;
@@ -44,6 +46,11 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
   return 0;
 }
 
+/** Lines that are not journal records (torn by a crash, edited by hand, of the wrong shape) are skipped, and counted. */
+function warnUnreadable(ctx: Context, count: number): void {
+  if (count > 0) ctx.warn(`${count} unreadable ${count === 1 ? "line" : "lines"} of the journal skipped`);
+}
+
 /** The entry named on the command line: an id or a unique start of one. */
 export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
   const found = findEntry(entries, id);
@@ -53,7 +60,9 @@ export function lookupEntry(entries: readonly JournalEntry[], id: string): Journ
 }
 
 export async function journalShowCommand(ctx: Context, id: string): Promise<number> {
-  const entry = lookupEntry(journalStore(ctx).entries(), id);
+  const read = journalStore(ctx).query({ keep: (record) => record.id.startsWith(id) });
+  warnUnreadable(ctx, read.unreadable);
+  const entry = lookupEntry(read.entries, id);
   if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));
   else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout));
   return 0;

@@ -1,5 +1,6 @@
 /** Which journal entries an undo names: one id, the last entry, or every applied line of one batch. */
 import { existsSync, readFileSync } from "node:fs";
+import { refuseNonRegularResults } from "../../batch/results.js";
 import { notFoundError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries } from "../../journal/query.js";
@@ -27,6 +28,7 @@ export function undoTargets(
 /** Applied lines of one `intake apply` run, last line first. */
 function batchTargets(entries: readonly JournalEntry[], batch: string): JournalEntry[] {
   if (existsSync(batch)) {
+    refuseNonRegularResults(batch);
     const ids = readFileSync(batch, "utf8")
       .split("\n")
       .flatMap((line) => {

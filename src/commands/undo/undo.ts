@@ -13,6 +13,7 @@ import { cancelledError, rejectedError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { intakeState, stateDifferences } from "../../journal/state.js";
+import { undoQuery } from "../../journal/query.js";
 import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../journal/undoPlan.js";
 import { describeDifferences } from "../../output/journal.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
@@ -39,7 +40,7 @@ export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
 }
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
-  const targets = undoTargets(journalStore(ctx).entries(), options);
+  const targets = undoTargets(journalStore(ctx).query(undoQuery(options)).entries, options);
   requireAnswerable(ctx, options, "undo");
   const apiUrl = ctx.apiUrl().href.replace(/\/$/, "");
   const elsewhere = targets.find((entry) => entry.api_url !== apiUrl);

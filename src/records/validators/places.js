@@ -11,6 +11,80 @@ export const descriptions = {
  "#/properties/profiles/additionalProperties/properties/user": "a positive whole number"
 };
 export const requiredTypes = {
+ "#/anyOf/0/properties/api_url": [
+  "string"
+ ],
+ "#/anyOf/0/properties/before": [
+  "object",
+  "null"
+ ],
+ "#/anyOf/0/properties/command": [
+  "string"
+ ],
+ "#/anyOf/0/properties/id": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/bytes": [
+  "number"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/file": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_copy/anyOf/0/properties/sha256": [
+  "string"
+ ],
+ "#/anyOf/0/properties/image_id": [
+  "number"
+ ],
+ "#/anyOf/0/properties/profile": [
+  "string"
+ ],
+ "#/anyOf/0/properties/record": [
+  "string"
+ ],
+ "#/anyOf/0/properties/request": [
+  "object"
+ ],
+ "#/anyOf/0/properties/request/properties/body": [],
+ "#/anyOf/0/properties/request/properties/method": [
+  "string"
+ ],
+ "#/anyOf/0/properties/request/properties/url": [
+  "string"
+ ],
+ "#/anyOf/0/properties/time": [
+  "string"
+ ],
+ "#/anyOf/0/properties/user_id": [
+  "number",
+  "null"
+ ],
+ "#/anyOf/1/properties/after": [
+  "object",
+  "null"
+ ],
+ "#/anyOf/1/properties/id": [
+  "string"
+ ],
+ "#/anyOf/1/properties/outcome": [
+  "string"
+ ],
+ "#/anyOf/1/properties/record": [
+  "string"
+ ],
+ "#/anyOf/1/properties/time": [
+  "string"
+ ],
+ "#/properties/display_image": [
+  "object"
+ ],
+ "#/properties/display_image/properties/attached": [
+  "boolean"
+ ],
+ "#/properties/display_image/properties/url": [
+  "string",
+  "null"
+ ],
  "#/properties/image_id": [
   "number"
  ],
@@ -19,6 +93,36 @@ export const requiredTypes = {
  ],
  "#/properties/intakes_list": [
   "array"
+ ],
+ "#/properties/items": [
+  "array"
+ ],
+ "#/properties/items/items/properties/grams": [
+  "number",
+  "null"
+ ],
+ "#/properties/items/items/properties/measures": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/oil": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/position": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/salt": [
+  "string",
+  "null"
+ ],
+ "#/properties/items/items/properties/sugar": [
+  "string",
+  "null"
+ ],
+ "#/properties/kind": [
+  "string"
  ],
  "#/properties/nutritional_info_per_item/anyOf/0/items/properties/food_item_position": [
   "number",
