@@ -12,6 +12,7 @@ import { authError, usageError } from "./errors.js";
 import type { IO } from "./io.js";
 import { styler, type Styler } from "./output/style.js";
 import { cleanForTerminal } from "./sanitize.js";
+import { maskTokenInUse } from "./secrets.js";
 import { VERSION } from "./version.js";
 
 export interface GlobalOptions extends GlobalFlags {
@@ -109,6 +110,7 @@ export class Context {
     const expiredHint = fromEnv
       ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
       : undefined;
+    maskTokenInUse(token.value);
     return checkToken(token.value, where, { expiredHint });
   }
 
