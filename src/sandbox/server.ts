@@ -144,6 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = tokenBook(key);
   const stats: SandboxStats = { requests: {}, total_requests: 0, nutrition_calculations: 0 };
   let url = "";
+  /** The address the socket listens on: `--host 0` or a name resolves to it. */
+  let listening = host;
   const app = buildApp({
     state,
     stats,
@@ -156,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     strict: options.strict,
     log: options.log,
     imageBase: (request: FastifyRequest) =>
-      isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
+      isWildcardHost(listening) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
     commit: () => {
       try {
         loaded.persist?.();
@@ -177,8 +179,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : (options.port ?? DEFAULT_PORT);
-  url = clientUrl(host, port);
-  const listeningUrl = httpUrl(typeof address === "object" && address !== null ? address.address : host, port);
+  listening = typeof address === "object" && address !== null ? address.address : host;
+  // A wildcard is reached through loopback from this machine; any other address as it was given.
+  url = clientUrl(isWildcardHost(listening) ? listening : host, port);
+  const listeningUrl = httpUrl(listening, port);
 
   if (loaded.persist && loaded.needsFirstSave) {
     try {
@@ -192,12 +196,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   void import("jose").catch(() => undefined);
   void import("image-size").catch(() => undefined);
 
-  return handleFor({ url, listeningUrl, host, state, key, tokens, stats, loaded, stop });
+  return handleFor({ url, listeningUrl, host: listening, state, key, tokens, stats, loaded, stop });
 }
 
 interface Started {
   url: string;
   listeningUrl: string;
+  /** The address listened on. */
   host: string;
   state: SandboxState;
   key: Uint8Array;
