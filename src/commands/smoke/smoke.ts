@@ -4,6 +4,7 @@
  * which runs whenever a change may have reached the server. Exit code: the first failed step's,
  * or the restore's when the restore failed; 130 after Ctrl-C or SIGTERM, whatever step it hit.
  */
+import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
 import { systemClock } from "../../clock.js";
 import { CliError, failure, interruptedError, toCliError } from "../../errors.js";
@@ -207,10 +208,27 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-/** Atomic, so a reader never sees half a report; readable by the CI job that collects it. */
+/** Whether `path` is this run's own stdout (`/dev/stdout`, `/dev/fd/1`), which may be a socket no path opens. */
+function isOwnStdout(ctx: Context, path: string): boolean {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (typeof fd !== "number") return false;
+  try {
+    const output = fstatSync(fd);
+    const target = statSync(path);
+    return output.dev === target.dev && output.ino === target.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Atomic, so a reader never sees half a report; readable by the CI job that collects it. A pipe
+ * or a device is written in place (writeFileAtomic), the run's own stdout after the rows.
+ */
 function writeReport(ctx: Context, path: string, xml: string, alreadyFailed: boolean): void {
   try {
-    writeFileAtomic(path, xml, { mode: 0o644 });
+    if (isOwnStdout(ctx, path)) ctx.io.stdout.write(xml);
+    else writeFileAtomic(path, xml, { mode: 0o644 });
   } catch (error) {
     const message = `could not write the JUnit report ${path}: ${(error as Error).message}`;
     if (alreadyFailed) ctx.warn(message);
