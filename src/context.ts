@@ -151,6 +151,8 @@ export class Context {
       userAgent: `foodctl/${VERSION}`,
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
+      // A wait is said on a terminal, where someone watches; on a pipe only with --verbose.
+      onWait: this.io.stderr.isTTY === true || this.verbose ? (line) => this.info(line) : undefined,
       signal: this.signal,
       clock: this.services.clock,
     });
