@@ -94,16 +94,18 @@ interface LoadedState {
 
 /** Locks the state file (when there is one), cleans what a killed sandbox left, and loads or seeds the state. */
 async function loadState(options: SandboxOptions): Promise<LoadedState> {
-  const statePath = options.statePath;
-  if (statePath === undefined) {
+  if (options.statePath === undefined) {
     const state = createSeedState(options.secret ?? randomBytes(32).toString("base64url"));
     return { state, lock: null, removedTemporaries: [], persist: null, needsFirstSave: false };
   }
   const { lockStateFile } = await import("./stateLock.js");
   const { removeLeftoverTemporaries } = await import("../files.js");
   const stateFile = await import("./stateFile.js");
+  // Through a symbolic link, the file it names: one lock per file, however it is reached.
+  const statePath = stateFile.realStatePath(options.statePath);
   const lock = await lockStateFile(statePath);
   try {
+    stateFile.refuseHardLinks(statePath);
     const removedTemporaries = removeLeftoverTemporaries(statePath);
     const loaded = stateFile.loadStateFile(statePath);
     const secret = options.secret ?? loaded?.secret ?? randomBytes(32).toString("base64url");
