@@ -111,7 +111,7 @@ describe("foodctl smoke interrupted", () => {
     expect(rows.get("display image")).toEqual({ result: "skipped", detail: "interrupted" });
     expect(result.stderr).toMatch(/^interrupted: putting intake 1002 back first .*`foodctl undo [0-9a-z]+`/m);
     expect(result.stderr).toMatch(/^error: smoke check of intake 1002 interrupted at step "change"$/m);
-    expect(result.stderr).toMatch(/^hint: restore original quantities and levels back$/m);
+    expect(result.stderr).toMatch(/^hint: restore passed: original quantities and levels back$/m);
     expect(junitCases(junit).cases.get("change")?.failure?.[0]?.type).toBe("interrupted");
     expect(api.count(UPDATE)).toBe(2);
   });

@@ -7,7 +7,7 @@
 import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
 import { systemClock } from "../../clock.js";
-import { CliError, failure, interruptedError, toCliError } from "../../errors.js";
+import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
@@ -62,7 +62,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const report: SmokeReport = {
     imageId,
     passed: failed === null && !interrupted,
-    exitCode: interrupted ? EXIT_INTERRUPTED : (failed?.exitCode ?? 0),
+    exitCode: interrupted ? EXIT.interrupted : (failed?.exitCode ?? 0),
     steps: runs.map((run) => run.report),
     restoreFailed: restore?.error && state.original ? describeRestore(ctx, state) : null,
     startedAt,
@@ -79,8 +79,6 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     hint: finalHint(runs, failed),
   });
 }
-
-const EXIT_INTERRUPTED = interruptedError("").exitCode;
 
 /**
  * On Ctrl-C or SIGTERM: says at once when the intake is changed and is being put back, and gives
@@ -116,7 +114,7 @@ function interruptedSmoke(state: SmokeState, runs: StepRun[]): CliError {
   const where = hit ? ` at step "${hit.report.step}"` : "";
   const restore = runs.find((run) => run.report.step === "restore")?.report;
   let hint: string | undefined;
-  if (restore?.result === "passed") hint = `restore ${restore.detail}`;
+  if (restore?.result === "passed") hint = `restore passed: ${restore.detail}`;
   else if (state.changeSent && restore?.result !== "skipped") {
     hint = state.changeEntry
       ? `the restore was cut short: intake ${state.imageId} may be left changed; undo the smoke check's change with \`foodctl undo ${state.changeEntry}\``
