@@ -12,6 +12,7 @@ import { authError, usageError } from "./errors.js";
 import type { IO } from "./io.js";
 import { styler, type Styler } from "./output/style.js";
 import { cleanForTerminal } from "./sanitize.js";
+import { maskTokenInUse } from "./secrets.js";
 import { VERSION } from "./version.js";
 
 export interface GlobalOptions extends GlobalFlags {
@@ -109,6 +110,7 @@ export class Context {
     const expiredHint = fromEnv
       ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
       : undefined;
+    maskTokenInUse(token.value);
     return checkToken(token.value, where, { expiredHint });
   }
 
@@ -149,6 +151,8 @@ export class Context {
       userAgent: `foodctl/${VERSION}`,
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
+      // A wait is said on a terminal, where someone watches; on a pipe only with --verbose.
+      onWait: this.io.stderr.isTTY === true || this.verbose ? (line) => this.info(line) : undefined,
       signal: this.signal,
       clock: this.services.clock,
     });

@@ -14,7 +14,7 @@ import { redactSecrets } from "./secrets.js";
 
 export interface RunDeps {
   io?: IO;
-  /** Ctrl-C; the process entry wires SIGINT to it. */
+  /** Ctrl-C; the process entry wires SIGINT and SIGTERM to it. */
   signal?: AbortSignal;
   /** Every API request goes through it; node:http(s) by default, through a proxy when the environment names one. */
   transport?: Transport;
@@ -69,24 +69,21 @@ function chooseOutput(io: IO, program: Command): OutputChoice {
   return { json: options.json === true, verbose };
 }
 
-/** Ctrl-C and SIGTERM abort the run's signal; a second Ctrl-C ends the process at once. */
+/**
+ * Ctrl-C and SIGTERM (`kill`, `timeout`, a CI runner, `foodctl sandbox stop`) abort the run's
+ * signal alike, so the command stops, reports and exits 130; a second signal ends the process at once.
+ */
 function watchSignals(): { signal: AbortSignal; stop: () => void } {
   const controller = new AbortController();
-  const onSigint = () => {
+  const onSignal = () => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
     controller.abort();
   };
-  // SIGTERM (`kill`, `foodctl sandbox stop`) aborts the same way, so a sandbox closes and releases its state file's lock;
-  // whatever does not end on the abort ends 2 s later.
-  const onSigterm = () => {
-    controller.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 2000).unref();
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const stop = () => {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   };
   return { signal: controller.signal, stop };
 }

@@ -12,10 +12,18 @@ const MIN_SECRET_LENGTH = 8;
 
 export const MASK = "****";
 
-/** `text` with every given secret, every JWT-shaped string, every `Bearer <value>` and a URL's credentials masked. */
+/** The tokens this process sends, wherever they came from (FOODCTL_TOKEN or a profile): masked in every text. */
+const tokensInUse = new Set<string>();
+
+/** Called where the token to send is settled: from then on every redactSecrets masks it, whoever calls it. */
+export function maskTokenInUse(token: string): void {
+  tokensInUse.add(token);
+}
+
+/** `text` with every given secret, the tokens in use, every JWT-shaped string, every `Bearer <value>` and a URL's credentials masked. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
   let masked = text;
-  for (const secret of secrets) {
+  for (const secret of [...secrets, ...tokensInUse]) {
     const value = secret?.trim();
     if (value && value.length >= MIN_SECRET_LENGTH) masked = masked.split(value).join(MASK);
   }

@@ -38,6 +38,8 @@ export interface ClientOptions {
   signal?: AbortSignal | undefined;
   /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
+  /** Told before each wait between attempts: one line saying how long and why. */
+  onWait?: ((line: string) => void) | undefined;
 }
 
 export interface ResponseInfo {
@@ -181,9 +183,9 @@ export class ApiClient {
     headers: Record<string, string>,
     validator: Validator<T> | null,
   ): Promise<ApiResult<T>> {
-    const { retries, rateLimitRetries, signal } = this.options;
+    const { retries, rateLimitRetries, signal, onWait } = this.options;
     const attempts = new Attempts(
-      { retries, rateLimitRetries, clock: this.clock, random: this.random, signal, pause: this.pause },
+      { retries, rateLimitRetries, clock: this.clock, random: this.random, signal, pause: this.pause, onWait },
       method,
       url,
     );

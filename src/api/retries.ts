@@ -17,6 +17,21 @@ export interface RetrySettings {
   signal: AbortSignal | undefined;
   /** Shared with every client derived from the one sending, so a 429 pauses them all. */
   pause: { until: number };
+  /** Told before each wait, so a person at a terminal knows why nothing moves (docs/cli.md, retries). */
+  onWait?: ((line: string) => void) | undefined;
+}
+
+const REASONS: Record<number, string> = {
+  429: "429 Too Many Requests",
+  502: "502 Bad Gateway",
+  503: "503 Service Unavailable",
+  504: "504 Gateway Timeout",
+};
+
+/** "waiting 100 s before retrying (503 Service Unavailable)…" */
+export function describeWait(ms: number, reason: string): string {
+  const seconds = ms >= 10_000 ? String(Math.round(ms / 1000)) : (Math.round(ms / 100) / 10).toString();
+  return `waiting ${seconds} s before retrying (${reason})…`;
 }
 
 /** What Ctrl-C means for the user's data, said plainly: was a change sent or not? */
@@ -70,7 +85,7 @@ export class Attempts {
     }
     if (this.attempt < this.settings.retries) {
       this.attempt++;
-      await this.backoff(this.attempt, undefined);
+      await this.backoff(this.attempt, undefined, error.message);
       return;
     }
     const sent = method === "GET" ? "" : this.reached ? " (the request may have reached the server)" : " (nothing was sent)";
@@ -91,11 +106,13 @@ export class Attempts {
     if (response.status === 429) {
       if (ownBudget) this.rateLimited++;
       else this.attempt++;
-      // Every request of this client waits, so a batch slows down as a whole.
-      pause.until = Math.max(pause.until, clock.now() + (retryAfter ?? this.backoffMs(this.count)));
+      // Every request of this client waits, so a batch slows down as a whole; said once per longer pause.
+      const until = clock.now() + (retryAfter ?? this.backoffMs(this.count));
+      if (until > pause.until) this.settings.onWait?.(describeWait(until - clock.now(), REASONS[429]!));
+      pause.until = Math.max(pause.until, until);
     } else {
       this.attempt++;
-      await this.backoff(this.attempt, retryAfter);
+      await this.backoff(this.attempt, retryAfter, REASONS[response.status] ?? String(response.status));
     }
     return true;
   }
@@ -105,7 +122,9 @@ export class Attempts {
     return Math.round(ceiling / 2 + (this.settings.random() * ceiling) / 2);
   }
 
-  private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
-    await this.settings.clock.sleep(retryAfterMs ?? this.backoffMs(attempt), this.settings.signal);
+  private async backoff(attempt: number, retryAfterMs: number | undefined, reason: string): Promise<void> {
+    const ms = retryAfterMs ?? this.backoffMs(attempt);
+    this.settings.onWait?.(describeWait(ms, reason));
+    await this.settings.clock.sleep(ms, this.settings.signal);
   }
 }

@@ -50,9 +50,18 @@ async function keepImageCopy(
   id: string,
   url: string,
 ): Promise<{ copy: ImageCopy | null; note: string | null }> {
+  const source = URL.canParse(url) ? new URL(url) : null;
+  // Only from the API's own host or over https: the server names the URL, and a plain-http fetch elsewhere goes where it says.
+  if (!source || (source.protocol !== "https:" && !(source.protocol === "http:" && source.host === client.host))) {
+    const where = source ? `${source.protocol}//${source.host}` : "an unreadable URL";
+    return {
+      copy: null,
+      note: `the display image is at ${where}, neither the API's host nor https: it was not fetched, no copy was kept, undo cannot bring it back`,
+    };
+  }
   let bytes: Buffer | null;
   try {
-    bytes = await client.downloadImage(new URL(url), MAX_DISPLAY_IMAGE_BYTES);
+    bytes = await client.downloadImage(source, MAX_DISPLAY_IMAGE_BYTES);
   } catch (error) {
     if (error instanceof CliError && error.code === "interrupted") throw error;
     const reason = error instanceof Error ? error.message : String(error);

@@ -40,5 +40,13 @@ export async function runIntakeUpdate(
   const body = { imageId, ...fields };
   const request = client.describeUpdate(body);
   if (options.dryRun) return dryRunOutcome(imageId, before, request);
-  return sendChange(client, { imageId, before, request, fields, options, send: () => client.confirmQuantity(body) });
+  return sendChange(client, {
+    imageId,
+    before,
+    request,
+    fields,
+    options,
+    send: () => client.confirmQuantity(body),
+    journalId: options.journalId,
+  });
 }

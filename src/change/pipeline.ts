@@ -25,6 +25,8 @@ export interface ChangeOptions {
   batchId?: string | undefined;
   /** The journal entry this change undoes. */
   undoOf?: string | undefined;
+  /** The id its journal entry gets, chosen by a caller that must name the entry even when the change is cut short. */
+  journalId?: string | undefined;
 }
 
 export interface UpdateOutcome {

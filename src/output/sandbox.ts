@@ -28,6 +28,11 @@ export function renderEnvLines(env: EnvExport): string {
 }
 
 /** The `--json` start line: one object, the URL and every user with both tokens. */
+/** The warning of a sandbox reachable from the network (docs/sandbox.md, safety), for stderr. */
+export function renderNetworkWarning(warning: string, color: boolean): string {
+  return `${styler(color).yellow("warning:")} ${warning}\n`;
+}
+
 export function renderStartJson(url: string, users: SandboxUserView[], extra: Record<string, unknown> = {}): string {
   const list = users.map(({ id, name, role, plan, token, opaque_token }) => ({
     id,

@@ -8,7 +8,8 @@ import { cleanForTerminal, jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
 import { renderTable } from "./table.js";
 
-export type StepResultName = "passed" | "failed" | "skipped";
+/** "interrupted": cut short by Ctrl-C or SIGTERM (a failure in the JUnit report, of type "interrupted"). */
+export type StepResultName = "passed" | "failed" | "skipped" | "interrupted";
 
 export interface SmokeStepReport {
   step: string;
@@ -25,6 +26,8 @@ export interface RestoreFailure {
   fields: Record<string, unknown>;
   /** A command that would send them. */
   command: string;
+  /** `foodctl undo <entry>` of the smoke check's change, when it was journaled. */
+  undo: string | null;
 }
 
 export interface SmokeReport {
@@ -62,6 +65,7 @@ export function renderRestoreFailure(imageId: number, failure: RestoreFailure, c
     ...failure.original.map((line) => `  ${cleanForTerminal(line)}`),
     `Put them back with:`,
     `  ${cleanForTerminal(failure.command)}`,
+    ...(failure.undo ? [`or undo the smoke check's change:`, `  ${cleanForTerminal(failure.undo)}`] : []),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -89,7 +93,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 export function renderJunit(report: SmokeReport): string {
   const count = (result: StepResultName) => report.steps.filter((step) => step.result === result).length;
   const total = seconds(report.steps.reduce((sum, step) => sum + step.ms, 0));
-  const counts = `tests="${report.steps.length}" failures="${count("failed")}" errors="0" skipped="${count("skipped")}" time="${total}"`;
+  const counts = `tests="${report.steps.length}" failures="${count("failed") + count("interrupted")}" errors="0" skipped="${count("skipped")}" time="${total}"`;
   const classname = xmlEscape(`foodctl smoke.intake ${report.imageId}`);
   const cases = report.steps.map((step) => {
     const open = `    <testcase name="${xmlEscape(step.step)}" classname="${classname}" time="${seconds(step.ms)}"`;

@@ -2,6 +2,8 @@
  * The sandbox's HTTP application: Fastify with the sandbox's body parser, limits and timeouts,
  * the per-request counting and rate limit, and every route.
  */
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from "fastify";
 import { API_PREFIX } from "../api/paths.js";
@@ -30,6 +32,8 @@ export interface SandboxLimits {
   keepAliveTimeoutMs: number;
   /** Connections open at once; more are closed at once; default 256. */
   maxConnections: number;
+  /** Connections open at once from one address; more from it are closed at once, so one client cannot take them all; default 128. */
+  maxConnectionsPerAddress: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -37,6 +41,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 256,
+  maxConnectionsPerAddress: 128,
 };
 
 export interface AppRuntime {
@@ -60,6 +65,25 @@ export interface AppRuntime {
   commit(): void;
 }
 
+/** Closes at once a connection from an address that already has `cap` open: trickling sockets from one client leave room for others. */
+function capConnectionsPerAddress(server: Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? "";
+    const count = open.get(address) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
+
 function createFastify(limits: SandboxLimits): FastifyInstance {
   // Node checks the request and header timeouts every interval: a fraction of the shortest one.
   const interval = Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
@@ -79,6 +103,7 @@ function createFastify(limits: SandboxLimits): FastifyInstance {
     },
   });
   app.server.maxConnections = limits.maxConnections;
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   app.removeContentTypeParser(["text/plain", "application/json"]);
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: JSON_BODY_LIMIT }, (_request, body, done) => {
     try {

@@ -94,16 +94,18 @@ interface LoadedState {
 
 /** Locks the state file (when there is one), cleans what a killed sandbox left, and loads or seeds the state. */
 async function loadState(options: SandboxOptions): Promise<LoadedState> {
-  const statePath = options.statePath;
-  if (statePath === undefined) {
+  if (options.statePath === undefined) {
     const state = createSeedState(options.secret ?? randomBytes(32).toString("base64url"));
     return { state, lock: null, removedTemporaries: [], persist: null, needsFirstSave: false };
   }
   const { lockStateFile } = await import("./stateLock.js");
   const { removeLeftoverTemporaries } = await import("../files.js");
   const stateFile = await import("./stateFile.js");
+  // Through a symbolic link, the file it names: one lock per file, however it is reached.
+  const statePath = stateFile.realStatePath(options.statePath);
   const lock = await lockStateFile(statePath);
   try {
+    stateFile.refuseHardLinks(statePath);
     const removedTemporaries = removeLeftoverTemporaries(statePath);
     const loaded = stateFile.loadStateFile(statePath);
     const secret = options.secret ?? loaded?.secret ?? randomBytes(32).toString("base64url");
@@ -144,6 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = tokenBook(key);
   const stats: SandboxStats = { requests: {}, total_requests: 0, nutrition_calculations: 0 };
   let url = "";
+  /** The address the socket listens on: `--host 0` or a name resolves to it. */
+  let listening = host;
   const app = buildApp({
     state,
     stats,
@@ -156,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     strict: options.strict,
     log: options.log,
     imageBase: (request: FastifyRequest) =>
-      isWildcardHost(host) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
+      isWildcardHost(listening) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
     commit: () => {
       try {
         loaded.persist?.();
@@ -177,8 +181,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : (options.port ?? DEFAULT_PORT);
-  url = clientUrl(host, port);
-  const listeningUrl = httpUrl(typeof address === "object" && address !== null ? address.address : host, port);
+  listening = typeof address === "object" && address !== null ? address.address : host;
+  // A wildcard is reached through loopback from this machine; any other address as it was given.
+  url = clientUrl(isWildcardHost(listening) ? listening : host, port);
+  const listeningUrl = httpUrl(listening, port);
 
   if (loaded.persist && loaded.needsFirstSave) {
     try {
@@ -192,12 +198,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   void import("jose").catch(() => undefined);
   void import("image-size").catch(() => undefined);
 
-  return handleFor({ url, listeningUrl, host, state, key, tokens, stats, loaded, stop });
+  return handleFor({ url, listeningUrl, host: listening, state, key, tokens, stats, loaded, stop });
 }
 
 interface Started {
   url: string;
   listeningUrl: string;
+  /** The address listened on. */
   host: string;
   state: SandboxState;
   key: Uint8Array;

@@ -2,7 +2,8 @@
  * The `--state` file: the whole state as JSON (images base64), validated when read and written
  * atomically. Loaded only when a state file is in use.
  */
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { writeFileAtomic } from "../files.js";
 import { IMAGE_TYPES, LEVELS, MEASURES } from "../intake/index.js";
@@ -10,6 +11,55 @@ import type { StoredImage } from "./images.js";
 import { NUTRIENT_CODES, zeroNutrients } from "./nutrition.js";
 import { ingredientPer100g, INGREDIENTS, SEED_USERS, type IngredientKey } from "./seed.js";
 import { calculateIntake, OCCASIONS, StateFileError, type SandboxState, type StoredIntake } from "./state.js";
+
+/**
+ * The file a `--state` path names: through symbolic links its real path (a link that names no
+ * file yet, the path it names), so the lock and the saves are the file's, however it is reached.
+ */
+export function realStatePath(path: string): string {
+  for (let hops = 0; hops < 40; hops++) {
+    let link: boolean;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      return inRealFolder(path);
+    }
+    if (!link) return realpathSync(path);
+    try {
+      return realpathSync(path);
+    } catch {
+      path = resolve(dirname(path), readlinkSync(path));
+    }
+  }
+  throw new StateFileError(`state file ${path}: too many symbolic links`);
+}
+
+/** A file not there yet: its name in the real path of its folder (as given when the folder is missing too). */
+function inRealFolder(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * A file with more than one hard link could be reached by another name that a second sandbox
+ * would lock apart, and the first save would split the names into two files: refused.
+ */
+export function refuseHardLinks(path: string): void {
+  let links: number;
+  try {
+    links = statSync(path).nlink;
+  } catch {
+    return;
+  }
+  if (links > 1) {
+    throw new StateFileError(
+      `state file ${path} has ${links} hard links: another name could open it apart from this one's lock; use a file with one name (a symbolic link is fine)`,
+    );
+  }
+}
 
 export const STATE_FORMAT = "foodctl-sandbox-state";
 export const STATE_VERSION = 1;

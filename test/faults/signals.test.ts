@@ -5,9 +5,11 @@
  * run's abort signal) for most cases, as a real SIGINT to the built CLI for two.
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
-import { baseEnv, cliBin, collect, runFoodctl, tempConfigHome, type CliResult } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, runFoodctl, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken, tinyPngFile } from "./fixtures.js";
 import { KILL_AFTER_MS } from "./harness.js";
@@ -199,5 +201,41 @@ describe("SIGINT against a sandbox that answers after a second", () => {
     const result = await run.interruptWhen(applied);
     expectInterrupted(result, SENT);
     expect(servingOf()).toBe(99);
+  });
+});
+
+describe("SIGTERM (kill, timeout, a CI runner) is handled as Ctrl-C is", () => {
+  it("intake apply: the change in flight is finished and reported, then the interrupted line, exit 130 (a real process)", async () => {
+    const folder = runTempDir("foodctl-sigterm-");
+    const input = join(folder, "changes.jsonl");
+    writeFileSync(input, Array.from({ length: 20 }, (_, index) => `{"image_id":1002,"quantity":{"1":${150 + index}}}\n`).join(""));
+    let release = () => {};
+    server.route(READ_1002, faults.intake(segmentationIntake()), faults.intake(segmentationIntake(1002, [150, 120])));
+    // The update is answered only when the test says: 2.2 s after SIGTERM, past the 2 s after which SIGTERM used to end the process.
+    server.route(UPDATE, {
+      kind: "handler",
+      handle: (_req, res) => {
+        release = () => res.writeHead(200, { "content-type": "application/json" }).end('{"message":"updated","imageId":1002}');
+      },
+    });
+    const child = spawn(process.execPath, [cliBin(), "--api-url", server.url, "intake", "apply", input], {
+      env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_TOKEN: token }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+    await server.waitFor(UPDATE);
+    child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    release();
+    const result = await done;
+    expect(result.signal, result.stderr).toBeNull();
+    expect(result.code, result.stderr).toBe(130);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { line: number; status: string });
+    expect(lines.map(({ line, status }) => ({ line, status }))).toEqual([{ line: 1, status: "applied" }]);
+    expect(result.stderr).toMatch(/^error: interrupted: 19 changes not sent; the changes in flight were finished and reported$/m);
+    expect(server.count(UPDATE)).toBe(1);
   });
 });

@@ -299,3 +299,40 @@ describe("the built CLI", () => {
     }
   });
 });
+
+describe("a sandbox reachable from the network (--host 0.0.0.0, ::, 0): a warning on stderr, and a URL this machine reaches", () => {
+  // The sandbox listens on every address for the moment of the test, on a free port; only loopback talks to it.
+  it.each([
+    ["0.0.0.0", "http://0.0.0.0:", "http://127.0.0.1:"],
+    ["0", "http://0.0.0.0:", "http://127.0.0.1:"],
+    ["::", "http://[::]:", "http://[::1]:"],
+  ])(
+    "--host %s: warns with the real listening address in text and --json, and the printed URL answers",
+    async (host, listening, reachable) => {
+      for (const json of [false, true]) {
+        const run = await runUntilStarted({ host }, { json });
+        const url = json ? (JSON.parse(run.stdout()) as { url: string }).url : run.stdout().split("\n")[0]!;
+        const port = new URL(url).port;
+        expect(url).toBe(`${reachable}${port}`);
+        expect(run.stderr()).toContain(`warning: the sandbox listens on ${listening}${port}, reachable from the network`);
+        if (json)
+          expect(JSON.parse(run.stdout())).toMatchObject({ listening_url: `${listening}${port}`, network_warning: expect.any(String) });
+        expect((await fetch(`${url}/sandbox/stats`)).status).toBe(200);
+        run.stop();
+        expect(await run.done).toBe(0);
+      }
+    },
+  );
+
+  it("--env prints the warning too; on loopback there is none", async () => {
+    const open = await runUntilStarted({ host: "0.0.0.0", env: true });
+    expect(open.stderr()).toMatch(/^warning: the sandbox listens on http:\/\/0\.0\.0\.0:\d+, reachable from the network/m);
+    open.stop();
+    await open.done;
+    const local = await runUntilStarted({ host: "127.0.0.1" }, { json: true });
+    expect(local.stderr()).not.toContain("warning");
+    expect(Object.keys(JSON.parse(local.stdout()))).toEqual(["url", "users"]);
+    local.stop();
+    await local.done;
+  });
+});

@@ -177,3 +177,19 @@ describe("a launcher that cannot run", () => {
     expect(readdirSync(join(dir, "run", "foodctl"))).toEqual([]);
   });
 });
+
+describe("--detach --host 0.0.0.0", () => {
+  it("the launcher prints the detached sandbox's network warning on its stderr, in text and --json", async () => {
+    for (const json of [false, true]) {
+      const run = deps(json);
+      expect(await sandboxCommand(run.deps, { ...options, host: "0.0.0.0" })).toBe(0);
+      const url = json ? (JSON.parse(run.stdout()) as { url: string }).url : /^export FOODCTL_API_URL=(\S+)$/m.exec(run.stdout())![1]!;
+      const port = new URL(url).port;
+      expect(url).toBe(`http://127.0.0.1:${port}`);
+      expect(run.stderr()).toContain(`warning: the sandbox listens on http://0.0.0.0:${port}, reachable from the network`);
+      const record = JSON.parse(readFileSync(join(dir, "run", "foodctl", `sandbox-${port}.json`), "utf8")) as { pid: number };
+      started.push(record.pid);
+      expect(await stopSandbox(deps().deps, { port: Number(port) })).toBe(0);
+    }
+  });
+});

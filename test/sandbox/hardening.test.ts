@@ -86,10 +86,56 @@ describe("issue 15 #4: request, header and keep-alive timeouts and a connection 
     expect(received).toMatch(/keep-alive: timeout=0/i);
   }, 5000);
 
-  it("#4 the limits default to 30 s per request, 10 s for headers, 5 s keep-alive and 256 connections", async () => {
+  it("#4 the limits default to 30 s per request, 10 s for headers, 5 s keep-alive, 256 connections and 128 from one address", async () => {
     const { DEFAULT_LIMITS } = await import("../../src/sandbox/server.js");
-    expect(DEFAULT_LIMITS).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 });
+    expect(DEFAULT_LIMITS).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 256,
+      maxConnectionsPerAddress: 128,
+    });
   });
+});
+
+describe("issue 28 L10: a cap per address, so trickling sockets from one address do not lock out another", () => {
+  // The whole cap from one address (8), trickling headers: before the per-address cap, every other client was refused until the header timeout.
+  const sb = withSandbox({
+    limits: { headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, maxConnections: 8, maxConnectionsPerAddress: 4 },
+  });
+
+  /** A GET from another loopback address (127.0.0.2): its status, or the error that ended it. */
+  function fromOtherAddress(): Promise<number | string> {
+    const { port } = new URL(sb.handle.url);
+    return new Promise((resolve) => {
+      const req = request(
+        { host: "127.0.0.1", port: Number(port), path: "/sandbox/stats", localAddress: "127.0.0.2", agent: false },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      req.end();
+    });
+  }
+
+  it("the connections over the cap from 127.0.0.1 are closed at once, and a client on 127.0.0.2 is served", async () => {
+    const trickling = Array.from({ length: 8 }, () =>
+      rawRequest(sb.handle, "GET /sandbox/stats HTTP/1.1\r\nHost: x\r\n", { text: "X-Slow: 1\r\n", everyMs: 50 }),
+    );
+    try {
+      // Four (whichever the server met last) are cut without an answer; the other four still trickle.
+      const closed: string[] = [];
+      for (const { answer } of trickling) void answer.then((text) => closed.push(text));
+      for (let waited = 0; closed.length < 4 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(closed).toEqual(["", "", "", ""]);
+      expect(await fromOtherAddress()).toBe(200);
+    } finally {
+      for (const { socket } of trickling) socket.destroy();
+    }
+  }, 10_000);
 });
 
 describe("issue 15 #5: one sandbox per state file", () => {

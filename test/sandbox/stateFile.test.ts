@@ -1,8 +1,8 @@
 /** `--state <file>`: load at start, atomic save after every change, refuse a corrupt file. */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startSandbox, StateFileError } from "../../src/sandbox/server.js";
+import { startSandbox, StateFileError, StateLockedError } from "../../src/sandbox/server.js";
 import { runTempDir } from "../helpers/tempDir.js";
 import { fetchJson } from "../helpers/sandbox.js";
 import { imageForm, JPEG, type Json } from "./fixtures.js";
@@ -102,5 +102,57 @@ describe("state file", () => {
   it("a state file in a folder that does not exist is refused at start", async () => {
     const error = await startSandbox({ port: 0, statePath: join(tempDir(), "missing", "state.json") }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StateFileError);
+  });
+});
+
+describe("a state file reached through a link (--state through a symbolic or a hard link)", () => {
+  it("through a symbolic link: the lock is the real file's, so a second sandbox on either name is refused, and saves keep the link a link", async () => {
+    const dir = tempDir();
+    const real = join(dir, "state.json");
+    const link = join(dir, "link.json");
+    symlinkSync("state.json", link);
+    const first = await startSandbox({ port: 0, statePath: link });
+    try {
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(existsSync(`${real}.lock`)).toBe(true);
+      await expect(startSandbox({ port: 0, statePath: real })).rejects.toThrow(StateLockedError);
+      await expect(startSandbox({ port: 0, statePath: link })).rejects.toThrow(StateLockedError);
+      const changed = await fetchJson(first, "POST", "/v2/nutrition/confirm/quantity", {
+        as: "alice",
+        body: { imageId: 1001, quantity: 321 },
+      });
+      expect(changed.status).toBe(200);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(readFileSync(real, "utf8")).toContain("321");
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(`${real}.lock`)).toBe(false);
+    expect(existsSync(`${link}.lock`)).toBe(false);
+  });
+
+  it("through a symbolic link to a file not written yet: the file is created where the link points", async () => {
+    const dir = tempDir();
+    const link = join(dir, "link.json");
+    symlinkSync("later.json", link);
+    const sandbox = await startSandbox({ port: 0, statePath: link });
+    await sandbox.close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync(join(dir, "later.json")).isFile()).toBe(true);
+  });
+
+  it("a file with a second hard link is refused with one StateFileError and left untouched", async () => {
+    const dir = tempDir();
+    const first = await startSandbox({ port: 0, statePath: join(dir, "state.json") });
+    await first.close();
+    linkSync(join(dir, "state.json"), join(dir, "other.json"));
+    const before = readFileSync(join(dir, "state.json"), "utf8");
+    for (const name of ["state.json", "other.json"]) {
+      const refused = startSandbox({ port: 0, statePath: join(dir, name) });
+      await expect(refused).rejects.toThrow(StateFileError);
+      await expect(refused).rejects.toThrow(/has 2 hard links/);
+    }
+    expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(before);
+    expect(readdirSync(dir).sort()).toEqual(["other.json", "state.json"]);
   });
 });

@@ -3,7 +3,7 @@
  * --dry-run and --json errors, runs with a known token against a sandbox, and neither the token
  * nor its signature part appears in stdout or stderr — except stdout of `auth token`.
  */
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/server.js";
@@ -409,6 +409,41 @@ describe("a server that echoes the token back", () => {
       expect(result.code).not.toBe(0);
       expect(result.stderr).toMatch(/refused Bearer \*\*\*\* for this request/);
       expectNoSecret(result);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a stored opaque token (auth login, not FOODCTL_TOKEN) that the server names outside an error body", () => {
+  // 40 hex characters, as the public service issues them: no JWT shape to give it away.
+  const opaque = "0123456789abcdef0123456789abcdef01234567";
+  const redirect = () => faults.redirect(`https://${opaque}.evil.example/`);
+
+  it.each([
+    ["intake show", ["intake", "show", "1002"]],
+    ["intake show --json", ["intake", "show", "1002", "--json"]],
+    ["smoke --junit", ["smoke", "1002", "--junit"]],
+  ])("a 302 Location naming it (%s): masked on stderr, in the --json error, the smoke table and the JUnit file", async (_name, args) => {
+    const home = tempConfigHome();
+    const login = await runFoodctl(["auth", "login", "--with-token"], { stdin: `${opaque}\n`, env: { XDG_CONFIG_HOME: home } });
+    expect(login.code, login.stderr).toBe(0);
+    const server = await startFaultServer();
+    try {
+      server.route("GET /v2/intake/1002", redirect());
+      const report = join(runTempDir("foodctl-secrets-"), "smoke.xml");
+      const full = args.at(-1) === "--junit" ? [...args, report] : args;
+      const result = await runFoodctl(["--api-url", server.url, "--retries", "0", ...full], { env: { XDG_CONFIG_HOME: home } });
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${opaque}`);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("****.evil.example");
+      expect(result.stdout + result.stderr).not.toContain(opaque);
+      if (full.includes("--junit")) {
+        expect(result.stdout).toContain("****.evil.example");
+        const xml = readFileSync(report, "utf8");
+        expect(xml).toContain("****.evil.example");
+        expect(xml).not.toContain(opaque);
+      }
     } finally {
       await server.close();
     }

@@ -3,15 +3,15 @@
  * read (testsuites > testsuite > testcase, with failure/skipped children and times in seconds),
  * for a passing run, a failing run, and server text that XML must escape.
  */
-import { spawnSync } from "node:child_process";
-import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, describe, expect, it } from "vitest";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
-import { runTempDir } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, runTempDir, tempConfigHome } from "../helpers/cli.js";
 import { runAgainstApi } from "./helpers.js";
 
 const sb = withSandbox();
@@ -92,6 +92,31 @@ describe("foodctl smoke --junit", () => {
     expect(lstatSync(path).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(["smoke.xml"]);
   });
+
+  it("--junit /dev/stdout with stdout a pipe (a CI idiom): the report follows the rows on stdout, exit 0 (a real process: its own stdout)", async () => {
+    const child = spawn(process.execPath, [cliBin(), "smoke", "1002", "--junit", "/dev/stdout"], {
+      env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_API_URL: sb.handle.url, FOODCTL_TOKEN: sb.handle.tokenFor("alice") }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const result = await collect(child, { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    const xml = result.stdout.slice(result.stdout.indexOf("<?xml"));
+    expect(result.stdout).toMatch(/^auth\tpassed\t/);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('<testsuite name="foodctl smoke"');
+  });
+
+  it.runIf(existsSync("/dev/full"))(
+    "--junit /dev/full: the device is written in place and the failed write is one clear error (exit 1)",
+    async () => {
+      const result = await runAgainstApi(sb.handle.url, sb.handle.tokenFor("alice"), ["smoke", "1002", "--junit", "/dev/full"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^error: could not write the JUnit report \/dev\/full: ENOSPC: no space left on device/m);
+      expect(result.stderr.match(/^error:/gm)).toHaveLength(1);
+      expect(lstatSync("/dev/full").isCharacterDevice()).toBe(true);
+    },
+  );
 
   it("a failing run: the failed step has a <failure> with its message and type, the later steps are skipped", async () => {
     const server = await startFaultServer();

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
-import { renderDetached, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
+import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
 import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
@@ -72,9 +72,15 @@ function childError(logPath: string, code: number | null): CliError {
   return failure(`the sandbox exited (code ${code ?? "none"}) before it was listening`);
 }
 
-function readStartLine(line: string): { url: string; users: SandboxUserView[] } {
-  const parsed = JSON.parse(line) as { url: string; users: SandboxUserView[] };
-  return { url: parsed.url, users: userViews(parsed, SEED_USERS) };
+function readStartLine(line: string): {
+  url: string;
+  users: SandboxUserView[];
+  networkWarning: string | null;
+  listeningUrl: string | null;
+} {
+  const parsed = JSON.parse(line) as { url: string; users: SandboxUserView[]; network_warning?: string; listening_url?: string };
+  const networkWarning = parsed.network_warning ?? null;
+  return { url: parsed.url, users: userViews(parsed, SEED_USERS), networkWarning, listeningUrl: parsed.listening_url ?? null };
 }
 
 async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
@@ -112,7 +118,8 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
     throw error;
   }
   const { child, line } = started;
-  const { url, users } = readStartLine(line);
+  const { url, users, networkWarning, listeningUrl } = readStartLine(line);
+  if (networkWarning) io.stderr.write(renderNetworkWarning(networkWarning, io.color.stderr));
   const port = Number(new URL(url).port);
   const log = join(dir, `sandbox-${port}.log`);
   renameSync(startingLog, log);
@@ -123,7 +130,8 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   child.unref();
 
   if (deps.json && !options.env) {
-    io.stdout.write(renderStartJson(url, users, { pid, port, log, pid_file: pidFile }));
+    const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
+    io.stdout.write(renderStartJson(url, users, { pid, port, log, pid_file: pidFile, ...network }));
     return 0;
   }
   const { env, note } = chooseExport(url, users, options);

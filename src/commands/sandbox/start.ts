@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { failure, unavailableError, usageError } from "../../errors.js";
 import type { IO } from "../../io.js";
 import { isProcessAlive } from "../../lock.js";
-import { renderEnvLines, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
+import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
 import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
 import { isSandboxRunning, pidFileFor, readRecord } from "./pidFile.js";
@@ -87,8 +87,12 @@ function stopRequested(signal: AbortSignal, watchParent: boolean): Promise<"sign
 
 function printStartup(deps: SandboxDeps, options: SandboxCommandOptions, handle: SandboxHandle, users: SandboxUserView[]): void {
   const { io } = deps;
+  // docs/sandbox.md, safety: a sandbox others can reach says so, in every mode.
+  if (handle.networkWarning) io.stderr.write(renderNetworkWarning(handle.networkWarning, io.color.stderr));
   if (!options.env && deps.json) {
-    io.stdout.write(renderStartJson(handle.url, users));
+    // A detached sandbox's launcher reads the warning from here and prints it.
+    const extra = handle.networkWarning ? { listening_url: handle.listeningUrl, network_warning: handle.networkWarning } : {};
+    io.stdout.write(renderStartJson(handle.url, users, extra));
     return;
   }
   const { env, note } = chooseExport(handle.url, users, options);

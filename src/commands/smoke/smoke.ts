@@ -2,10 +2,12 @@
  * `foodctl smoke <image_id>`: checks the intake API end to end on one intake and leaves it as it
  * was found. Steps run in order; after a failure the rest are skipped, except the restore,
  * which runs whenever a change may have reached the server. Exit code: the first failed step's,
- * or the restore's when the restore failed.
+ * or the restore's when the restore failed; 130 after Ctrl-C or SIGTERM, whatever step it hit.
  */
+import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
-import { CliError, failure, toCliError } from "../../errors.js";
+import { systemClock } from "../../clock.js";
+import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
@@ -47,13 +49,20 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     changeSent: false,
     changeVerified: false,
   };
-  const runs = await runSteps(state);
+  const cleanup = watchInterrupt(state);
+  let runs: StepRun[];
+  try {
+    runs = await runSteps(state);
+  } finally {
+    cleanup.stop();
+  }
   const restore = runs.find((run) => run.report.step === "restore");
   const failed = restore?.error ?? runs.find((run) => run.error !== null)?.error ?? null;
+  const interrupted = ctx.signal.aborted;
   const report: SmokeReport = {
     imageId,
-    passed: failed === null,
-    exitCode: failed?.exitCode ?? 0,
+    passed: failed === null && !interrupted,
+    exitCode: interrupted ? EXIT.interrupted : (failed?.exitCode ?? 0),
     steps: runs.map((run) => run.report),
     restoreFailed: restore?.error && state.original ? describeRestore(ctx, state) : null,
     startedAt,
@@ -61,7 +70,8 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const output = await import("../../output/smoke.js");
   ctx.io.stdout.write(ctx.json ? output.renderSmokeJson(report) : output.renderSmokeSteps(report, ctx.io.stdout, ctx.io.color.stdout));
   if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
-  if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null);
+  if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null || interrupted);
+  if (interrupted) throw interruptedSmoke(state, runs);
   if (failed === null) return 0;
   const step = runs.find((run) => run.error === failed)!.report.step;
   throw new CliError(failed.code, failed.exitCode, `smoke check of intake ${imageId} failed at step "${step}": ${failed.message}`, {
@@ -70,11 +80,58 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   });
 }
 
+/**
+ * On Ctrl-C or SIGTERM: says at once when the intake is changed and is being put back, and gives
+ * the restore (and the display image's removal) the request time limit to finish, then ends them.
+ */
+function watchInterrupt(state: SmokeState): { stop: () => void } {
+  const { ctx } = state;
+  const controller = new AbortController();
+  state.cleanupSignal = controller.signal;
+  let cancelDeadline = () => {};
+  const onAbort = () => {
+    const timeoutMs = ctx.settings().timeoutSeconds * 1000;
+    cancelDeadline = (ctx.services.clock ?? systemClock).deadline(timeoutMs, () => controller.abort());
+    if (!state.changeSent || state.restored || ctx.json) return;
+    const undo = state.changeEntry ? `: undo it then with \`foodctl undo ${state.changeEntry}\`` : "";
+    ctx.info(
+      `interrupted: putting intake ${state.imageId} back first (at most ${timeoutMs / 1000} s); a second Ctrl-C stops at once and leaves it changed${undo}`,
+    );
+  };
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    stop: () => {
+      ctx.signal.removeEventListener("abort", onAbort);
+      cancelDeadline();
+    },
+  };
+}
+
+/** The error of an interrupted check: the step it hit, and whether the intake is back as it was. */
+function interruptedSmoke(state: SmokeState, runs: StepRun[]): CliError {
+  const hit = runs.find((run) => run.report.result === "interrupted") ?? runs.find((run) => run.report.detail === INTERRUPTED);
+  const where = hit ? ` at step "${hit.report.step}"` : "";
+  const restore = runs.find((run) => run.report.step === "restore")?.report;
+  let hint: string | undefined;
+  if (restore?.result === "passed") hint = `restore passed: ${restore.detail}`;
+  else if (state.changeSent && restore?.result !== "skipped") {
+    hint = state.changeEntry
+      ? `the restore was cut short: intake ${state.imageId} may be left changed; undo the smoke check's change with \`foodctl undo ${state.changeEntry}\``
+      : `the restore was cut short: intake ${state.imageId} may be left changed (see above how to put it back)`;
+  }
+  return interruptedError(`smoke check of intake ${state.imageId} interrupted${where}`, { hint });
+}
+
+const INTERRUPTED = "interrupted";
+
 async function runSteps(state: SmokeState): Promise<StepRun[]> {
   const runs: StepRun[] = [];
   const anyFailed = () => runs.some((run) => run.error !== null);
   const next = async (name: StepName, body: (state: SmokeState) => Promise<StepOutcome>) => {
-    runs.push(anyFailed() ? skipped(name, "an earlier step failed") : await timed(state, name, () => body(state)));
+    if (state.ctx.signal.aborted) runs.push(skipped(name, INTERRUPTED));
+    else if (anyFailed()) runs.push(skipped(name, "an earlier step failed"));
+    else runs.push(await timed(state, name, () => body(state)));
   };
   await next("auth", steps.authStep);
   await next("read", steps.readStep);
@@ -84,8 +141,9 @@ async function runSteps(state: SmokeState): Promise<StepRun[]> {
     return runs;
   }
   await next("change", steps.changeStep);
-  // The restore runs whenever the change may have been applied, failure or not.
+  // The restore runs whenever the change may have been applied, failure or interruption or not.
   runs.push(state.changeSent ? await timed(state, "restore", () => steps.restoreStep(state)) : skipped("restore", "no change was sent"));
+  state.restored = true;
   await next("display image", steps.displayImageStep);
   return runs;
 }
@@ -106,6 +164,8 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
   } catch (thrown) {
     const error = toCliError(thrown);
     const message = mask(error.message);
+    // Cut short by Ctrl-C or SIGTERM (or, after one, by the restore's time limit): said as such, not as a failure of the API.
+    const result = error.code === "interrupted" ? "interrupted" : "failed";
     const summary = {
       code: error.code,
       exit_code: error.exitCode,
@@ -113,7 +173,7 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
       message,
       hint: error.hint ? mask(error.hint) : null,
     };
-    return { report: { step, result: "failed", ms: ms(), detail: summary.message, error: summary }, error };
+    return { report: { step, result, ms: ms(), detail: summary.message, error: summary }, error };
   }
 }
 
@@ -138,17 +198,35 @@ function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
     settings.user !== undefined ? `--user ${settings.user}` : "",
   ].filter(Boolean);
   const command = `echo ${shellQuote(line)} | foodctl ${[...globals, "intake apply - --format jsonl"].join(" ")}`;
-  return { original: describeState(editableState(original)), fields, command };
+  const undo = state.changeEntry ? `foodctl ${[...globals, "undo", state.changeEntry].join(" ")}` : null;
+  return { original: describeState(editableState(original)), fields, command, undo };
 }
 
 function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-/** Atomic, so a reader never sees half a report; readable by the CI job that collects it. */
+/** Whether `path` is this run's own stdout (`/dev/stdout`, `/dev/fd/1`), which may be a socket no path opens. */
+function isOwnStdout(ctx: Context, path: string): boolean {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (typeof fd !== "number") return false;
+  try {
+    const output = fstatSync(fd);
+    const target = statSync(path);
+    return output.dev === target.dev && output.ino === target.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Atomic, so a reader never sees half a report; readable by the CI job that collects it. A pipe
+ * or a device is written in place (writeFileAtomic), the run's own stdout after the rows.
+ */
 function writeReport(ctx: Context, path: string, xml: string, alreadyFailed: boolean): void {
   try {
-    writeFileAtomic(path, xml, { mode: 0o644 });
+    if (isOwnStdout(ctx, path)) ctx.io.stdout.write(xml);
+    else writeFileAtomic(path, xml, { mode: 0o644 });
   } catch (error) {
     const message = `could not write the JUnit report ${path}: ${(error as Error).message}`;
     if (alreadyFailed) ctx.warn(message);

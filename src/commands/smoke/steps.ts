@@ -39,6 +39,12 @@ export interface SmokeState {
   changeVerified: boolean;
   /** Where the smoke check's own changes are recorded, like every change (opened after the auth step). */
   journal?: JournalRecorder | undefined;
+  /** The journal entry of the change, named before it is sent: `foodctl undo <id>` when the restore is cut short. */
+  changeEntry?: string | undefined;
+  /** The restore and the display image's removal run on after Ctrl-C or SIGTERM; this ends them a time limit later. */
+  cleanupSignal?: AbortSignal | undefined;
+  /** The restore has run (or was skipped): nothing left to put back. */
+  restored?: boolean;
 }
 
 /** The options every change of the smoke check is sent with: verified by the step itself, journaled. */
@@ -108,9 +114,11 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   }
   precheckUpdate(original, change.fields);
   state.change = change;
+  const options = await sendOptions(state, original, true);
+  state.changeEntry = state.journal?.newId();
   state.changeSent = true;
   const client = need(state.client, "client");
-  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, await sendOptions(state, original, true));
+  const outcome = await runIntakeUpdate(client, state.imageId, change.fields, { ...options, journalId: state.changeEntry });
   const after = need(outcome.after, "the intake after the change");
   const where = change.position === null ? "total" : `position ${change.position}`;
   const difference = stateDifference(editableState(after), change.expected);
@@ -129,12 +137,12 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
 
 /**
  * 5. Puts every quantity and level back, then reads the intake and compares it with the original.
- * Runs whenever the change may have reached the server, even after Ctrl-C (no signal on its client).
+ * Runs whenever the change may have reached the server, even after Ctrl-C or SIGTERM (then within a time limit).
  * A re-read equal to the original means nothing was applied: nothing to restore. One that is
  * neither the original nor what the change produced was changed by someone else: refused unless --force.
  */
 export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
-  const client = need(state.client, "client").derive({ signal: undefined });
+  const client = need(state.client, "client").derive({ signal: state.cleanupSignal });
   const original = need(state.original, "the intake");
   const originalState = editableState(original);
   const current = (await client.getIntake(state.imageId)).data.intake_info;
@@ -186,7 +194,7 @@ export async function displayImageStep(state: SmokeState): Promise<StepOutcome> 
   }
   // Removed whatever happened above: an upload that failed may still have been stored.
   try {
-    const cleanup = client.derive({ signal: undefined });
+    const cleanup = client.derive({ signal: state.cleanupSignal });
     const before = attached ?? intake;
     await changeDisplayImage(cleanup, before, { kind: "remove" }, await sendOptions(state, before, false), warn);
     const removed = (await cleanup.getIntake(state.imageId)).data.intake_info;
