@@ -100,6 +100,22 @@ const setModifiers = verb(
   },
 );
 
+const edit = verb("edit", "change quantities and levels of an intake in your editor; sent as one update", {
+  args: { imageId: IMAGE_ID },
+  options: {
+    file: option("--file <path>", "read the edited text from this file (- for stdin) instead of opening an editor"),
+    reopen: option("--no-reopen", "exit 2 on a value that is not allowed, instead of opening the editor again"),
+    ...changeOptions({ strict: "exit 7 when a requested modifier did not take effect" }),
+  },
+  examples: `
+    foodctl intake edit 1002                     # opens $VISUAL, else $EDITOR, else vi
+    EDITOR="code --wait" foodctl intake edit 1003
+    foodctl intake edit 1002 --dry-run
+    foodctl intake edit 1002 --file fixed.txt
+  `,
+  run: async (ctx, options) => (await import("./edit.js")).editCommand(ctx, options),
+});
+
 const apply = verb("apply", "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)", {
   args: {
     file: arg(
@@ -145,5 +161,5 @@ export const intake = group("intake", "find, inspect and correct intakes", {
     foodctl intake show 1002
     foodctl intake set-quantity 1002 1=150
   `,
-  verbs: [list, show, setQuantity, setModifiers, apply],
+  verbs: [list, show, setQuantity, setModifiers, edit, apply],
 });
