@@ -46,14 +46,17 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
     nutrients: option("--nutrients <which>", "all: every nutrient code of the answer, per intake and per item (default: the six)", {
       complete: ["all"],
     }),
+    image: option("--image", "draw the intake's image below it (the display image when attached); piped: its URL"),
+    web: option("--web", "open the intake's image in the browser"),
   },
   examples: `
     foodctl intake show 1002
     foodctl intake show 1002 --nutrients all
+    foodctl intake show 1002 --image
     foodctl intake show 1002 --json | jq .intake_info.serving_size
     foodctl intake show 2001 --user 102
   `,
-  run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
+  run: async (ctx, { imageId, nutrients, image, web }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients, image, web }),
 });
 
 const IMAGE_ID = arg("<image_id>", "the intake's id");
