@@ -59,8 +59,8 @@ export function renderEditText(intake: Intake): string {
   return [
     `# intake ${intake.image_id} (${KIND_LABELS[kind]})${when ? `, ${when}` : ""}`,
     "#",
-    `# Change quantity (grams), ${levels}${itemized ? " or measures" : ""}, then save and close the editor.`,
-    `# Levels: ${LEVELS.join(", ")}${itemized ? "; measures: metric or imperial" : ""}; ${UNSET} is a value not set.`,
+    `# Change quantity (grams), ${levels}${itemized ? " or measures" : ""}; save to send.`,
+    `# Levels: ${LEVELS.join(", ")}${itemized ? "; measures: metric, imperial" : ""}; ${UNSET}: not set.`,
     "# Lines starting with # are ignored; an emptied file cancels the edit.",
     "#",
     ...aligned.map((line, index) => `${line}  # ${foods[index]}`),

@@ -11,6 +11,11 @@ export const MAX_SHOWN_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Columns the picture takes at most: enough to recognise a plate, short enough to keep the summary on screen. */
 const MAX_IMAGE_COLUMNS = 40;
 
+/** An ES module package's default export: built, import() is a require() whose namespace the bundle wraps once more as `default`. */
+function defaultExport<T>(loaded: { default: T }): T {
+  return (loaded.default as { default?: T }).default ?? loaded.default;
+}
+
 /** The intake's image URL (the display image when attached: docs/api.md), refused unless https or on this machine. */
 export function imageUrlOf(intake: Intake): URL {
   const text = intake.image_url;
@@ -43,7 +48,7 @@ export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: I
     throw error;
   }
   if (bytes === null) throw failure(`the image is larger than 8 MiB: not drawn; it is at ${url.href}`);
-  const { default: terminalImage } = await import("terminal-image");
+  const terminalImage = defaultExport(await import("terminal-image"));
   let drawn: string;
   try {
     drawn = await terminalImage.buffer(bytes, { width: Math.min(ctx.io.stdout.columns ?? 80, MAX_IMAGE_COLUMNS) });
@@ -66,7 +71,7 @@ export async function openIntakeImage(ctx: Context, intake: Intake): Promise<voi
     ctx.info(`no browser to open here (no display): the image is at ${url.href}`);
     return;
   }
-  const { default: open } = await import("open");
+  const open = defaultExport(await import("open"));
   try {
     await open(url.href);
   } catch (error) {
