@@ -49,8 +49,18 @@ describe("the edit text", () => {
   });
 
   it.each([
-    ["a level not allowed", "2", "150 lo none low metric", /^line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"$/],
-    ["grams with a unit", "2", "150g medium none low metric", /^line \d+: quantity of position 2: "150g" is not a number of grams: write 150$/],
+    [
+      "a level not allowed",
+      "2",
+      "150 lo none low metric",
+      /^line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"$/,
+    ],
+    [
+      "grams with a unit",
+      "2",
+      "150g medium none low metric",
+      /^line \d+: quantity of position 2: "150g" is not a number of grams: write 150$/,
+    ],
     ["zero grams", "1", "0 medium none low metric", /quantity of position 1 must be more than 0 g/],
     ["an unset value", "1", "200 - none low metric", /^line \d+: salt of position 1 cannot be unset \(it is medium\); write a value$/],
     ["a value missing", "1", "200 medium none low", /^line \d+: 5 values for 6 columns/],
