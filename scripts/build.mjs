@@ -16,7 +16,7 @@
 //                         to write a code cache: one such helper for the journal, the sandbox and the cache.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
-// fastify (the sandbox's server framework) stays external: loaded from node_modules.
+// fastify (the sandbox's server framework), terminal-image and open stay external: loaded from node_modules.
 //
 //   node scripts/build.mjs [outdir] [--analyze] [--metafile]
 //     --analyze: what each output file holds; --metafile: esbuild's graphs in <outdir>/metafile.json (for the start-up test)
@@ -37,6 +37,8 @@ const COLD_SOURCES = {
   "src/commands/intake/apply.ts": "apply",
   "src/commands/intake/setQuantity.ts": "set-quantity",
   "src/commands/intake/setModifiers.ts": "set-modifiers",
+  "src/commands/intake/edit.ts": "edit",
+  "src/commands/intake/showImage.ts": "show-image",
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",
   "src/commands/auth/login.ts": "login",
@@ -56,8 +58,8 @@ const COLD_PACKAGES = [
   ...["conf", "chalk", "cli-table3", "form-data"],
   ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
 ];
-/** Loaded from node_modules as they are: the sandbox's server framework. */
-const EXTERNAL = ["fastify", "@fastify/multipart"];
+/** Loaded from node_modules as they are: the sandbox's server framework, and the image drawer (with jimp) and browser opener of `intake show`. */
+const EXTERNAL = ["fastify", "@fastify/multipart", "terminal-image", "open"];
 /**
  * How a cold file reaches the hot file's modules: a lookup the hot file sets on the global object,
  * so each module has one copy whichever loader (the bin's, or Node's under a plain require) ran them.

@@ -54,7 +54,7 @@ const matching = (sources: string[], pattern: RegExp) => sources.filter((source)
 const COLD_PACKAGES =
   /node_modules\/(cli-table3|cli-progress|csv-parse|proxy-from-env|https?-proxy-agent|agent-base|form-data|conf|jose|image-size|chalk|zod|@inquirer|fastify|@fastify)\//;
 const COLD_COMMANDS =
-  "sandbox\\/(?!index)\\w+|intake\\/apply|display-image\\/(attach|remove)|auth\\/(login|status|logout|token)|smoke\\/smoke|" +
+  "sandbox\\/(?!index)\\w+|intake\\/(apply|edit|editor|showImage)|display-image\\/(attach|remove)|auth\\/(login|status|logout|token)|smoke\\/smoke|" +
   "completion\\/(scripts|values)|config\\/config|journal\\/journal|undo\\/undo";
 const COLD_SOURCES = new RegExp(`src\\/sandbox\\/|src\\/api\\/proxy\\.ts|src\\/commands\\/(${COLD_COMMANDS})\\.ts`);
 
@@ -112,6 +112,21 @@ describe("start-up: what each path loads", () => {
     expect(matching(hot, /^src\/(change|journal)\/|^src\/records\/validators\/update\.js$/)).toEqual([]);
     expect(coldFiles.map((file) => file.split("/").pop())).toEqual(
       expect.arrayContaining(["sandbox.cjs", "apply.cjs", "attach.cjs", "chalk.cjs", "proxy.cjs"]),
+    );
+  });
+
+  it("loads terminal-image and open (and jimp behind it) only from show's image code, on first use", () => {
+    const importers = Object.entries({ ...graphs.hot.inputs, ...graphs.cold.inputs }).flatMap(([source, { imports }]) =>
+      imports
+        .filter((imported) => /^(terminal-image|open)$/.test(imported.path))
+        .map((imported) => `${source} ${imported.kind} ${imported.path}`),
+    );
+    expect(importers.sort()).toEqual([
+      "src/commands/intake/showImage.ts dynamic-import open",
+      "src/commands/intake/showImage.ts dynamic-import terminal-image",
+    ]);
+    expect(matching([...sourcesOf(hotFile), ...coldFiles.flatMap(sourcesOf)], /node_modules\/(terminal-image|open|jimp|@jimp)\//)).toEqual(
+      [],
     );
   });
 

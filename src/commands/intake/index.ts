@@ -46,14 +46,17 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
     nutrients: option("--nutrients <which>", "all: every nutrient code of the answer, per intake and per item (default: the six)", {
       complete: ["all"],
     }),
+    image: option("--image", "draw the intake's image below it (the display image when attached); piped: its URL"),
+    web: option("--web", "open the intake's image in the browser"),
   },
   examples: `
     foodctl intake show 1002
     foodctl intake show 1002 --nutrients all
+    foodctl intake show 1002 --image
     foodctl intake show 1002 --json | jq .intake_info.serving_size
     foodctl intake show 2001 --user 102
   `,
-  run: async (ctx, { imageId, nutrients }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients }),
+  run: async (ctx, { imageId, nutrients, image, web }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients, image, web }),
 });
 
 const IMAGE_ID = arg("<image_id>", "the intake's id");
@@ -100,6 +103,22 @@ const setModifiers = verb(
   },
 );
 
+const edit = verb("edit", "change quantities and levels of an intake in your editor; sent as one update", {
+  args: { imageId: IMAGE_ID },
+  options: {
+    file: option("--file <path>", "read the edited text from this file (- for stdin) instead of opening an editor"),
+    reopen: option("--no-reopen", "exit 2 on a value that is not allowed, instead of opening the editor again"),
+    ...changeOptions({ strict: "exit 7 when a requested modifier did not take effect" }),
+  },
+  examples: `
+    foodctl intake edit 1002                     # opens $VISUAL, else $EDITOR, else vi
+    EDITOR="code --wait" foodctl intake edit 1003
+    foodctl intake edit 1002 --dry-run
+    foodctl intake edit 1002 --file fixed.txt
+  `,
+  run: async (ctx, options) => (await import("./edit.js")).editCommand(ctx, options),
+});
+
 const apply = verb("apply", "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)", {
   args: {
     file: arg(
@@ -145,5 +164,5 @@ export const intake = group("intake", "find, inspect and correct intakes", {
     foodctl intake show 1002
     foodctl intake set-quantity 1002 1=150
   `,
-  verbs: [list, show, setQuantity, setModifiers, apply],
+  verbs: [list, show, setQuantity, setModifiers, edit, apply],
 });

@@ -10,9 +10,19 @@ function parseNutrients(value: unknown): "six" | "all" {
   throw usageError(`--nutrients takes "all", got "${String(value)}"`, { hint: "without it, the six main totals are shown" });
 }
 
-export async function showCommand(ctx: Context, imageIdText: string, options: { nutrients?: unknown } = {}): Promise<number> {
+export interface ShowOptions {
+  nutrients?: unknown;
+  image?: boolean;
+  web?: boolean;
+}
+
+export async function showCommand(ctx: Context, imageIdText: string, options: ShowOptions = {}): Promise<number> {
   const imageId = parseImageIdArg(imageIdText);
   const nutrients = parseNutrients(options.nutrients);
+  if (ctx.json && (options.image || options.web))
+    throw usageError(`--${options.image ? "image" : "web"} shows the picture; --json prints the record`, {
+      hint: "its URL: foodctl intake show <image_id> --json | jq -r .intake_info.image_url",
+    });
   const client = await ctx.client();
   const result = await client.getIntake(imageId);
   if (ctx.json) {
@@ -25,6 +35,11 @@ export async function showCommand(ctx: Context, imageIdText: string, options: { 
   if (nutrients === "all") {
     const { renderAllNutrients } = await import("../../output/nutrients.js");
     ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));
+  }
+  if (options.image || options.web) {
+    const { drawIntakeImage, openIntakeImage } = await import("./showImage.js");
+    if (options.image) await drawIntakeImage(ctx, client, intake);
+    if (options.web) await openIntakeImage(ctx, intake);
   }
   return 0;
 }

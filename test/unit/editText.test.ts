@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { readEditText, renderEditText, withProblems } from "../../src/intake/editText.js";
+import type { Intake } from "../../src/records/intake.js";
+import { segmentationIntake } from "../faults/fixtures.js";
+
+const itemized = segmentationIntake() as Intake;
+const recognition: Intake = {
+  image_id: 1001,
+  serving_size: 320,
+  salt: "medium",
+  sugar: "none",
+  foodName: ["Margherita pizza"],
+  nutritional_info: { calories: 700 },
+};
+
+/** The rendered text with one line's values replaced (by the position that starts it). */
+const edited = (intake: Intake, position: string, values: string) =>
+  renderEditText(intake).replace(new RegExp(`^${position} +[^#]*#`, "m"), `${position} ${values} #`);
+
+describe("the edit text", () => {
+  it("shows one line per item under the header, the food as a comment, and reads back as no change", () => {
+    const text = renderEditText(itemized);
+    expect(text).toContain("# intake 1002 (segmentation), 2026-11-02T12:30:00Z, lunch");
+    expect(text).toMatch(/^position +quantity +salt +sugar +oil +measures +# food \(not editable\)$/m);
+    expect(text).toMatch(/^1 +200 +medium +none +low +metric +# spaghetti bolognese$/m);
+    expect(text).toMatch(/^2 +120 +medium +none +low +metric +# side salad$/m);
+    expect(readEditText(text, itemized)).toEqual({ kind: "edit", fields: {}, changed: 0 });
+  });
+
+  it("sends only the changed values of the changed positions, grams and levels in one update", () => {
+    const reading = readEditText(edited(itemized, "2", "150 low none low metric"), itemized);
+    expect(reading).toEqual({ kind: "edit", fields: { quantity: { "2": 150 }, salt: { "2": "low" } }, changed: 2 });
+  });
+
+  it("a recognition-only intake has one total line of quantity, salt and sugar, sent as plain values", () => {
+    const text = renderEditText(recognition);
+    expect(text).toMatch(/^position +quantity +salt +sugar +# food \(not editable\)$/m);
+    expect(text).toMatch(/^total +320 +medium +none +# Margherita pizza$/m);
+    expect(readEditText(edited(recognition, "total", "300 low none"), recognition)).toEqual({
+      kind: "edit",
+      fields: { quantity: 300, salt: "low" },
+      changed: 2,
+    });
+  });
+
+  it("an emptied text, or one of comments only, is empty (the edit is cancelled)", () => {
+    expect(readEditText("", itemized)).toEqual({ kind: "empty" });
+    expect(readEditText("# nothing\n\n   \n", itemized)).toEqual({ kind: "empty" });
+  });
+
+  it.each([
+    [
+      "a level not allowed",
+      "2",
+      "150 lo none low metric",
+      /^line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"$/,
+    ],
+    [
+      "grams with a unit",
+      "2",
+      "150g medium none low metric",
+      /^line \d+: quantity of position 2: "150g" is not a number of grams: write 150$/,
+    ],
+    ["zero grams", "1", "0 medium none low metric", /quantity of position 1 must be more than 0 g/],
+    ["an unset value", "1", "200 - none low metric", /^line \d+: salt of position 1 cannot be unset \(it is medium\); write a value$/],
+    ["a value missing", "1", "200 medium none low", /^line \d+: 5 values for 6 columns/],
+  ])("names the line of %s", (_what, position, values, message) => {
+    const reading = readEditText(edited(itemized, position, values), itemized);
+    expect(reading.kind).toBe("problems");
+    expect((reading as { problems: string[] }).problems).toEqual([expect.stringMatching(message)]);
+  });
+
+  it("refuses a fractional total for a recognition-only intake, an unknown or repeated position, a removed line, an unknown column", () => {
+    const problems = (text: string, intake = itemized) => (readEditText(text, intake) as { problems: string[] }).problems;
+    expect(problems(edited(recognition, "total", "300.5 medium none"), recognition)).toEqual([
+      expect.stringContaining("must be a whole number of grams"),
+    ]);
+    const text = renderEditText(itemized);
+    expect(problems(`${text}3 100 low none low metric\n`)).toEqual([expect.stringContaining("unknown position 3 (this intake has 1, 2)")]);
+    expect(problems(`${text}2 100 low none low metric\n`)).toEqual([expect.stringContaining("position 2 is given twice")]);
+    expect(problems(text.replace(/^2 .*$/m, ""))).toEqual(["position 2 is missing: keep every item's line (items are not removed here)"]);
+    expect(problems(text.replace(/^position +quantity/m, "position grams"))).toEqual([
+      expect.stringContaining('unknown column "grams"; the columns are position quantity salt sugar oil measures'),
+    ]);
+  });
+
+  it("a header naming fewer columns changes only those", () => {
+    expect(readEditText("position quantity\n1 210\n2 120\n", itemized)).toEqual({
+      kind: "edit",
+      fields: { quantity: { "1": 210 } },
+      changed: 1,
+    });
+  });
+
+  it("writes the problems at the top, replacing those of an earlier save", () => {
+    const once = withProblems("position quantity\n1 x\n", ["line 2: first"]);
+    const twice = withProblems(once, ["line 2: second"]);
+    expect(twice).toBe(
+      "# problem: the edit was not sent; fix the lines below and save, or empty the file to cancel\n" +
+        "# problem: line 2: second\nposition quantity\n1 x\n",
+    );
+  });
+});
