@@ -4,7 +4,7 @@
  * shape is checked at run time by the validator compiled from src/records/journal.ts.
  */
 import type { JournalRecord } from "../records/journal.js";
-import { JournalRecord as checkJournalRecord } from "../records/validators/journal.js";
+import type { Validator } from "../records/check.js";
 import type { IntakeState } from "./state.js";
 
 export type { JournalRecord };
@@ -22,18 +22,28 @@ export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
   notes: string[];
 }
 
-/** A record as the journal's schema (src/records/journal.ts) has it; anything else is not a record. */
-function isRecord(value: unknown): value is JournalRecord {
-  return checkJournalRecord(value);
-}
+/** The validator compiled from the journal's schema (src/records/journal.ts): what is not a record by it is skipped. */
+export type RecordCheck = Validator<JournalRecord>;
 
 /** One line of the file; null for a line that is not a record (cut off by a crash, edited by hand, of the wrong shape). */
-export function parseRecord(line: string): JournalRecord | null {
+export function parseRecord(line: string, isRecord: RecordCheck): JournalRecord | null {
   try {
     const value: unknown = JSON.parse(line);
     return isRecord(value) ? value : null;
   } catch {
     return null;
+  }
+}
+
+/** When a line that is a begin record began, by its own fields; undefined for any other line. */
+export function beginTime(line: string): number | undefined {
+  try {
+    const value = JSON.parse(line) as { record?: unknown; time?: unknown } | null;
+    if (value?.record !== "begin" || typeof value.time !== "string") return undefined;
+    const time = Date.parse(value.time);
+    return Number.isNaN(time) ? undefined : time;
+  } catch {
+    return undefined;
   }
 }
 
@@ -44,11 +54,11 @@ const RECORD_START = '{"record":"';
  * One line of the file: its record, and whether it held something unreadable (the line itself,
  * or a torn fragment before a whole record glued onto it, which is recovered).
  */
-export function readRecordLine(line: string): { record: JournalRecord | null; unreadable: boolean } {
-  const whole = parseRecord(line);
+export function readRecordLine(line: string, isRecord: RecordCheck): { record: JournalRecord | null; unreadable: boolean } {
+  const whole = parseRecord(line, isRecord);
   if (whole) return { record: whole, unreadable: false };
   for (let start = line.indexOf(RECORD_START, 1); start !== -1; start = line.indexOf(RECORD_START, start + 1)) {
-    const record = parseRecord(line.slice(start));
+    const record = parseRecord(line.slice(start), isRecord);
     if (record) return { record, unreadable: true };
   }
   return { record: null, unreadable: true };

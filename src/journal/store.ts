@@ -21,7 +21,16 @@ import { failure } from "../errors.js";
 import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
 import { homeDir } from "../home.js";
 import { withFileLock } from "../lock.js";
-import { completeEntry, entryOfBegin, readRecordLine, type ImageCopy, type JournalEntry, type JournalRecord } from "./entry.js";
+import {
+  beginTime,
+  completeEntry,
+  entryOfBegin,
+  readRecordLine,
+  type ImageCopy,
+  type JournalEntry,
+  type JournalRecord,
+  type RecordCheck,
+} from "./entry.js";
 import { fileLines } from "./lines.js";
 import { matchesFilter, selectEntries, type EntryQuery, type JournalFilter } from "./query.js";
 
@@ -65,6 +74,7 @@ export class JournalStore {
   private readonly chunkBytes: number;
   private readonly maxLineBytes: number;
   private readonly write: typeof writeSync;
+  private check: RecordCheck | undefined;
 
   constructor(
     readonly dir: string,
@@ -99,6 +109,11 @@ export class JournalStore {
     return withFileLock(lock, { cannotCreate: (error) => this.unwritable(error), busy }, work);
   }
 
+  /** The journal's record check, loaded by the first read: appending a change needs none. */
+  private async recordCheck(): Promise<RecordCheck> {
+    return (this.check ??= (await import("../records/validators/journal.js")).JournalRecord);
+  }
+
   /**
    * Appends records as whole lines; first drops entries older than `days` when there are any. A
    * write cut short (a full disk) is taken back, so no half record stays to glue onto the next.
@@ -108,7 +123,7 @@ export class JournalStore {
     const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
     await this.locked(async () => {
       try {
-        if (days !== null) this.dropOlderThan(now - days * DAY_MS);
+        if (days !== null) await this.dropOlderThan(now - days * DAY_MS);
         this.appendText(text);
         chmodSync(this.path, 0o600);
       } catch (error) {
@@ -146,7 +161,8 @@ export class JournalStore {
   }
 
   /** Every record in file order, one at a time, with its line; returns how many lines (or torn fragments) were unreadable. */
-  eachRecord(visit: (record: JournalRecord, line: string) => void): number {
+  async eachRecord(visit: (record: JournalRecord, line: string) => void): Promise<number> {
+    const check = await this.recordCheck();
     let unreadable = 0;
     for (const line of this.lines()) {
       if (line === null) {
@@ -154,7 +170,7 @@ export class JournalStore {
         continue;
       }
       if (line.trim() === "") continue;
-      const read = readRecordLine(line);
+      const read = readRecordLine(line, check);
       if (read.unreadable) unreadable++;
       if (read.record) visit(read.record, line);
     }
@@ -162,28 +178,28 @@ export class JournalStore {
   }
 
   /** Every record in file order; lines that are not records are skipped. */
-  readRecords(): JournalRecord[] {
+  async readRecords(): Promise<JournalRecord[]> {
     const records: JournalRecord[] = [];
-    this.eachRecord((record) => records.push(record));
+    await this.eachRecord((record) => records.push(record));
     return records;
   }
 
-  entries(): JournalEntry[] {
-    return this.query().entries;
+  async entries(): Promise<JournalEntry[]> {
+    return (await this.query()).entries;
   }
 
   /**
    * Entries in file order, folded as the file is read: only those `keep` accepts, and with
    * `newest` never more than twice that many held at once, so a large journal is read in little memory.
    */
-  query({ keep, newest }: EntryQuery = {}): JournalRead {
+  async query({ keep, newest }: EntryQuery = {}): Promise<JournalRead> {
     const held = new Map<string, JournalEntry>();
     const keepNewest = () => {
       if (newest === undefined || held.size <= newest) return;
       const ids = [...held.keys()].sort();
       for (const id of ids.slice(0, ids.length - newest)) held.delete(id);
     };
-    const unreadable = this.eachRecord((record) => {
+    const unreadable = await this.eachRecord((record) => {
       if (record.record === "complete") {
         const entry = held.get(record.id);
         if (entry) completeEntry(entry, record);
@@ -198,33 +214,33 @@ export class JournalStore {
   }
 
   /** `foodctl journal`'s entries: filtered and cut to the limit while reading, newest first. */
-  select(filter: JournalFilter): JournalRead {
-    const read = this.query({ keep: (record) => matchesFilter(record, filter), newest: filter.limit });
+  async select(filter: JournalFilter): Promise<JournalRead> {
+    const read = await this.query({ keep: (record) => matchesFilter(record, filter), newest: filter.limit });
     return { entries: selectEntries(read.entries, filter), unreadable: read.unreadable };
   }
 
   /** Under the lock: rewrites the file without the entries begun before `cutoff`, and their images, reading it line by line. */
-  private dropOlderThan(cutoff: number): void {
+  private async dropOlderThan(cutoff: number): Promise<void> {
     if (!this.oldestBefore(cutoff)) return;
     const dropped = new Set<string>();
     const images: string[] = [];
-    const unreadable = this.eachRecord((record) => {
+    const unreadable = await this.eachRecord((record) => {
       if (record.record !== "begin" || !(Date.parse(record.time) < cutoff)) return;
       dropped.add(record.id);
       if (record.image_copy) images.push(record.image_copy.file);
     });
     if (dropped.size === 0 && unreadable === 0) return;
-    writeFileAtomic(this.path, this.linesKept(dropped), { mode: 0o600 });
+    writeFileAtomic(this.path, this.linesKept(dropped, await this.recordCheck()), { mode: 0o600 });
     // Only images/<id>: the record's schema refuses any other file (docs/journal.md, retention).
     for (const file of images) rmSync(join(this.dir, file), { force: true });
   }
 
   /** The file's records as lines, without the dropped entries' and without unreadable lines. */
-  private *linesKept(dropped: ReadonlySet<string>): Generator<string> {
+  private *linesKept(dropped: ReadonlySet<string>, check: RecordCheck): Generator<string> {
     let batch = "";
     for (const line of this.lines()) {
       if (line === null || line.trim() === "") continue;
-      const { record, unreadable } = readRecordLine(line);
+      const { record, unreadable } = readRecordLine(line, check);
       if (!record || dropped.has(record.id)) continue;
       batch += unreadable ? `${JSON.stringify(record)}\n` : `${line}\n`;
       if (batch.length >= this.chunkBytes) {
@@ -235,13 +251,16 @@ export class JournalStore {
     if (batch !== "") yield batch;
   }
 
-  /** Reads only the first line: entries are appended in time order, so the oldest is first. */
+  /**
+   * Reads only the first line: entries are appended in time order, so the oldest is first. A first
+   * line that is not plainly a begin record (torn, edited by hand) sends the rewrite through the
+   * whole file, which checks every record and drops what is unreadable.
+   */
   private oldestBefore(cutoff: number): boolean {
     for (const line of this.lines()) {
       if (line !== null && line.trim() === "") continue;
-      const read = line === null ? null : readRecordLine(line);
-      // A first line that is not a record: look at the whole file (the rewrite drops it).
-      return !read || read.unreadable || read.record === null || (read.record.record === "begin" && Date.parse(read.record.time) < cutoff);
+      const time = line === null ? undefined : beginTime(line);
+      return time === undefined || time < cutoff;
     }
     return false;
   }

@@ -55,7 +55,7 @@ describe("M1: journal writes on a full disk", () => {
       writeSync(fd, buffer, offset, Math.min(length, 7))) as typeof writeSync;
     const store = new JournalStore(dir, { writeSync: short });
     const id = await recorderFor(store).begin({ imageId: 1002, request, before: null });
-    expect(store.query()).toMatchObject({ entries: [{ id, image_id: 1002, outcome: "unknown" }], unreadable: 0 });
+    expect(await store.query()).toMatchObject({ entries: [{ id, image_id: 1002, outcome: "unknown" }], unreadable: 0 });
   });
 
   it("a begin record the disk cannot take whole refuses the change (exit 1, naming ENOSPC, nothing sent), and leaves no half record", async () => {
@@ -117,14 +117,14 @@ describe("M1: journal writes on a full disk", () => {
         ),
       ),
     ]);
-    expect(store.entries()).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
+    expect(await store.entries()).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
   });
 
-  it("keeps the record glued onto a torn fragment, counting the fragment as unreadable", () => {
+  it("keeps the record glued onto a torn fragment, counting the fragment as unreadable", async () => {
     const dir = runTempDir("journal-torn-");
     const torn = line(begin("b00000000001")).slice(0, 60);
     journalIn(dir, line(begin("a00000000001")) + torn + line(begin("c00000000001")) + line(complete("c00000000001")));
-    const read = new JournalStore(dir).query();
+    const read = await new JournalStore(dir).query();
     expect(read.entries.map((entry) => [entry.id, entry.outcome])).toEqual([
       ["a00000000001", "unknown"],
       ["c00000000001", "applied"],
@@ -138,23 +138,23 @@ describe("M1: journal writes on a full disk", () => {
     const store = new JournalStore(dir);
     const id = await recorderFor(store).begin({ imageId: 1003, request, before: null });
     expect(readFileSync(path, "utf8").split("\n").at(-2)).toMatch(/^\{"record":"begin"/);
-    expect(store.query()).toMatchObject({ entries: [{ id: "a00000000001" }, { id, image_id: 1003 }], unreadable: 1 });
+    expect(await store.query()).toMatchObject({ entries: [{ id: "a00000000001" }, { id, image_id: 1003 }], unreadable: 1 });
   });
 });
 
 describe("M5: the journal is read line by line", () => {
-  it("reads a journal many chunks long and skips a record over the line limit, counting it, without losing the records after it", () => {
+  it("reads a journal many chunks long and skips a record over the line limit, counting it, without losing the records after it", async () => {
     const dir = runTempDir("journal-large-");
     const records = Array.from({ length: 3000 }, (_, index) => line(begin(`a${String(index).padStart(11, "0")}`)));
     const huge = line(begin("b00000000000", { notes: ["x".repeat(8192)] }));
     journalIn(dir, records.slice(0, 1500).join("") + huge + records.slice(1500).join(""));
     const store = new JournalStore(dir, { chunkBytes: 512, maxLineBytes: 4096 });
-    const all = store.query();
+    const all = await store.query();
     expect(all.entries).toHaveLength(3000);
     expect(all.unreadable).toBe(1);
     expect(all.entries.map((entry) => entry.id)).not.toContain("b00000000000");
-    expect(store.select({ limit: 3 }).entries.map((entry) => entry.id)).toEqual(["a00000002999", "a00000002998", "a00000002997"]);
-    expect(store.query({ newest: 1 }).entries.map((entry) => entry.id)).toEqual(["a00000002999"]);
+    expect((await store.select({ limit: 3 })).entries.map((entry) => entry.id)).toEqual(["a00000002999", "a00000002998", "a00000002997"]);
+    expect((await store.query({ newest: 1 })).entries.map((entry) => entry.id)).toEqual(["a00000002999"]);
   });
 
   it("retention rewrites by streaming: the old entries go, the rest stay byte for byte, an unreadable line goes", async () => {
@@ -181,7 +181,7 @@ describe("L3 and L4: records of the wrong shape", () => {
     mkdirSync(join(dir, "images"), { recursive: true });
     writeFileSync(join(dir, "images", "a00000000002"), "x");
     const store = new JournalStore(dir);
-    expect(store.query()).toEqual({ entries: [expect.objectContaining({ id: "a00000000002" })], unreadable: 1 });
+    expect(await store.query()).toEqual({ entries: [expect.objectContaining({ id: "a00000000002" })], unreadable: 1 });
     await store.append([begin("c00000000000") as never], 90, Date.now());
     expect(readFileSync(outside, "utf8")).toBe("keep me");
     expect(existsSync(join(dir, "images", "a00000000002"))).toBe(false);

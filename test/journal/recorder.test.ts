@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { foldRecords, parseRecord } from "../../src/journal/entry.js";
 import { JournalRecorder, newEntryId } from "../../src/journal/recorder.js";
 import { JournalStore } from "../../src/journal/store.js";
+import { JournalRecord } from "../../src/records/validators/journal.js";
 
 let dir: string;
 beforeEach(() => {
@@ -40,7 +41,7 @@ describe("journal recorder", () => {
     const text = readFileSync(store.path, "utf8");
     expect(text).not.toContain(token);
     expect(text).not.toContain(token.split(".").at(-1)!);
-    const [entry] = store.entries();
+    const [entry] = await store.entries();
     expect(entry).toMatchObject({ id, outcome: "failed", user_id: 202, image_id: 1002 });
     expect(entry!.error).toBe("server said: your token **** is bad");
   });
@@ -58,7 +59,9 @@ describe("journal recorder", () => {
       request: { method: "POST", url: "x", body: {} },
       before: null,
     };
-    const records = ['{"record":"begin"', JSON.stringify(begin), "not json"].map(parseRecord).filter((record) => record !== null);
+    const records = ['{"record":"begin"', JSON.stringify(begin), "not json"]
+      .map((line) => parseRecord(line, JournalRecord))
+      .filter((record) => record !== null);
     expect(foldRecords(records)).toMatchObject([{ id: "a", outcome: "unknown", after: null }]);
   });
 

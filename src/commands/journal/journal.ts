@@ -29,7 +29,7 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
   // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
   const filter = readFilter({ ...options, user: ctx.globals.user });
-  const read = journalStore(ctx).select(filter);
+  const read = await journalStore(ctx).select(filter);
   warnUnreadable(ctx, read.unreadable);
   const entries = read.entries;
   if (ctx.json) {
@@ -60,7 +60,7 @@ export function lookupEntry(entries: readonly JournalEntry[], id: string): Journ
 }
 
 export async function journalShowCommand(ctx: Context, id: string): Promise<number> {
-  const read = journalStore(ctx).query({ keep: (record) => record.id.startsWith(id) });
+  const read = await journalStore(ctx).query({ keep: (record) => record.id.startsWith(id) });
   warnUnreadable(ctx, read.unreadable);
   const entry = lookupEntry(read.entries, id);
   if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));

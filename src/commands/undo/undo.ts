@@ -40,7 +40,7 @@ export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
 }
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
-  const targets = undoTargets(journalStore(ctx).query(undoQuery(options)).entries, options);
+  const targets = undoTargets((await journalStore(ctx).query(undoQuery(options))).entries, options);
   requireAnswerable(ctx, options, "undo");
   const apiUrl = ctx.apiUrl().href.replace(/\/$/, "");
   const elsewhere = targets.find((entry) => entry.api_url !== apiUrl);
