@@ -21,6 +21,8 @@ import {
 export const COMPILED_RECORDS = {
   IntakeResponse: IntakeResponseSchema,
   IntakeListResponse: IntakeListResponseSchema,
+  /** One record of a list that did not pass as a whole, checked alone. */
+  Intake: IntakeSchema,
   ErrorBody: ErrorBodySchema,
   ConfigFile: ConfigFileSchema,
   RecognitionUpdate: RecognitionUpdateSchema,
@@ -32,7 +34,6 @@ export const COMPILED_RECORDS = {
 
 /** Parts of several records (or of one record twice), each compiled once into a validator the records call. */
 export const SHARED_PARTS = {
-  Intake: IntakeSchema,
   Nutrition: NutritionSchema,
   SegmentationGrams: SegmentationGramsSchema,
   SegmentationLevels: SegmentationLevelsSchema,

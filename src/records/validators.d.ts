@@ -5,6 +5,7 @@ import type { CompiledRecords } from "./compiled.js";
 
 export declare const IntakeResponse: Validator<CompiledRecords["IntakeResponse"]>;
 export declare const IntakeListResponse: Validator<CompiledRecords["IntakeListResponse"]>;
+export declare const Intake: Validator<CompiledRecords["Intake"]>;
 export declare const ErrorBody: Validator<CompiledRecords["ErrorBody"]>;
 export declare const ConfigFile: Validator<CompiledRecords["ConfigFile"]>;
 export declare const RecognitionUpdate: Validator<CompiledRecords["RecognitionUpdate"]>;
