@@ -5,7 +5,8 @@
 import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
-import { checkRecord } from "../records/check.js";
+import { checkRecord, describeProblem } from "../records/check.js";
+import type { IntakeListResponse } from "../records/intake.js";
 import * as validators from "../records/validators.js";
 import type { TransportResponse } from "./transport.js";
 
@@ -39,7 +40,11 @@ export function readErrorBody(body: Buffer): { message: string | null; code: num
       const code = parsed.data.code;
       const numeric = typeof code === "number" && Number.isFinite(code);
       const cleanCode = numeric || (typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code)) ? (code ?? null) : null;
-      return { message: parsed.data.message ? oneLine(parsed.data.message) : null, code: cleanCode };
+      // Whichever of message, detail and error the body has, in that order (docs/api.md, error bodies).
+      const said = [parsed.data.message, parsed.data.detail, parsed.data.error].find(
+        (text) => typeof text === "string" && text.trim() !== "",
+      );
+      return { message: typeof said === "string" ? oneLine(said) : null, code: cleanCode };
     }
   } catch {
     // not JSON: the status says it all
@@ -132,4 +137,30 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
+}
+
+/** A record of a list that failed its check: shown as such, the others printed (docs/cli.md, odd records). */
+export interface UnreadableRecord {
+  /** Its place in the list, from 0. */
+  index: number;
+  imageId: number | null;
+  problem: string;
+}
+
+/**
+ * A history list that failed its check as a whole, record by record: the records that pass, with
+ * each one that does not pushed to `unreadable`; null when the list itself is not there.
+ */
+export function keepReadableIntakes(json: unknown, unreadable: UnreadableRecord[]): IntakeListResponse | null {
+  const list = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>).intakes_list : null;
+  if (!Array.isArray(list)) return null;
+  const kept = list.filter((record: unknown, index) => {
+    const checked = checkRecord(validators.Intake, record);
+    if (checked.valid) return true;
+    const id = (record as { image_id?: unknown } | null)?.image_id;
+    const imageId = typeof id === "number" && Number.isSafeInteger(id) ? id : null;
+    unreadable.push({ index, imageId, problem: describeProblem(checked.problems[0]!) });
+    return false;
+  });
+  return { ...(json as object), intakes_list: kept };
 }

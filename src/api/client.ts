@@ -7,14 +7,14 @@ import { systemClock, type Clock } from "../clock.js";
 import { failure } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
-import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
+import { cleanParsed, httpErrorFor, keepReadableIntakes, readRateLimit, type RateLimitInfo, type UnreadableRecord } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
 import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
 import * as validators from "../records/validators.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
-export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo } from "./answers.js";
+export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo, type UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -53,6 +53,12 @@ export interface ApiResult<T> {
   status: number;
   /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
   rateLimit: RateLimitInfo | null;
+  /** The answer's headers (lower-case names): the quota's, for `auth status --check`. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface IntakeListResult extends ApiResult<IntakeListResponse> {
+  unreadable: UnreadableRecord[];
 }
 
 export interface RequestDescription {
@@ -125,9 +131,14 @@ export class ApiClient {
     return this.send("GET", this.url(paths.intake(imageId)), undefined, {}, validators.IntakeResponse);
   }
 
-  async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<ApiResult<IntakeListResponse>> {
+  /** The history list; records that fail their check alone are left out of `data` and named in `unreadable`. */
+  async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<IntakeListResult> {
     const url = this.url(paths.intakesList(), { date_from: range.from, date_to: range.to });
-    return this.send("GET", url, undefined, {}, validators.IntakeListResponse);
+    const unreadable: UnreadableRecord[] = [];
+    const result = await this.send("GET", url, undefined, {}, validators.IntakeListResponse, (json) =>
+      keepReadableIntakes(json, unreadable),
+    );
+    return { ...result, unreadable };
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */
@@ -180,6 +191,7 @@ export class ApiClient {
     body: Buffer | undefined,
     headers: Record<string, string>,
     validator: Validator<T> | null,
+    salvage?: (json: unknown) => T | null,
   ): Promise<ApiResult<T>> {
     const { retries, rateLimitRetries, signal } = this.options;
     const attempts = new Attempts(
@@ -199,7 +211,7 @@ export class ApiClient {
       }
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
-      if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator);
+      if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
       if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
@@ -243,8 +255,14 @@ export class ApiClient {
     }
   }
 
-  private parse<T>(response: TransportResponse, url: URL, validator: Validator<T> | null): ApiResult<T> {
+  private parse<T>(
+    response: TransportResponse,
+    url: URL,
+    validator: Validator<T> | null,
+    salvage?: (json: unknown) => T | null,
+  ): ApiResult<T> {
     const raw = response.body.toString("utf8");
+    const headers = response.headers;
     if (validator === null) {
       let data: unknown = null;
       if (raw.trim() !== "") {
@@ -254,7 +272,7 @@ export class ApiClient {
           data = null;
         }
       }
-      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(response.headers) };
+      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(headers), headers };
     }
     let json: unknown;
     try {
@@ -263,12 +281,14 @@ export class ApiClient {
       throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
     const checked = checkRecord(validator, json);
+    const salvaged = checked.valid ? null : (salvage?.(json) ?? null);
+    if (salvaged !== null) return { raw, data: salvaged, status: response.status, rateLimit: readRateLimit(headers), headers };
     if (!checked.valid) {
       const problem = describeProblem(checked.problems[0]!);
       throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, {
         status: response.status,
       });
     }
-    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(response.headers) };
+    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(headers), headers };
   }
 }

@@ -2,7 +2,7 @@
 import type { Intake } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
-import { KIND_LABELS } from "../intake/kinds.js";
+import { foodNames, KIND_LABELS } from "../intake/kinds.js";
 import { intakeKind, readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
 import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
@@ -78,7 +78,7 @@ export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
   ]);
 }
 
-const foodsText = (intake: Intake) => (intake.foodName ?? []).join(", ") || "-";
+const foodsText = (intake: Intake) => foodNames(intake).join(", ") || "-";
 
 /**
  * One row per intake. On a terminal too narrow for the whole row, the foods move to a line of
@@ -98,7 +98,7 @@ export function renderIntakeList(intakes: Intake[], stream: OutputStream, color:
   const [head = "", rule = "", ...rowLines] = table.trimEnd().split("\n");
   const indent = " ".repeat((widths[0] ?? 0) + COLUMN_GAP);
   const foodLines = intakes.map((intake) => {
-    const foods = (intake.foodName ?? []).map(printedText);
+    const foods = foodNames(intake).map(printedText);
     return indent + joinToWidth(foods.length ? foods : ["-"], ", ", stream.columns, indent.length);
   });
   const lines = [head, indent + styler(color).bold("foods"), rule, ...rowLines.flatMap((line, index) => [line, foodLines[index] ?? ""])];
