@@ -26,14 +26,21 @@ const list = verb(
   "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
   {
     options: {
-      from: option("--from <date>", "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now"),
-      to: option("--to <date>", "up to this date or time (a bare date includes the whole day); alone: the 7 days before it"),
+      from: option(
+        "--from <date>",
+        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week); alone: up to now",
+      ),
+      to: option(
+        "--to <date>",
+        "up to this date or time, the same forms (a bare date includes the whole day); alone: the 7 days before it",
+      ),
       days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
     },
     examples: `
       foodctl intake list                      # the last 7 days
       foodctl intake list --days 30
       foodctl intake list --from 2026-11-01 --to 2026-11-07
+      foodctl intake list --tz Asia/Tokyo --from yesterday
       foodctl intake list --json | jq '.intakes_list[].image_id'
     `,
     run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
