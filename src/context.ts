@@ -160,6 +160,7 @@ export class Context {
       timeoutMs: settings.timeoutSeconds * 1000,
       retries: settings.retries,
       userAgent: `foodctl/${VERSION}`,
+      role: token.claims?.role,
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       signal: this.signal,

@@ -111,6 +111,9 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? "";
 }
 
+/** How a company token's refused quantity change is worded, before sending or after the 403. */
+export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
+
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
 export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
   if (response.status >= 300 && response.status < 400) {
@@ -134,9 +137,37 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   // The service's own number (docs/api.md, error codes), shown only where it says more than the status.
   const codeText = code !== null && String(code) !== String(response.status) ? ` (code ${code})` : "";
   const message = `${url.host} answered ${response.status}${codeText}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
+  // docs/api.md, users and tokens: the service refuses confirm/quantity to a company token (code 1204 in the sandbox).
+  if (
+    response.status === 403 &&
+    (code === 1204 || (url.pathname.endsWith("/nutrition/confirm/quantity") && /compan/i.test(reason ?? "")))
+  ) {
+    return errorForStatus(403, `${COMPANY_CANNOT_CHANGE} (${url.host} answered 403${codeText})`, { serviceCode: code ?? undefined });
+  }
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
+}
+
+export interface ResponseInfo {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface ApiResult<T> {
+  /** The body as received, for `--json`. */
+  raw: string;
+  data: T;
+  status: number;
+  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
+  rateLimit: RateLimitInfo | null;
+  /** The answer's headers (lower-case names): the quota's, for `auth status --check`. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface IntakeListResult extends ApiResult<IntakeListResponse> {
+  unreadable: UnreadableRecord[];
 }
 
 /** A record of a list that failed its check: shown as such, the others printed (docs/cli.md, odd records). */

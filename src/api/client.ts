@@ -4,17 +4,19 @@
  * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
-import { failure } from "../errors.js";
+import { failure, forbiddenError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
-import { cleanParsed, httpErrorFor, keepReadableIntakes, readRateLimit, type RateLimitInfo, type UnreadableRecord } from "./answers.js";
+import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes, readRateLimit } from "./answers.js";
+import type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
-import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
+import type { IntakeResponse } from "../records/intake.js";
 import * as validators from "../records/validators.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
-export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo, type UnreadableRecord } from "./answers.js";
+export { errorMessage, parseRetryAfter, readRateLimit } from "./answers.js";
+export type { ApiResult, IntakeListResult, RateLimitInfo, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -30,6 +32,8 @@ export interface ClientOptions {
    */
   rateLimitRetries?: number | undefined;
   userAgent: string;
+  /** The token's role from its claims (a JWT's `role`); undefined for an opaque token. */
+  role?: string | undefined;
   transport: Transport;
   trace?: ((line: string) => void) | undefined;
   /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
@@ -38,27 +42,6 @@ export interface ClientOptions {
   signal?: AbortSignal | undefined;
   /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
-}
-
-export interface ResponseInfo {
-  status: number;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-}
-
-export interface ApiResult<T> {
-  /** The body as received, for `--json`. */
-  raw: string;
-  data: T;
-  status: number;
-  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
-  rateLimit: RateLimitInfo | null;
-  /** The answer's headers (lower-case names): the quota's, for `auth status --check`. */
-  headers: Record<string, string | undefined>;
-}
-
-export interface IntakeListResult extends ApiResult<IntakeListResponse> {
-  unreadable: UnreadableRecord[];
 }
 
 export interface RequestDescription {
@@ -139,6 +122,16 @@ export class ApiClient {
       keepReadableIntakes(json, unreadable),
     );
     return { ...result, unreadable };
+  }
+
+  /**
+   * Refuses (exit 5, nothing sent) a quantity change by a token whose claims say it is a company's:
+   * confirm/quantity is for APIUser and APIUserManager tokens (docs/api.md, users and tokens).
+   */
+  refuseQuantityChangeByRole(): void {
+    if (this.options.role === "APICompany") {
+      throw forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
+    }
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */

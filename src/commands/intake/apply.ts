@@ -105,6 +105,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   options.journal = await openJournal(ctx, "intake apply");
   // The API URL and token are checked before the (possibly long) read of the input.
   const client = await ctx.client();
+  if (!options.dryRun) client.refuseQuantityChangeByRole();
   const done = options.skipApplied === undefined ? null : await readEarlierResults(ctx, options.skipApplied);
   const input = await readChanges(ctx, file, options.format);
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
