@@ -2,6 +2,7 @@
  * Reading an answer: its error body (sentence and the service's code), its Retry-After and
  * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
+import { describeWait } from "../clock.js";
 import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
@@ -111,6 +112,21 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? "";
 }
 
+/**
+ * A 429 not waited for (its reset is beyond what the client waits, or its retries are spent):
+ * says when the window frees a call (docs/api.md, rate limit), in UTC and from now.
+ */
+function rateLimitError(response: TransportResponse, message: string, code: number | string | null): CliError {
+  const resetMs = parseRetryAfter(response.headers["retry-after"]) ?? parseSeconds(response.headers["ratelimit-reset"]);
+  const serviceCode = code ?? undefined;
+  if (resetMs === undefined) return errorForStatus(429, message, { serviceCode, hint: "try again later" });
+  const at = new Date(Date.now() + resetMs).toISOString().slice(0, 16).replace("T", " ");
+  return errorForStatus(429, `${message}; the limit resets in ${describeWait(resetMs)} (at ${at} UTC)`, {
+    serviceCode,
+    hint: "try again after the reset",
+  });
+}
+
 /** How a company token's refused quantity change is worded, before sending or after the 403. */
 export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
 
@@ -144,6 +160,7 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   ) {
     return errorForStatus(403, `${COMPANY_CANNOT_CHANGE} (${url.host} answered 403${codeText})`, { serviceCode: code ?? undefined });
   }
+  if (response.status === 429) return rateLimitError(response, message, code);
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "../clock.js";
 import { failure, forbiddenError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
+import { QUOTA_HEADERS } from "./quota.js";
 import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes, readRateLimit } from "./answers.js";
 import type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
@@ -71,7 +72,7 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "rateLimitRetries" | "onResponse">>): ApiClient {
+  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "retries" | "rateLimitRetries" | "onResponse">>): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 
@@ -241,6 +242,8 @@ export class ApiClient {
       trace?.(
         `< ${response.status} ${method} ${url.pathname} ${Math.round(performance.now() - started)} ms, ${response.body.byteLength} bytes`,
       );
+      // The quota's headers (docs/api.md, rate limit), so a user can see what is left.
+      if (trace) for (const name of QUOTA_HEADERS) if (response.headers[name] !== undefined) trace(`< ${name}: ${response.headers[name]}`);
       return response;
     } catch (error) {
       if (error instanceof TransportError) trace?.(`< ${error.kind} after ${Math.round(performance.now() - started)} ms: ${error.message}`);

@@ -64,3 +64,8 @@ export function formatOffset(offsetMs: number): string {
   const sign = offsetMs < 0 ? "-" : "+";
   return `${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
+
+/** This machine's zone (TZ, else the system's), for times the operator reads when no user zone is named. */
+export function machineTimeZone(): string {
+  return canonicalTimeZone(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? "UTC";
+}

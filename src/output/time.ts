@@ -33,12 +33,9 @@ export function formatMinute(iso: string | null | undefined, zone: string | null
   return Number.isNaN(time) ? iso : rfc3339(time, zone).slice(0, 16).replace("T", " ");
 }
 
-/** "in 6 h 40 min", "3 h ago": to the minute under a day, for a quota's reset. */
-export function relativeToMinute(ms: number): string {
-  const minutes = Math.max(1, Math.round(Math.abs(ms) / 60_000));
-  const hours = Math.floor(minutes / 60);
-  const text = hours === 0 ? `${minutes} min` : minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-  return ms < 0 ? `${text} ago` : `in ${text}`;
+/** An instant on a zone's clock, to the minute, the zone named: "2026-11-26 14:05 Asia/Tokyo". */
+export function formatClock(time: number, zone: string): string {
+  return `${rfc3339(time, zone).slice(0, 16).replace("T", " ")} ${zone}`;
 }
 
 function relative(ms: number): string {

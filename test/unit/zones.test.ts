@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { lengthBefore, readDateWords } from "../../src/intake/dateWords.js";
 import { toWallClock } from "../../src/intake/dates.js";
 import { canonicalTimeZone, formatOffset, offsetAt, wallClockAt } from "../../src/intake/zones.js";
-import { formatMinute, formatTime, relativeToMinute } from "../../src/output/time.js";
+import { describeWait } from "../../src/clock.js";
+import { formatMinute, formatTime } from "../../src/output/time.js";
 
 const at = (text: string) => new Date(text);
 
@@ -84,8 +85,8 @@ describe("times of records", () => {
   });
 
   it("say when a quota resets to the minute", () => {
-    expect(relativeToMinute((6 * 60 + 40) * 60_000)).toBe("in 6 h 40 min");
-    expect(relativeToMinute(2 * 3_600_000)).toBe("in 2 h");
-    expect(relativeToMinute(20_000)).toBe("in 1 min");
+    expect(describeWait((6 * 60 + 40) * 60_000)).toBe("6 h 40 min");
+    expect(describeWait(2 * 3_600_000)).toBe("2 h");
+    expect(describeWait(20_000)).toBe("1 min");
   });
 });

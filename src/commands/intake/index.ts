@@ -19,7 +19,7 @@
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
 import { LEVELS, MEASURES } from "../../intake/levels.js";
-import { arg, changeOptions, group, option, verb } from "../spec.js";
+import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
 
 const list = verb(
   "list",
@@ -130,6 +130,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
       "--skip-applied <results>",
       "skip lines whose result in this earlier results file was applied (same line and image_id); a file not written yet skips none",
     ),
+    force: forceOption("start although the rate-limit window has fewer calls left than the batch needs (it stops at the limit)"),
     ...changeOptions({
       strict: "count a change whose modifiers did not take effect as failed",
       dryRun: "validate and print the requests without sending",
