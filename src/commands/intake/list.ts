@@ -73,15 +73,20 @@ export async function historyWindowFrom(options: ListOptions, instant: Date, zon
   return { ...window, zone, sentTo };
 }
 
-/** The window in words, for the terminal's heading: on the clock it is read on, named. */
+/** A heading's time: to the minute when its seconds are :00 ("2026-11-01 00:00"), else to the second. */
+const headingTime = (date: Date) => formatDateTime(date).replace(/:00$/, "");
+
+/**
+ * The window in words, for the terminal's heading (80 columns): on the clock it is read on, named;
+ * without a zone, the user's own clock, and a window up to now reaches now in every zone.
+ */
 export function describeWindow(window: SentWindow): string {
   // A --to date reaches 23:59:59, a second short of whole days: rounded to a tenth first.
   const days = Math.round((window.to.getTime() - window.from.getTime()) / 8_640_000) / 10;
   const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;
-  const clock = window.zone ?? "on the user's clock";
-  if (!window.toNow) return `${formatDateTime(window.from)} to ${formatDateTime(window.to)} ${clock} (${length})`;
-  const reach = window.zone === null ? `, sent up to ${formatDateTime(window.sentTo)} to reach every zone's now; --tz names the zone` : "";
-  return `${formatDateTime(window.from)} ${clock} to now (${length}${reach})`;
+  const clock = window.zone ?? "user's clock";
+  if (!window.toNow) return `${headingTime(window.from)} to ${headingTime(window.to)} ${clock} (${length})`;
+  return `${headingTime(window.from)} ${clock} to now${window.zone === null ? " in every zone" : ""} (${length})`;
 }
 
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {

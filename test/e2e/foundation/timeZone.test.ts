@@ -74,7 +74,7 @@ describe("intake list on the user's clock", () => {
       columns: 160,
     });
     expectExit(result, 0);
-    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00:00 to 2026-11-07 23:59:59 Asia/Tokyo (1 day)");
+    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00 to 2026-11-07 23:59:59 Asia/Tokyo (1 day)");
     expect(result.stdout).toMatch(/time \(Asia\/Tokyo\)/);
     expect(result.stdout).toContain("2026-11-07 07:20");
     expect(result.stdout).not.toContain("UTC");
@@ -87,7 +87,7 @@ describe("intake list on the user's clock", () => {
       columns: 160,
     });
     expectExit(result, 0);
-    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00:00 to 2026-11-07 23:59:59 on the user's clock (1 day)");
+    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00 to 2026-11-07 23:59:59 user's clock (1 day)");
     // The intake's own time is an instant, shown in UTC and said so.
     expect(result.stdout).toMatch(/time \(UTC\)/);
   });
