@@ -33,3 +33,11 @@ function deadline(ms: number, onExpiry: () => void): () => void {
 }
 
 export const systemClock: Clock = { now: () => Date.now(), sleep, deadline };
+
+/** A wait in words, to the minute: "6 h 40 min", "2 h", "1 min" (a quota's reset). */
+export function describeWait(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  const hours = Math.floor(minutes / 60);
+  if (hours === 0) return `${minutes} min`;
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}

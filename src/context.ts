@@ -80,6 +80,19 @@ export class Context {
     if (this.verbose) this.io.stderr.write(`${this.err.dim(cleanForTerminal(line))}\n`);
   }
 
+  /**
+   * The end user's IANA zone (--tz, FOODCTL_TZ, the profile's timezone), canonical, or null when
+   * none is named; an unknown name is refused (exit 2). Checked only by the commands that use it.
+   */
+  async timeZone(): Promise<string | null> {
+    const setting = this.settings().timeZone;
+    if (!setting) return null;
+    const { canonicalTimeZone, TIME_ZONE_HINT } = await import("./intake/zones.js");
+    const zone = canonicalTimeZone(setting.value);
+    if (zone === null) throw usageError(`${setting.name}: unknown time zone "${setting.value}"`, { hint: TIME_ZONE_HINT });
+    return zone;
+  }
+
   /** The API base URL, checked (http only to loopback) before anything is sent. */
   apiUrl(): URL {
     const setting = this.settings().apiUrl;
@@ -149,6 +162,7 @@ export class Context {
       timeoutMs: settings.timeoutSeconds * 1000,
       retries: settings.retries,
       userAgent: `foodctl/${VERSION}`,
+      role: token.claims?.role,
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       // A wait is said on a terminal, where someone watches; on a pipe only with --verbose.

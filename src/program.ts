@@ -52,6 +52,7 @@ function readGlobals(command: Command): GlobalOptions {
     verbose: input.flag("verbose"),
     color: input.on("color"),
     journal: input.on("journal"),
+    tz: input.text("tz"),
   };
 }
 

@@ -2,10 +2,12 @@
  * Reading an answer: its error body (sentence and the service's code), its Retry-After and
  * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
+import { describeWait } from "../clock.js";
 import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
-import { checkRecord } from "../records/check.js";
+import { checkRecord, describeProblem } from "../records/check.js";
+import type { IntakeListResponse } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import type { TransportResponse } from "./transport.js";
 
@@ -39,7 +41,11 @@ export function readErrorBody(body: Buffer): { message: string | null; code: num
       const code = parsed.data.code;
       const numeric = typeof code === "number" && Number.isFinite(code);
       const cleanCode = numeric || (typeof code === "string" && /^[A-Za-z0-9._-]{1,32}$/.test(code)) ? (code ?? null) : null;
-      return { message: parsed.data.message ? oneLine(parsed.data.message) : null, code: cleanCode };
+      // Whichever of message, detail and error the body has, in that order (docs/api.md, error bodies).
+      const said = [parsed.data.message, parsed.data.detail, parsed.data.error].find(
+        (text) => typeof text === "string" && text.trim() !== "",
+      );
+      return { message: typeof said === "string" ? oneLine(said) : null, code: cleanCode };
     }
   } catch {
     // not JSON: the status says it all
@@ -106,6 +112,24 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? "";
 }
 
+/**
+ * A 429 not waited for (its reset is beyond what the client waits, or its retries are spent):
+ * says when the window frees a call (docs/api.md, rate limit), in UTC and from now.
+ */
+function rateLimitError(response: TransportResponse, message: string, code: number | string | null): CliError {
+  const resetMs = parseRetryAfter(response.headers["retry-after"]) ?? parseSeconds(response.headers["ratelimit-reset"]);
+  const serviceCode = code ?? undefined;
+  if (resetMs === undefined) return errorForStatus(429, message, { serviceCode, hint: "try again later" });
+  const at = new Date(Date.now() + resetMs).toISOString().slice(0, 16).replace("T", " ");
+  return errorForStatus(429, `${message}; the limit resets in ${describeWait(resetMs)} (at ${at} UTC)`, {
+    serviceCode,
+    hint: "try again after the reset",
+  });
+}
+
+/** How a company token's refused quantity change is worded, before sending or after the 403. */
+export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
+
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
 export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
   if (response.status >= 300 && response.status < 400) {
@@ -129,7 +153,62 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   // The service's own number (docs/api.md, error codes), shown only where it says more than the status.
   const codeText = code !== null && String(code) !== String(response.status) ? ` (code ${code})` : "";
   const message = `${url.host} answered ${response.status}${codeText}${reason ? `: ${reason}` : text ? ` ${text}` : ""}`;
+  // docs/api.md, users and tokens: the service refuses confirm/quantity to a company token (code 1204 in the sandbox).
+  if (
+    response.status === 403 &&
+    (code === 1204 || (url.pathname.endsWith("/nutrition/confirm/quantity") && /compan/i.test(reason ?? "")))
+  ) {
+    return errorForStatus(403, `${COMPANY_CANNOT_CHANGE} (${url.host} answered 403${codeText})`, { serviceCode: code ?? undefined });
+  }
+  if (response.status === 429) return rateLimitError(response, message, code);
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
+}
+
+export interface ResponseInfo {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface ApiResult<T> {
+  /** The body as received, for `--json`. */
+  raw: string;
+  data: T;
+  status: number;
+  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
+  rateLimit: RateLimitInfo | null;
+  /** The answer's headers (lower-case names): the quota's, for `auth status --check`. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface IntakeListResult extends ApiResult<IntakeListResponse> {
+  unreadable: UnreadableRecord[];
+}
+
+/** A record of a list that failed its check: shown as such, the others printed (docs/cli.md, odd records). */
+export interface UnreadableRecord {
+  /** Its place in the list, from 0. */
+  index: number;
+  imageId: number | null;
+  problem: string;
+}
+
+/**
+ * A history list that failed its check as a whole, record by record: the records that pass, with
+ * each one that does not pushed to `unreadable`; null when the list itself is not there.
+ */
+export function keepReadableIntakes(json: unknown, unreadable: UnreadableRecord[]): IntakeListResponse | null {
+  const list = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>).intakes_list : null;
+  if (!Array.isArray(list)) return null;
+  const kept = list.filter((record: unknown, index) => {
+    const checked = checkRecord(validators.Intake, record);
+    if (checked.valid) return true;
+    const id = (record as { image_id?: unknown } | null)?.image_id;
+    const imageId = typeof id === "number" && Number.isSafeInteger(id) ? id : null;
+    unreadable.push({ index, imageId, problem: describeProblem(checked.problems[0]!) });
+    return false;
+  });
+  return { ...(json as object), intakes_list: kept };
 }

@@ -4,17 +4,20 @@
  * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
-import { failure } from "../errors.js";
+import { failure, forbiddenError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
-import { cleanParsed, httpErrorFor, readRateLimit, type RateLimitInfo } from "./answers.js";
+import { QUOTA_HEADERS } from "./quota.js";
+import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes, readRateLimit } from "./answers.js";
+import type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
-import type { IntakeListResponse, IntakeResponse } from "../records/intake.js";
+import type { IntakeResponse } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
-export { errorMessage, parseRetryAfter, readRateLimit, type RateLimitInfo } from "./answers.js";
+export { errorMessage, parseRetryAfter, readRateLimit } from "./answers.js";
+export type { ApiResult, IntakeListResult, RateLimitInfo, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -30,6 +33,8 @@ export interface ClientOptions {
    */
   rateLimitRetries?: number | undefined;
   userAgent: string;
+  /** The token's role from its claims (a JWT's `role`); undefined for an opaque token. */
+  role?: string | undefined;
   transport: Transport;
   trace?: ((line: string) => void) | undefined;
   /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
@@ -40,21 +45,6 @@ export interface ClientOptions {
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** Told before each wait between attempts: one line saying how long and why. */
   onWait?: ((line: string) => void) | undefined;
-}
-
-export interface ResponseInfo {
-  status: number;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-}
-
-export interface ApiResult<T> {
-  /** The body as received, for `--json`. */
-  raw: string;
-  data: T;
-  status: number;
-  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
-  rateLimit: RateLimitInfo | null;
 }
 
 export interface RequestDescription {
@@ -84,7 +74,7 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "rateLimitRetries" | "onResponse">>): ApiClient {
+  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "retries" | "rateLimitRetries" | "onResponse">>): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 
@@ -127,9 +117,24 @@ export class ApiClient {
     return this.send("GET", this.url(paths.intake(imageId)), undefined, {}, validators.IntakeResponse);
   }
 
-  async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<ApiResult<IntakeListResponse>> {
+  /** The history list; records that fail their check alone are left out of `data` and named in `unreadable`. */
+  async listIntakes(range: { from?: string | undefined; to?: string | undefined } = {}): Promise<IntakeListResult> {
     const url = this.url(paths.intakesList(), { date_from: range.from, date_to: range.to });
-    return this.send("GET", url, undefined, {}, validators.IntakeListResponse);
+    const unreadable: UnreadableRecord[] = [];
+    const result = await this.send("GET", url, undefined, {}, validators.IntakeListResponse, (json) =>
+      keepReadableIntakes(json, unreadable),
+    );
+    return { ...result, unreadable };
+  }
+
+  /**
+   * Refuses (exit 5, nothing sent) a quantity change by a token whose claims say it is a company's:
+   * confirm/quantity is for APIUser and APIUserManager tokens (docs/api.md, users and tokens).
+   */
+  refuseQuantityChangeByRole(): void {
+    if (this.options.role === "APICompany") {
+      throw forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
+    }
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */
@@ -182,6 +187,7 @@ export class ApiClient {
     body: Buffer | undefined,
     headers: Record<string, string>,
     validator: Validator<T> | null,
+    salvage?: (json: unknown) => T | null,
   ): Promise<ApiResult<T>> {
     const { retries, rateLimitRetries, signal, onWait } = this.options;
     const attempts = new Attempts(
@@ -201,7 +207,7 @@ export class ApiClient {
       }
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
-      if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator);
+      if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
       if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }
   }
@@ -238,6 +244,8 @@ export class ApiClient {
       trace?.(
         `< ${response.status} ${method} ${url.pathname} ${Math.round(performance.now() - started)} ms, ${response.body.byteLength} bytes`,
       );
+      // The quota's headers (docs/api.md, rate limit), so a user can see what is left.
+      if (trace) for (const name of QUOTA_HEADERS) if (response.headers[name] !== undefined) trace(`< ${name}: ${response.headers[name]}`);
       return response;
     } catch (error) {
       if (error instanceof TransportError) trace?.(`< ${error.kind} after ${Math.round(performance.now() - started)} ms: ${error.message}`);
@@ -245,8 +253,14 @@ export class ApiClient {
     }
   }
 
-  private parse<T>(response: TransportResponse, url: URL, validator: Validator<T> | null): ApiResult<T> {
+  private parse<T>(
+    response: TransportResponse,
+    url: URL,
+    validator: Validator<T> | null,
+    salvage?: (json: unknown) => T | null,
+  ): ApiResult<T> {
     const raw = response.body.toString("utf8");
+    const headers = response.headers;
     if (validator === null) {
       let data: unknown = null;
       if (raw.trim() !== "") {
@@ -256,7 +270,7 @@ export class ApiClient {
           data = null;
         }
       }
-      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(response.headers) };
+      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(headers), headers };
     }
     let json: unknown;
     try {
@@ -265,12 +279,14 @@ export class ApiClient {
       throw failure(`unreadable response from ${url.host}: ${response.status} answer is not JSON`, { status: response.status });
     }
     const checked = checkRecord(validator, json);
+    const salvaged = checked.valid ? null : (salvage?.(json) ?? null);
+    if (salvaged !== null) return { raw, data: salvaged, status: response.status, rateLimit: readRateLimit(headers), headers };
     if (!checked.valid) {
       const problem = describeProblem(checked.problems[0]!);
       throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, {
         status: response.status,
       });
     }
-    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(response.headers) };
+    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(headers), headers };
   }
 }

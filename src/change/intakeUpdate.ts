@@ -31,6 +31,7 @@ export async function runIntakeUpdate(
   /** Runs once the intake is read, before anything is sent (a batch stops here when it was stopped). */
   beforeSending?: (intake: Intake) => void,
 ): Promise<UpdateOutcome> {
+  if (!options.dryRun) client.refuseQuantityChangeByRole();
   let before: Intake | null = options.before ?? null;
   if (options.precheck) {
     before ??= (await client.getIntake(imageId)).data.intake_info;

@@ -15,6 +15,7 @@ export interface GlobalFlags {
   retries?: string | undefined;
   /** false with --no-journal. */
   journal?: boolean | undefined;
+  tz?: string | undefined;
 }
 
 export { isLoopbackHost };
@@ -38,6 +39,8 @@ export interface Settings {
   timeoutSource: Source;
   retries: number;
   token: TokenSetting | null;
+  /** The end user's IANA zone as given (--tz, FOODCTL_TZ, the profile's timezone), checked where it is used. */
+  timeZone: { value: string; source: Source; name: string } | null;
   /** Whether changes are journaled (--no-journal, then the profile's journal key), and for how many days. */
   journal: { enabled: boolean; source: Source; days: number; daysSource: Source };
 }
@@ -151,7 +154,15 @@ export function resolveSettings(
     retries,
     token,
     journal,
+    timeZone: resolveTimeZone(flags, env, profile, profileName),
   };
+}
+
+/** The user's zone as given: --tz > FOODCTL_TZ > the profile's timezone (checked where it is used). */
+function resolveTimeZone(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Settings["timeZone"] {
+  const given = pickText(flags.tz, "--tz", env.FOODCTL_TZ, "FOODCTL_TZ");
+  if (given) return { value: given.text, source: given.source, name: given.name };
+  return profile.timezone ? { value: profile.timezone, source: "profile", name: `timezone of profile "${profileName}"` } : null;
 }
 
 function resolveRetries(flags: GlobalFlags): number {

@@ -1,7 +1,10 @@
 /**
  * Dates for the history list. The CLI takes YYYY-MM-DD or ISO 8601; the API takes
- * "YYYY/MM/DD, HH:MM:SS" in UTC (docs/api.md, the history list).
+ * "YYYY/MM/DD, HH:MM:SS" on the user's wall clock (docs/api.md, the history list). A wall-clock
+ * time is a "floating" Date: its UTC fields are what the user's clock shows (./zones.ts).
  */
+import { wallClockAt } from "./zones.js";
+
 const API_DATE = /^(\d{4})\/(\d{2})\/(\d{2}), (\d{2}):(\d{2}):(\d{2})$/;
 const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -15,7 +18,7 @@ export function formatApiDateTime(date: Date): string {
   return `${day}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }
 
-/** A time as people read it in messages and headings: "2026-11-30 08:15:00", UTC. */
+/** A time as people read it in messages and headings: "2026-11-30 08:15:00" (the Date's UTC fields). */
 export function formatDateTime(date: Date): string {
   return formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
 }
@@ -33,23 +36,38 @@ function utcDate(year: number, month: number, day: number, h = 0, m = 0, s = 0):
 }
 
 /**
- * Converts a command-line date to the API's form. A bare date means the start of that day
- * for --from and its last second for --to; an ISO time without a zone is read as UTC.
+ * Converts a command-line date to the API's form in UTC (`journal --since`); see toWallClock.
  */
 export function toApiDateTime(text: string, edge: "start" | "end"): string | null {
+  const date = toWallClock(text, edge, "UTC");
+  return date ? formatApiDateTime(date) : null;
+}
+
+/**
+ * A command-line date on the wall clock of `zone`, as a floating Date. A bare date is that
+ * calendar day (its start for --from, its last second for --to), sent as it is; an ISO time
+ * without an offset is already that clock's; one with an offset is converted into the zone.
+ */
+export function toWallClock(text: string, edge: "start" | "end", zone: string): Date | null {
   const bare = BARE_DATE.exec(text);
   if (bare) {
     const [year, month, day] = [Number(bare[1]), Number(bare[2]), Number(bare[3])];
-    const date = edge === "start" ? utcDate(year, month, day) : utcDate(year, month, day, 23, 59, 59);
-    return date ? formatApiDateTime(date) : null;
+    return edge === "start" ? utcDate(year, month, day) : utcDate(year, month, day, 23, 59, 59);
   }
   if (!ISO_DATE_TIME.test(text)) return null;
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
-  const time = Date.parse(zoned);
-  if (Number.isNaN(time)) return null;
   const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
   if (!utcDate(year, month, day)) return null;
-  return formatApiDateTime(new Date(time));
+  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
+  const time = Date.parse(hasOffset ? text : `${text}Z`);
+  if (Number.isNaN(time)) return null;
+  const whole = new Date(Math.floor(time / 1000) * 1000);
+  // UTC needs no Intl: the journal's --since and a list without --tz stay off it.
+  return !hasOffset || zone === "UTC" ? whole : wallClockAt(whole, zone);
+}
+
+/** A wall-clock time `ms` before another (`3d`, `12h`): the clock's arithmetic, not the instant's. */
+export function wallClockBefore(wall: Date, ms: number): Date {
+  return new Date(wall.getTime() - ms);
 }
 
 /** Reads the API's date form; null when malformed or not a real date. */
@@ -68,13 +86,17 @@ export const MAX_WINDOW_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 export interface HistoryWindow {
+  /** Wall-clock times of the user (floating Dates). */
   from: Date;
   to: Date;
+  /** The window ends at the user's "now" (no --to, and no --days after a --from). */
+  toNow: boolean;
 }
 
 /**
- * The window `intake list` asks for: the last 7 days up to now by default; `to` alone means
- * the `days` (7) before it; `from` alone runs `days` after it, or up to now without `days`.
+ * The window `intake list` asks for, on the user's wall clock (`now` is that clock's): the last 7
+ * days up to now by default; `to` alone means the `days` (7) before it; `from` alone runs `days`
+ * after it, or up to now without `days`.
  * Returns a problem instead when the ends cross or the window is over a year without both ends given.
  */
 export function resolveHistoryWindow(
@@ -86,14 +108,16 @@ export function resolveHistoryWindow(
   const span = (days ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
   const wholeNow = new Date(Math.floor(now.getTime() / 1000) * 1000);
   let window: HistoryWindow;
-  if (from && to) window = { from, to };
-  else if (from) window = { from, to: days === undefined ? wholeNow : new Date(from.getTime() + span) };
+  if (from && to) window = { from, to, toNow: false };
+  else if (from)
+    window = days === undefined ? { from, to: wholeNow, toNow: true } : { from, to: new Date(from.getTime() + span), toNow: false };
   else {
     const end = to ?? wholeNow;
-    window = { from: new Date(end.getTime() - span), to: end };
+    window = { from: new Date(end.getTime() - span), to: end, toNow: to === undefined };
   }
   if (window.from.getTime() > window.to.getTime()) {
-    return { problem: `the window starts (${formatDateTime(window.from)} UTC) after it ends (${formatDateTime(window.to)} UTC)` };
+    const end = window.toNow ? `now, ${formatDateTime(window.to)}` : formatDateTime(window.to);
+    return { problem: `the window starts (${formatDateTime(window.from)}) after it ends (${end})` };
   }
   const lengthDays = (window.to.getTime() - window.from.getTime()) / DAY_MS;
   if (!(from && to) && lengthDays > MAX_WINDOW_DAYS) {

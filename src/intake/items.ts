@@ -1,6 +1,6 @@
 /** Reading an intake record into the views the CLI prints and compares: pure, no I/O. */
 import type { Intake, Nutrition } from "../records/intake.js";
-import { readIntakeKind, type RecordKind } from "./kinds.js";
+import { foodNames, readIntakeKind, type RecordKind } from "./kinds.js";
 import { positionKey } from "./positions.js";
 
 export interface ItemView {
@@ -55,7 +55,7 @@ export function readItems(intake: Intake): ItemView[] {
     return [
       {
         position: null,
-        food: (intake.foodName ?? []).join(", ") || "(unnamed)",
+        food: foodNames(intake).join(", ") || "(unnamed)",
         grams: intake.serving_size ?? null,
         salt: intake.salt ?? null,
         sugar: intake.sugar ?? null,
@@ -73,7 +73,7 @@ export function readItems(intake: Intake): ItemView[] {
     const nutrition = nutritionByPosition.get(key);
     return {
       position: key,
-      food: recipe?.name ?? intake.foodName?.[index] ?? "(unnamed)",
+      food: recipe?.name ?? foodNames(intake)[index] ?? "(unnamed)",
       grams: recipe?.serving_size ?? nutrition?.serving_size ?? null,
       salt: recipe?.salt ?? null,
       sugar: recipe?.sugar ?? null,

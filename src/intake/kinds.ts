@@ -13,7 +13,13 @@ export interface KindEvidence {
   recipe?: ReadonlyArray<unknown> | null | undefined;
   salt?: string | null | undefined;
   sugar?: string | null | undefined;
-  foodName?: ReadonlyArray<string> | null | undefined;
+  foodName?: ReadonlyArray<string> | string | null | undefined;
+}
+
+/** A record's food names as a list: the service sends one name as a string too (docs/api.md). */
+export function foodNames(record: Pick<KindEvidence, "foodName">): readonly string[] {
+  const names = record.foodName;
+  return typeof names === "string" ? [names] : (names ?? []);
 }
 
 const isManualPosition = (position: Position) => typeof position === "string" && /^manual/.test(position);
@@ -30,7 +36,7 @@ export function readIntakeKind(record: KindEvidence): RecordKind {
   if (positions.length > 0) return "segmentation";
   if (record.can_edit_display_image === true) return "manual";
   if ((record.recipe?.length ?? 0) > 0 || typeof record.salt === "string" || typeof record.sugar === "string") return "recognition";
-  if ((record.foodName?.length ?? 0) > 1) return "segmentation";
+  if (foodNames(record).length > 1) return "segmentation";
   return "unknown";
 }
 

@@ -1,12 +1,13 @@
 /** Presenters for intakes: data in, text out. Only the io decides terminal and colour. */
+import type { UnreadableRecord } from "../api/client.js";
 import type { Intake } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
-import { KIND_LABELS } from "../intake/kinds.js";
+import { foodNames, KIND_LABELS } from "../intake/kinds.js";
 import { intakeKind, readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
 import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
-import { formatTime, formatUtcMinute } from "./time.js";
+import { formatMinute, formatTime } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
   const size = intake.processed_image_size;
@@ -31,15 +32,18 @@ export function itemRows(intake: Intake): Cell[][] {
 
 export const ITEM_HEAD = ["position", "food", "grams", "salt", "sugar", "oil", "measures", "kcal"];
 
-/** `intake show` for people: summary, items, totals. Piped: key\tvalue lines, then item and total rows. */
-export function renderIntake(intake: Intake, stream: OutputStream, color: boolean): string {
+/**
+ * `intake show` for people: summary, items, totals. Piped: key\tvalue lines, then item and total
+ * rows. The time is in `zone` (the user's, from --tz) when named, else UTC.
+ */
+export function renderIntake(intake: Intake, stream: OutputStream, color: boolean, zone: string | null = null): string {
   const tty = stream.isTTY === true;
   const s = styler(color);
   const kind = KIND_LABELS[intakeKind(intake)];
   const summary: Array<[string, string]> = [
     ["image_id", String(intake.image_id)],
     ["kind", kind],
-    ["time", formatTime(intake.timestamp, tty)],
+    ["time", formatTime(intake.timestamp, tty, Date.now(), zone)],
     ["occasion", intake.occasion ?? "-"],
     ["comment", intake.user_comment ?? "-"],
     ["display image", displayImageText(intake)],
@@ -62,31 +66,60 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
   return `${lines.join("\n")}\n\n${items}${s.bold("totals")}  ${totalLine}\n`;
 }
 
-/** The list's header on a terminal: narrow cells (times in UTC to the minute, short kinds) leave the room to the foods. */
-export const LIST_HEAD = ["id", "time (UTC)", "occasion", "kind", "foods", "kcal", "display"];
+/**
+ * The list's header: narrow cells on a terminal (times to the minute in the zone the header
+ * names, short kinds) leave the room to the foods.
+ */
+export function listHead(zone: string | null): string[] {
+  return ["id", `time (${zone ?? "UTC"})`, "occasion", "kind", "foods", "kcal", "display"];
+}
 const FOODS_COLUMN = 4;
 
-export function listRows(intakes: Intake[], tty: boolean): Cell[][] {
-  return intakes.map((intake) => [
-    intake.image_id,
-    tty ? formatUtcMinute(intake.timestamp) : formatTime(intake.timestamp, false),
-    intake.occasion ?? "-",
-    tty ? intakeKind(intake) : KIND_LABELS[intakeKind(intake)],
-    foodsText(intake),
-    formatAmount(readTotals(intake)[0]?.value ?? null),
-    intake.has_display_image ? "yes" : "no",
-  ]);
+/** A list's entries in its order: the records read, and those that failed their check where they stood. */
+export type ListEntry = { intake: Intake } | { unreadable: UnreadableRecord };
+
+function listEntries(intakes: Intake[], unreadable: UnreadableRecord[] = []): ListEntry[] {
+  const entries: ListEntry[] = intakes.map((intake) => ({ intake }));
+  for (const record of [...unreadable].sort((a, b) => a.index - b.index)) entries.splice(record.index, 0, { unreadable: record });
+  return entries;
 }
 
-const foodsText = (intake: Intake) => (intake.foodName ?? []).join(", ") || "-";
+export function listRows(entries: ListEntry[], tty: boolean, zone: string | null = null): Cell[][] {
+  return entries.map((entry) => {
+    if ("unreadable" in entry) {
+      const { imageId, problem } = entry.unreadable;
+      return [imageId ?? "?", "-", "-", "unreadable", `(unreadable: ${problem})`, "-", "-"];
+    }
+    const { intake } = entry;
+    return [
+      intake.image_id,
+      tty ? formatMinute(intake.timestamp, zone) : formatTime(intake.timestamp, false, Date.now(), zone),
+      intake.occasion ?? "-",
+      tty ? intakeKind(intake) : KIND_LABELS[intakeKind(intake)],
+      foodsText(intake),
+      formatAmount(readTotals(intake)[0]?.value ?? null),
+      intake.has_display_image ? "yes" : "no",
+    ];
+  });
+}
+
+const foodsText = (intake: Intake) => foodNames(intake).join(", ") || "-";
 
 /**
  * One row per intake. On a terminal too narrow for the whole row, the foods move to a line of
  * their own under it, wrapped between foods: every name stays whole at 80 columns.
  */
-export function renderIntakeList(intakes: Intake[], stream: OutputStream, color: boolean): string {
+export function renderIntakeList(
+  intakes: Intake[],
+  stream: OutputStream,
+  color: boolean,
+  options: { zone?: string | null; unreadable?: UnreadableRecord[] } = {},
+): string {
+  const zone = options.zone ?? null;
+  const entries = listEntries(intakes, options.unreadable);
   const tty = stream.isTTY === true;
-  const rows = listRows(intakes, tty);
+  const rows = listRows(entries, tty, zone);
+  const LIST_HEAD = listHead(zone);
   const widths = naturalWidths(LIST_HEAD, rows);
   const rowWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (LIST_HEAD.length - 1));
   if (!tty || stream.columns === undefined || rowWidth <= stream.columns) {
@@ -97,8 +130,9 @@ export function renderIntakeList(intakes: Intake[], stream: OutputStream, color:
   // The table's lines: its header, the rule, one line per intake.
   const [head = "", rule = "", ...rowLines] = table.trimEnd().split("\n");
   const indent = " ".repeat((widths[0] ?? 0) + COLUMN_GAP);
-  const foodLines = intakes.map((intake) => {
-    const foods = (intake.foodName ?? []).map(printedText);
+  const foodLines = entries.map((entry) => {
+    if ("unreadable" in entry) return indent + printedText(`(unreadable: ${entry.unreadable.problem})`);
+    const foods = foodNames(entry.intake).map(printedText);
     return indent + joinToWidth(foods.length ? foods : ["-"], ", ", stream.columns, indent.length);
   });
   const lines = [head, indent + styler(color).bold("foods"), rule, ...rowLines.flatMap((line, index) => [line, foodLines[index] ?? ""])];

@@ -1,19 +1,41 @@
-/** Times: UTC and relative on a terminal ("2026-11-21 09:00 UTC (3 h ago)"), RFC 3339 when piped. */
-export function formatTime(iso: string | null | undefined, forTerminal: boolean, now: number = Date.now()): string {
+/**
+ * Times of records: on a terminal in the user's zone when one is named, else UTC, always naming
+ * it ("2026-11-21 18:00 Asia/Tokyo (3 h ago)"); piped, RFC 3339 with that zone's offset.
+ */
+import { formatOffset, offsetAt, wallClockAt } from "../intake/zones.js";
+
+/** An instant on `zone`'s clock as RFC 3339 ("2026-11-21T18:00:00+09:00"); UTC ("…Z") without a zone. */
+function rfc3339(time: number, zone: string | null): string {
+  const instant = new Date(time);
+  if (zone === null || zone === "UTC") return instant.toISOString().replace(/\.000Z$/, "Z");
+  const wall = wallClockAt(instant, zone).toISOString().slice(0, 19);
+  return `${wall}${formatOffset(offsetAt(instant, zone))}`;
+}
+
+export function formatTime(
+  iso: string | null | undefined,
+  forTerminal: boolean,
+  now: number = Date.now(),
+  zone: string | null = null,
+): string {
   if (!iso) return "-";
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  const rfc3339 = new Date(time).toISOString().replace(/\.000Z$/, "Z");
-  if (!forTerminal) return rfc3339;
-  const utc = rfc3339.slice(0, 16).replace("T", " ");
-  return `${utc} UTC (${relative(now - time)})`;
+  const text = rfc3339(time, zone);
+  if (!forTerminal) return text;
+  return `${text.slice(0, 16).replace("T", " ")} ${zone ?? "UTC"} (${relative(now - time)})`;
 }
 
-/** A table's time on a terminal, where width is scarce: "2026-11-21 09:00" (UTC, said in the header). */
-export function formatUtcMinute(iso: string | null | undefined): string {
+/** A table's time on a terminal, where width is scarce: "2026-11-21 09:00" (its zone said in the header). */
+export function formatMinute(iso: string | null | undefined, zone: string | null = null): string {
   if (!iso) return "-";
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : new Date(time).toISOString().slice(0, 16).replace("T", " ");
+  return Number.isNaN(time) ? iso : rfc3339(time, zone).slice(0, 16).replace("T", " ");
+}
+
+/** An instant on a zone's clock, to the minute, the zone named: "2026-11-26 14:05 Asia/Tokyo". */
+export function formatClock(time: number, zone: string): string {
+  return `${rfc3339(time, zone).slice(0, 16).replace("T", " ")} ${zone}`;
 }
 
 function relative(ms: number): string {

@@ -26,8 +26,14 @@ import { IntakeStateSchema, JournalRecordSchema } from "./journal.js";
  */
 export const COMPILED_GROUPS = {
   intake: {
-    records: { IntakeResponse: IntakeResponseSchema, IntakeListResponse: IntakeListResponseSchema, ErrorBody: ErrorBodySchema },
-    parts: { Intake: IntakeSchema, Nutrition: NutritionSchema },
+    records: {
+      IntakeResponse: IntakeResponseSchema,
+      IntakeListResponse: IntakeListResponseSchema,
+      /** One record of a list that did not pass as a whole, checked alone. */
+      Intake: IntakeSchema,
+      ErrorBody: ErrorBodySchema,
+    },
+    parts: { Nutrition: NutritionSchema },
   },
   config: { records: { ConfigFile: ConfigFileSchema }, parts: {} },
   update: {

@@ -16,6 +16,7 @@ export const ProfileSchema = z
     token: z.optional(z.string().check(z.describe("a token in quotes"))),
     journal: z.optional(z.boolean().check(z.describe("true or false"))),
     "journal-days": z.optional(positiveInt()),
+    timezone: z.optional(z.string().check(z.describe("an IANA time zone name in quotes"))),
   })
   .check(z.describe("an object of settings"));
 

@@ -55,7 +55,8 @@ export const IntakeSchema = z.looseObject({
   can_edit_display_image: z.optional(z.boolean()),
   image_url: z.optional(z.nullable(z.string())),
   processed_image_size: z.optional(z.nullable(ImageSizeSchema)),
-  foodName: z.optional(z.nullable(z.array(z.string()))),
+  // Other clients meet one name as a string as well as a list (docs/api.md, the public service).
+  foodName: z.optional(z.nullable(z.union([z.array(z.string()), z.string()]))),
   serving_size: z.optional(z.nullable(num)),
   nutritional_info: z.optional(z.nullable(NutritionSchema)),
   recipe: z.optional(z.nullable(z.array(ComponentSchema))),
@@ -69,6 +70,9 @@ export const IntakeResponseSchema = z.looseObject({ intake_info: IntakeSchema })
 export const IntakeListResponseSchema = z.looseObject({ intakes_list: z.array(IntakeSchema) });
 export const ErrorBodySchema = z.looseObject({
   message: z.optional(z.string()),
+  // A framework's error body says it in `detail` or `error` instead (docs/api.md, the public service).
+  detail: z.optional(z.unknown()),
+  error: z.optional(z.unknown()),
   code: z.optional(z.union([z.number(), z.string()])),
 });
 

@@ -15,6 +15,8 @@ let server: FaultServer;
 let jwt: string;
 const newHome = configHomes();
 const DAY_MS = 86_400_000;
+/** Without a zone, a window up to now is sent up to now at UTC+14, the latest clock anywhere. */
+const AHEAD_MS = 14 * 3_600_000;
 
 beforeAll(async () => {
   [server, jwt] = await Promise.all([startFaultServer(), signTestToken()]);
@@ -99,7 +101,7 @@ describe("API tokens: an opaque 40-hex token is sent as it is", () => {
     server.route("GET /v2/history/getIntakesList", faults.json(400, { message: "user_id is required", code: 1201 }));
     const result = await cli(["auth", "status", "--check", "--json"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).server_check).toEqual({ accepted: true, status: 400 });
+    expect(JSON.parse(result.stdout).server_check).toEqual({ accepted: true, status: 400, quota: null });
   });
 
   it.each([
@@ -169,13 +171,13 @@ describe("history dates: intake list always sends both dates", () => {
   /** A window refused before anything is sent: nothing scripted. */
   const refusedList = (args: string[]) => cli(["intake", "list", ...args]);
 
-  it("with no flags: both dates, 7 days apart, ending now", async () => {
+  it("with no flags: both dates, the 7 days up to now, sent up to now at UTC+14 (no zone named: it reaches every zone's now)", async () => {
     const before = Date.now();
     expect((await list([])).code).toBe(0);
     const { from, to } = sentWindow();
-    expect(to.getTime() - from.getTime()).toBe(7 * DAY_MS);
-    expect(to.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
-    expect(to.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(to.getTime() - from.getTime()).toBe(7 * DAY_MS + AHEAD_MS);
+    expect(to.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + AHEAD_MS);
+    expect(to.getTime()).toBeLessThanOrEqual(Date.now() + AHEAD_MS);
   });
 
   it("--from and --to: sent as given, a bare --to date through the end of its day", async () => {
@@ -191,7 +193,7 @@ describe("history dates: intake list always sends both dates", () => {
   it("--days 3: the last 3 days up to now", async () => {
     expect((await list(["--days", "3"])).code).toBe(0);
     const { from, to } = sentWindow();
-    expect(to.getTime() - from.getTime()).toBe(3 * DAY_MS);
+    expect(to.getTime() - from.getTime()).toBe(3 * DAY_MS + AHEAD_MS);
   });
 
   it("--from with --days: that many days from it; --from alone: up to now", async () => {
@@ -200,7 +202,7 @@ describe("history dates: intake list always sends both dates", () => {
     server.reset();
     const from = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
     expect((await list(["--from", from])).code).toBe(0);
-    expect(sentWindow().to.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(sentWindow().to.getTime()).toBeLessThanOrEqual(Date.now() + AHEAD_MS);
   });
 
   it("over a year is refused (exit 2, nothing sent) unless both --from and --to are given", async () => {
@@ -232,7 +234,7 @@ describe("history dates: intake list always sends both dates", () => {
 
   it("the terminal's heading shows the window used", async () => {
     const result = await list(["--from", "2026-11-01", "--to", "2026-11-07"], { tty: true });
-    expect(result.stdout.split("\n")[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-07 23:59:59 UTC (7 days)");
+    expect(result.stdout.split("\n")[0]).toBe("Intakes from 2026-11-01 00:00 to 2026-11-07 23:59:59 user's clock (7 days)");
     server.reset();
     const piped = await list(["--from", "2026-11-01", "--to", "2026-11-07"]);
     expect(piped.stdout).not.toContain("Intakes from");

@@ -37,7 +37,7 @@ describe("tables fit the terminal", () => {
     expect(widest(lines)).toBeLessThanOrEqual(80);
     expect(lines.join("\n")).not.toContain("…");
     // The window heading, the table's head (foods under it) and rule, then each intake with its foods on the line below.
-    expect(lines[0]).toBe("Intakes from 2026-11-01 00:00:00 to 2026-11-30 23:59:59 UTC (30 days)");
+    expect(lines[0]).toBe("Intakes from 2026-11-01 00:00 to 2026-11-30 23:59:59 user's clock (30 days)");
     expect(lines[1]).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2,}kind {2,}kcal {2}display$/);
     expect(lines[2]).toBe("      foods");
     expect(lines).toHaveLength(1 + 3 + 2 * ids.length);

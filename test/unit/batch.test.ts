@@ -431,6 +431,7 @@ describe("readApplyOptions", () => {
       strict: false,
       dryRun: false,
       verify: true,
+      force: false,
     });
     expect(readApplyOptions("-", { format: "jsonl", concurrency: "64", verify: false })).toMatchObject({
       format: "jsonl",

@@ -7,19 +7,21 @@ const NOW = at("2026-11-23T10:00:00.400Z");
 
 describe("resolveHistoryWindow", () => {
   it("defaults to the 7 days up to now, in whole seconds", () => {
-    expect(resolveHistoryWindow({}, NOW)).toEqual({ from: at("2026-11-16T10:00:00Z"), to: at("2026-11-23T10:00:00Z") });
+    expect(resolveHistoryWindow({}, NOW)).toEqual({ from: at("2026-11-16T10:00:00Z"), to: at("2026-11-23T10:00:00Z"), toNow: true });
   });
 
   it("reads --to alone as the days before it, --from alone as up to now, --from with --days as that many days after", () => {
     expect(resolveHistoryWindow({ to: at("2026-11-07T00:00:00Z") }, NOW)).toEqual({
       from: at("2026-10-31T00:00:00Z"),
       to: at("2026-11-07T00:00:00Z"),
+      toNow: false,
     });
     expect(resolveHistoryWindow({ from: at("2026-11-20T00:00:00Z") }, NOW)).toEqual({
       from: at("2026-11-20T00:00:00Z"),
       to: at("2026-11-23T10:00:00Z"),
+      toNow: true,
     });
-    const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z") };
+    const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z"), toNow: false };
     expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), days: 2 }, NOW)).toEqual(twoDays);
   });
 

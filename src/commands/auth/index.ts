@@ -15,7 +15,13 @@ const login = verb(
 );
 
 const status = verb("status", "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token", {
-  options: { check: option("--check", "ask the server whether it accepts the token (one read; exit 4 when it does not)") },
+  options: {
+    check: option(
+      "--check",
+      "ask the server whether it accepts the token (one read; exit 4 when it does not), and show the calls left in the " +
+        "rate-limit window, when it resets and the credits left (--verbose: their headers)",
+    ),
+  },
   examples: `
     foodctl auth status
     foodctl auth status --check

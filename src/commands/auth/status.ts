@@ -2,7 +2,12 @@ import { readTokenClaims } from "../../config/jwt.js";
 import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
 import { authError, CliError, EXIT } from "../../errors.js";
+import { readQuota, type Quota } from "../../api/quota.js";
+import { describeWait } from "../../clock.js";
+import { thousands } from "../../intake/amounts.js";
 import { formatApiDateTime } from "../../intake/dates.js";
+import { machineTimeZone } from "../../intake/zones.js";
+import { formatClock } from "../../output/time.js";
 import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 import { describeClaims } from "./describe.js";
@@ -13,6 +18,8 @@ interface ServerCheck {
   accepted: boolean;
   status: number;
   host: string;
+  /** What the answer's headers tell of calls and credits left (docs/api.md, rate limit). */
+  quota: Quota | null;
 }
 
 /**
@@ -20,17 +27,52 @@ interface ServerCheck {
  * the token. A 400 or 403 means it did (authentication comes first); only a 401 means it did not.
  */
 async function checkWithServer(ctx: Context): Promise<ServerCheck> {
-  const client = await ctx.client();
+  let headers: Record<string, string | undefined> = {};
+  // No retries: a 429 is an answer here, and says when the window frees a call.
+  const client = (await ctx.client()).derive({ onResponse: (info) => (headers = info.headers), rateLimitRetries: 0 });
   const now = formatApiDateTime(new Date());
   try {
     const result = await client.listIntakes({ from: now, to: now });
-    return { accepted: true, status: result.status, host: client.host };
+    return { accepted: true, status: result.status, host: client.host, quota: readQuota(headers) };
   } catch (error) {
-    if (error instanceof CliError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      return { accepted: error.status !== 401, status: error.status, host: client.host };
+    if (error instanceof CliError && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      return { accepted: error.status !== 401, status: error.status, host: client.host, quota: readQuota(headers) };
     }
     throw error;
   }
+}
+
+/** The quota's rows: calls left and when the window frees one (on the user's clock, else this machine's), credits left. */
+async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promise<Array<[string, string]>> {
+  if (quota === null) return [["calls left", "not told (the answer carried no quota headers)"]];
+  const rows: Array<[string, string]> = [];
+  if (quota.remaining === undefined) rows.push(["calls left", "not limited for this token (no RateLimit headers: not an APIUser token)"]);
+  else {
+    const of = quota.limit === undefined ? "" : ` of ${thousands(quota.limit)} in the rolling window`;
+    rows.push(["calls left", `${thousands(quota.remaining)}${of}`]);
+    if (quota.resetMs !== undefined) {
+      const zone = (await ctx.timeZone()) ?? machineTimeZone();
+      rows.push(["resets", `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`]);
+    }
+  }
+  if (quota.creditsRemaining !== undefined) {
+    const used = quota.creditsUsed === undefined ? "" : ` (${thousands(quota.creditsUsed)} used)`;
+    rows.push(["credits left", `${thousands(quota.creditsRemaining)}${used}`]);
+  }
+  return rows;
+}
+
+function quotaJson(quota: Quota | null, now: number) {
+  if (quota === null) return null;
+  return {
+    user_id: quota.userId ?? null,
+    calls_limit: quota.limit ?? null,
+    calls_remaining: quota.remaining ?? null,
+    reset_seconds: quota.resetMs === undefined ? null : quota.resetMs / 1000,
+    resets_at: quota.resetMs === undefined ? null : new Date(now + quota.resetMs).toISOString(),
+    credits_used: quota.creditsUsed ?? null,
+    credits_remaining: quota.creditsRemaining ?? null,
+  };
 }
 
 function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null): Array<[string, string]> {
@@ -53,6 +95,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
   const described = claims ? describeClaims(claims) : null;
   const problem = !token ? "no token" : textProblem ? `the token ${textProblem.message}` : described?.expired ? "token expired" : null;
   const check = options.check && problem === null ? await checkWithServer(ctx) : null;
+  const now = ctx.services.clock?.now() ?? Date.now();
   const apiUrl = settings.apiUrl ? redactSecrets(settings.apiUrl.value) : null;
   const status = {
     profile: settings.profile,
@@ -66,7 +109,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
     expires_at: described?.expires_at ?? null,
     usable: problem === null && (check === null || check.accepted),
     problem,
-    server_check: check === null ? null : { accepted: check.accepted, status: check.status },
+    server_check: check === null ? null : { accepted: check.accepted, status: check.status, quota: quotaJson(check.quota, now) },
   };
   if (ctx.json) {
     ctx.io.stdout.write(jsonDocument(status));
@@ -79,6 +122,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
       ...tokenRows(kind, described),
     ];
     if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
+    if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));
     const width = Math.max(...rows.map(([key]) => key.length));
     ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n");
   }

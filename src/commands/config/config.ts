@@ -3,6 +3,7 @@ import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
+import { canonicalTimeZone, TIME_ZONE_HINT } from "../../intake/zones.js";
 import { renderTable } from "../../output/table.js";
 import { jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
@@ -28,6 +29,8 @@ function effective(settings: Settings, key: ConfigKey): { value: string | number
       return { value: settings.journal.enabled ? "on" : "off", source: settings.journal.source };
     case "journal-days":
       return { value: settings.journal.days, source: settings.journal.daysSource };
+    case "timezone":
+      return settings.timeZone ? { value: settings.timeZone.value, source: settings.timeZone.source } : { value: null, source: "default" };
   }
 }
 
@@ -37,6 +40,7 @@ const NONE: Record<ConfigKey, string> = {
   timeout: "",
   journal: "",
   "journal-days": "",
+  timezone: "(none: the user's clock, unnamed)",
 };
 
 export async function configList(ctx: Context): Promise<number> {
@@ -85,6 +89,11 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       const days = parsePositiveId(text);
       if (days === null || days > 36_500) throw usageError(`journal-days must be a whole number of days from 1 to 36500, got "${text}"`);
       return days;
+    }
+    case "timezone": {
+      const zone = canonicalTimeZone(text);
+      if (zone === null) throw usageError(`timezone: unknown time zone "${text}"`, { hint: TIME_ZONE_HINT });
+      return zone;
     }
   }
 }

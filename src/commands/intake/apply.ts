@@ -4,13 +4,16 @@
  * changes are sent (applyRun.ts) and each result printed (applyOutput.ts); the summary and the
  * exit code close the run.
  */
+import { closeSync } from "node:fs";
 import type { ApiClient, ResponseInfo } from "../../api/client.js";
+import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
 import { newBatchId } from "../../batch/results.js";
 import { systemClock } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
+import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { openJournal } from "../journaled.js";
@@ -37,6 +40,8 @@ export interface ApplyOptions {
   strict: boolean;
   dryRun: boolean;
   verify: boolean;
+  /** Start although the calls left in the rate-limit window are fewer than the batch needs. */
+  force: boolean;
   /** Each applied line is journaled; absent with --no-journal. */
   journal?: JournalRecorder | undefined;
 }
@@ -49,6 +54,7 @@ export interface ApplyFlags extends ChangeFlags {
   continueOnError: boolean;
   results: string | undefined;
   skipApplied: string | undefined;
+  force?: boolean;
 }
 
 /** Flags, checked before anything is read (exit 2). */
@@ -75,6 +81,7 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     strict: options.strict === true,
     dryRun: options.dryRun === true,
     verify: options.verify !== false,
+    force: options.force === true,
   };
 }
 
@@ -94,7 +101,8 @@ export function holdOnRateLimit(
     const remaining = remainingText === undefined || remainingText === "" ? NaN : Number(remainingText);
     if (!(remaining < Math.max(1, inFlight()))) return;
     const reset = Number(info.headers["ratelimit-reset"]?.trim());
-    if (!Number.isFinite(reset) || reset <= 0) return;
+    // A reset beyond the hold is not waited for: the next request's 429 stops the batch and says when.
+    if (!Number.isFinite(reset) || reset <= 0 || reset * 1000 > MAX_RATE_LIMIT_HOLD_MS) return;
     client()?.pauseUntil(now() + Math.min(reset * 1000, MAX_RATE_LIMIT_HOLD_MS));
   };
 }
@@ -105,9 +113,18 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   options.journal = await openJournal(ctx, "intake apply");
   // The API URL and token are checked before the (possibly long) read of the input.
   const client = await ctx.client();
+  if (!options.dryRun) client.refuseQuantityChangeByRole();
   const done = options.skipApplied === undefined ? null : await readEarlierResults(ctx, options.skipApplied);
   const input = await readChanges(ctx, file, options.format);
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
+  if (!options.dryRun && !options.force) {
+    try {
+      await checkQuota(ctx, client, input.changes, done, options.verify);
+    } catch (error) {
+      if (resultsFd !== null) closeSync(resultsFd);
+      throw error;
+    }
+  }
 
   // Ctrl-C must not cancel requests in flight: the batch stops starting new ones instead.
   // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
@@ -148,7 +165,27 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   } finally {
     output.close();
   }
-  return finishBatch(ctx, run, output.resultsLost());
+  return finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+}
+
+/** Refuses, before the first change, a batch the rate-limit window has too few calls left for (docs/batch.md). */
+async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, done: Set<string> | null, verify: boolean): Promise<void> {
+  const { callsNeeded, probeQuota, refuseOverQuota } = await import("./applyQuota.js");
+  const needed = callsNeeded(changes, done, verify);
+  // Only APIUser tokens are limited (docs/api.md, rate limit): a manager's or company's needs no probe.
+  const role = ctx.token().claims?.role;
+  if (needed.total === 0 || (role !== undefined && role !== "APIUser")) return;
+  const quota = await probeQuota(client);
+  const zone = (await ctx.timeZone()) ?? machineTimeZone();
+  const now = (ctx.services.clock ?? systemClock).now();
+  refuseOverQuota(needed, quota, { host: client.host, now, zone, holdMs: MAX_RATE_LIMIT_HOLD_MS });
+}
+
+/** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */
+function resumeCommand(input: { file: string; results: string | undefined }): string {
+  const quote = (text: string) => (/^[A-Za-z0-9._/-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+  const results = input.results === undefined ? "<the results file>" : quote(input.results);
+  return `foodctl intake apply ${quote(input.file)} --skip-applied ${results} --results ${results}`;
 }
 
 function plural(count: number, noun: string): string {
@@ -161,7 +198,12 @@ function plural(count: number, noun: string): string {
  * the failure's own code when nothing was done (none applied now or earlier) and every
  * failure shares that code; else 9.
  */
-function finishBatch(ctx: Context, run: BatchRun, resultsLost: { count: number; error: Error } | null): number {
+function finishBatch(
+  ctx: Context,
+  run: BatchRun,
+  input: { file: string; results: string | undefined; resultsLost: { count: number; error: Error } | null },
+): number {
+  const { resultsLost } = input;
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr));
   const resume = "resume with --skip-applied <the results file>";
   if (run.stopped === "output_closed") {
@@ -185,6 +227,15 @@ function finishBatch(ctx: Context, run: BatchRun, resultsLost: { count: number; 
     return EXIT.ok;
   }
   const first = run.firstFailure!;
+  if (first.status === 429 && run.notSent > 0) {
+    // The window's reset is in the 429's message; the results so far are written, so the rest can follow it.
+    const message = `stopped at the rate limit: ${plural(run.applied, "change")} applied, ${plural(run.notSent, "change")} not sent; ${first.message}`;
+    const nothing = run.applied === 0 && run.skipped === 0;
+    throw new CliError(nothing ? first.code : "partial", nothing ? first.exitCode : EXIT.partial, message, {
+      status: 429,
+      hint: `after the reset, resume with: ${resumeCommand(input)}`,
+    });
+  }
   const notSent = run.notSent > 0 ? `; stopped: ${plural(run.notSent, "change")} not sent` : "";
   const hint =
     run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;

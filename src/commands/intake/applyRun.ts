@@ -43,9 +43,9 @@ export type ResultWriter = (result: BatchResult) => Promise<void>;
 /** Thrown from the pre-check hook when the batch stopped before this change's update was sent. */
 class NotSent extends Error {}
 
-/** A failure that no later change can escape: a refused token, an unreachable API. */
+/** A failure that no later change can escape: a refused token, an unreachable API, a rate limit not waited out. */
 export function stopsEveryChange(error: CliError): boolean {
-  return error.code === "auth" || (error.code === "unavailable" && error.status === undefined);
+  return error.code === "auth" || (error.code === "unavailable" && (error.status === undefined || error.status === 429));
 }
 
 /** What this change moved, field by field, from the reads before and after it. */

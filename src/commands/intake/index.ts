@@ -19,21 +19,28 @@
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
 import { LEVELS, MEASURES } from "../../intake/levels.js";
-import { arg, changeOptions, group, option, verb } from "../spec.js";
+import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
 
 const list = verb(
   "list",
   "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
   {
     options: {
-      from: option("--from <date>", "from this date or time (YYYY-MM-DD or ISO 8601, UTC); alone: up to now"),
-      to: option("--to <date>", "up to this date or time (a bare date includes the whole day); alone: the 7 days before it"),
+      from: option(
+        "--from <date>",
+        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week); alone: up to now",
+      ),
+      to: option(
+        "--to <date>",
+        "up to this date or time, the same forms (a bare date includes the whole day); alone: the 7 days before it",
+      ),
       days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
     },
     examples: `
       foodctl intake list                      # the last 7 days
       foodctl intake list --days 30
       foodctl intake list --from 2026-11-01 --to 2026-11-07
+      foodctl intake list --tz Asia/Tokyo --from yesterday
       foodctl intake list --json | jq '.intakes_list[].image_id'
     `,
     run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
@@ -142,6 +149,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
       "--skip-applied <results>",
       "skip lines whose result in this earlier results file was applied (same line and image_id); a file not written yet skips none",
     ),
+    force: forceOption("start although the rate-limit window has fewer calls left than the batch needs (it stops at the limit)"),
     ...changeOptions({
       strict: "count a change whose modifiers did not take effect as failed",
       dryRun: "validate and print the requests without sending",

@@ -1,7 +1,14 @@
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
-import { formatApiDateTime, formatDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
-import { parseDateOption } from "../args.js";
+import {
+  formatApiDateTime,
+  formatDateTime,
+  looksLikeDate,
+  MAX_WINDOW_DAYS,
+  resolveHistoryWindow,
+  toWallClock,
+  type HistoryWindow,
+} from "../../intake/dates.js";
 import { jsonBody } from "../../sanitize.js";
 
 export interface ListOptions {
@@ -10,8 +17,24 @@ export interface ListOptions {
   days?: unknown;
 }
 
-const convert = (flag: string, text: unknown, edge: "start" | "end"): Date | undefined =>
-  typeof text === "string" ? parseDateOption(flag, text, edge) : undefined;
+const DATE_FORMS = 'a date (YYYY-MM-DD), an ISO 8601 time, a length back from now (3d, 12h, 2w) or words such as "yesterday" or "monday"';
+
+/**
+ * A --from or --to on the user's wall clock (`now` is that clock's): a date, an ISO time
+ * (converted into `zone` when it has an offset), a length such as `3d`, or words (chrono-node).
+ */
+async function readDateOption(flag: string, text: unknown, edge: "start" | "end", zone: string, now: Date): Promise<Date | undefined> {
+  if (typeof text !== "string") return undefined;
+  if (looksLikeDate(text)) {
+    const date = toWallClock(text, edge, zone);
+    if (date === null) throw usageError(`${flag}: "${text}" is not a date in the calendar`);
+    return date;
+  }
+  const { readDateWords } = await import("../../intake/dateWords.js");
+  const date = text.trim() === "" ? null : await readDateWords(text, edge, now);
+  if (date === null) throw usageError(`${flag} must be ${DATE_FORMS}, got "${text}"`);
+  return date;
+}
 
 function parseDays(text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;
@@ -25,38 +48,67 @@ function parseDays(text: unknown): number | undefined {
   return Number(text);
 }
 
-/** Flags to the window sent, refused (exit 2, nothing sent) when they cannot make one. */
-export function historyWindowFrom(options: ListOptions, now: Date): HistoryWindow {
-  const from = convert("--from", options.from, "start");
-  const to = convert("--to", options.to, "end");
-  const window = resolveHistoryWindow({ from, to, days: parseDays(options.days) }, now);
-  if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
-  return window;
+/** The window as sent, and the clock it is read on: a zone's name, or null for the user's unnamed one. */
+export interface SentWindow extends HistoryWindow {
+  zone: string | null;
+  /** What date_to says: `to`, or without a zone and up to now, the latest clock anywhere (UTC+14). */
+  sentTo: Date;
 }
 
-/** The window in words, for the terminal's heading: UTC, to the minute unless seconds matter. */
-export function describeWindow(window: HistoryWindow): string {
+/**
+ * Flags to the window sent, refused (exit 2, nothing sent) when they cannot make one. `instant`
+ * is the real now; with a zone, the window is on that zone's clock. Without one, dates are sent
+ * as they are (the service reads them on the user's clock) and a window up to now runs to the
+ * latest clock of any zone, so it never misses the newest intake.
+ */
+export async function historyWindowFrom(options: ListOptions, instant: Date, zone: string | null): Promise<SentWindow> {
+  const clockZone = zone ?? "UTC";
+  const { wallClockAt, EARLIEST_ZONE_AHEAD_MS } = await import("../../intake/zones.js");
+  const now = clockZone === "UTC" ? instant : wallClockAt(instant, clockZone);
+  const from = await readDateOption("--from", options.from, "start", clockZone, now);
+  const to = await readDateOption("--to", options.to, "end", clockZone, now);
+  const window = resolveHistoryWindow({ from, to, days: parseDays(options.days) }, now);
+  if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
+  const sentTo = window.toNow && zone === null ? new Date(window.to.getTime() + EARLIEST_ZONE_AHEAD_MS) : window.to;
+  return { ...window, zone, sentTo };
+}
+
+/** A heading's time: to the minute when its seconds are :00 ("2026-11-01 00:00"), else to the second. */
+const headingTime = (date: Date) => formatDateTime(date).replace(/:00$/, "");
+
+/**
+ * The window in words, for the terminal's heading (80 columns): on the clock it is read on, named;
+ * without a zone, the user's own clock, and a window up to now reaches now in every zone.
+ */
+export function describeWindow(window: SentWindow): string {
   // A --to date reaches 23:59:59, a second short of whole days: rounded to a tenth first.
   const days = Math.round((window.to.getTime() - window.from.getTime()) / 8_640_000) / 10;
   const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;
-  return `${formatDateTime(window.from)} to ${formatDateTime(window.to)} UTC (${length})`;
+  const clock = window.zone ?? "user's clock";
+  if (!window.toNow) return `${headingTime(window.from)} to ${headingTime(window.to)} ${clock} (${length})`;
+  return `${headingTime(window.from)} ${clock} to now${window.zone === null ? " in every zone" : ""} (${length})`;
 }
 
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
-  const window = historyWindowFrom(options, new Date());
+  const zone = await ctx.timeZone();
+  const window = await historyWindowFrom(options, new Date(ctx.services.clock?.now() ?? Date.now()), zone);
   const client = await ctx.client();
-  const result = await client.listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.to) });
+  const result = await client.listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) });
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
   }
+  for (const record of result.unreadable) {
+    const which = record.imageId === null ? `record ${record.index + 1}` : `intake ${record.imageId}`;
+    ctx.warn(`${which} of the list is unreadable and is shown as such: ${record.problem}`);
+  }
   const intakes = result.data.intakes_list;
-  if (intakes.length === 0) {
+  if (intakes.length === 0 && result.unreadable.length === 0) {
     ctx.info(`no intakes from ${describeWindow(window)}`);
     return 0;
   }
   const { renderIntakeList } = await import("../../output/intake.js");
   if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
-  ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout));
+  ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
   return 0;
 }

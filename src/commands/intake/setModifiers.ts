@@ -26,6 +26,7 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();
+  if (!options.dryRun) client.refuseQuantityChangeByRole();
   const before = (await client.getIntake(imageId)).data.intake_info;
   // What only the intake shows (its kind, its positions) is a refusal: it was read, no change was sent.
   const built = buildModifierFields(before, intakePositions(before), levels, positions, allItems);

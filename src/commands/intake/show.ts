@@ -29,9 +29,10 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
   }
+  const zone = await ctx.timeZone();
   const { renderIntake } = await import("../../output/intake.js");
   const intake = result.data.intake_info;
-  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout));
+  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout, zone));
   if (nutrients === "all") {
     const { renderAllNutrients } = await import("../../output/nutrients.js");
     ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));

@@ -5,4 +5,5 @@ import type { CompiledRecords } from "../compiled.js";
 
 export declare const IntakeResponse: Validator<CompiledRecords["IntakeResponse"]>;
 export declare const IntakeListResponse: Validator<CompiledRecords["IntakeListResponse"]>;
+export declare const Intake: Validator<CompiledRecords["Intake"]>;
 export declare const ErrorBody: Validator<CompiledRecords["ErrorBody"]>;

@@ -2,7 +2,7 @@
 "use strict";
 export const IntakeResponse = validate21;
 const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"IntakeResponse","type":"object","properties":{"intake_info":{"$ref":"Intake"}},"required":["intake_info"]};
-const schema7 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"Intake","type":"object","properties":{"image_id":{"type":"number"},"timestamp":{"type":["string","null"]},"occasion":{"type":["string","null"]},"user_comment":{"type":["string","null"]},"has_display_image":{"type":"boolean"},"can_edit_display_image":{"type":"boolean"},"image_url":{"type":["string","null"]},"processed_image_size":{"anyOf":[{"type":"object","properties":{"width":{"type":"number"},"height":{"type":"number"}},"required":["width","height"]},{"type":"null"}]},"foodName":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"serving_size":{"type":["number","null"]},"nutritional_info":{"anyOf":[{"$ref":"Nutrition"},{"type":"null"}]},"recipe":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"weight":{"type":["number","null"]},"unit":{"type":"string"}},"required":["name"]}},{"type":"null"}]},"salt":{"type":["string","null"]},"sugar":{"type":["string","null"]},"nutritional_info_per_item":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"food_item_position":{"type":["number","string"]},"serving_size":{"type":["number","null"]},"hasNutritionalInfo":{"type":"boolean"},"nutritional_info":{"anyOf":[{"$ref":"Nutrition"},{"type":"null"}]}},"required":["food_item_position"]}},{"type":"null"}]},"recipe_per_item":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"food_item_position":{"type":["number","string"]},"name":{"type":["string","null"]},"serving_size":{"type":["number","null"]},"salt":{"type":["string","null"]},"sugar":{"type":["string","null"]},"oil":{"type":["string","null"]},"measures":{"type":["string","null"]},"recipe":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"weight":{"type":["number","null"]},"unit":{"type":"string"}},"required":["name"]}},{"type":"null"}]}},"required":["food_item_position"]}},{"type":"null"}]}},"required":["image_id"]};
+const schema7 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"Intake","type":"object","properties":{"image_id":{"type":"number"},"timestamp":{"type":["string","null"]},"occasion":{"type":["string","null"]},"user_comment":{"type":["string","null"]},"has_display_image":{"type":"boolean"},"can_edit_display_image":{"type":"boolean"},"image_url":{"type":["string","null"]},"processed_image_size":{"anyOf":[{"type":"object","properties":{"width":{"type":"number"},"height":{"type":"number"}},"required":["width","height"]},{"type":"null"}]},"foodName":{"anyOf":[{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string"}]},{"type":"null"}]},"serving_size":{"type":["number","null"]},"nutritional_info":{"anyOf":[{"$ref":"Nutrition"},{"type":"null"}]},"recipe":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"weight":{"type":["number","null"]},"unit":{"type":"string"}},"required":["name"]}},{"type":"null"}]},"salt":{"type":["string","null"]},"sugar":{"type":["string","null"]},"nutritional_info_per_item":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"food_item_position":{"type":["number","string"]},"serving_size":{"type":["number","null"]},"hasNutritionalInfo":{"type":"boolean"},"nutritional_info":{"anyOf":[{"$ref":"Nutrition"},{"type":"null"}]}},"required":["food_item_position"]}},{"type":"null"}]},"recipe_per_item":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"food_item_position":{"type":["number","string"]},"name":{"type":["string","null"]},"serving_size":{"type":["number","null"]},"salt":{"type":["string","null"]},"sugar":{"type":["string","null"]},"oil":{"type":["string","null"]},"measures":{"type":["string","null"]},"recipe":{"anyOf":[{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"weight":{"type":["number","null"]},"unit":{"type":"string"}},"required":["name"]}},{"type":"null"}]}},"required":["food_item_position"]}},{"type":"null"}]}},"required":["image_id"]};
 const schema8 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"Nutrition","type":"object","properties":{"calories":{"type":["number","null"]},"totalNutrients":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"label":{"type":"string"},"quantity":{"type":["number","null"]},"unit":{"type":"string"}}}},{"type":"null"}]}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -358,11 +358,14 @@ let data10 = data.foodName;
 const _errs26 = errors;
 let valid3 = false;
 const _errs27 = errors;
+const _errs28 = errors;
+let valid4 = false;
+const _errs29 = errors;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data10[i0] !== "string"){
-const err15 = {instancePath:instancePath+"/foodName/" + i0,schemaPath:"#/properties/foodName/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
+const err15 = {instancePath:instancePath+"/foodName/" + i0,schemaPath:"#/properties/foodName/anyOf/0/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -374,7 +377,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/0/type",keyword:"type",params:{type: "array"}};
+const err16 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -383,12 +386,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-var _valid1 = _errs27 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs31 = errors;
-if(data10 !== null){
-const err17 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/1/type",keyword:"type",params:{type: "null"}};
+var _valid2 = _errs29 === errors;
+valid4 = valid4 || _valid2;
+if(!valid4){
+const _errs33 = errors;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -397,16 +400,54 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid1 = _errs31 === errors;
-valid3 = valid3 || _valid1;
+var _valid2 = _errs33 === errors;
+valid4 = valid4 || _valid2;
 }
-if(!valid3){
-const err18 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf",keyword:"anyOf",params:{}};
+if(!valid4){
+const err18 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/0/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs35 = errors;
+if(data10 !== null){
+const err19 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid1 = _errs35 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err20 = {instancePath:instancePath+"/foodName",schemaPath:"#/properties/foodName/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -425,44 +466,7 @@ vErrors = null;
 if(data.serving_size !== undefined){
 let data12 = data.serving_size;
 if((!((typeof data12 == "number") && (isFinite(data12)))) && (data12 !== null)){
-const err19 = {instancePath:instancePath+"/serving_size",schemaPath:"#/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.serving_size.type}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.nutritional_info !== undefined){
-let data13 = data.nutritional_info;
-const _errs36 = errors;
-let valid6 = false;
-const _errs37 = errors;
-if(!(validate23(data13, {instancePath:instancePath+"/nutritional_info",parentData:data,parentDataProperty:"nutritional_info",rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs37 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const _errs38 = errors;
-if(data13 !== null){
-const err20 = {instancePath:instancePath+"/nutritional_info",schemaPath:"#/properties/nutritional_info/anyOf/1/type",keyword:"type",params:{type: "null"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid2 = _errs38 === errors;
-valid6 = valid6 || _valid2;
-}
-if(!valid6){
-const err21 = {instancePath:instancePath+"/nutritional_info",schemaPath:"#/properties/nutritional_info/anyOf",keyword:"anyOf",params:{}};
+const err21 = {instancePath:instancePath+"/serving_size",schemaPath:"#/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.serving_size.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -471,11 +475,48 @@ vErrors.push(err21);
 }
 errors++;
 }
+}
+if(data.nutritional_info !== undefined){
+let data13 = data.nutritional_info;
+const _errs40 = errors;
+let valid7 = false;
+const _errs41 = errors;
+if(!(validate23(data13, {instancePath:instancePath+"/nutritional_info",parentData:data,parentDataProperty:"nutritional_info",rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs41 === errors;
+valid7 = valid7 || _valid3;
+if(!valid7){
+const _errs42 = errors;
+if(data13 !== null){
+const err22 = {instancePath:instancePath+"/nutritional_info",schemaPath:"#/properties/nutritional_info/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err22];
+}
 else {
-errors = _errs36;
+vErrors.push(err22);
+}
+errors++;
+}
+var _valid3 = _errs42 === errors;
+valid7 = valid7 || _valid3;
+}
+if(!valid7){
+const err23 = {instancePath:instancePath+"/nutritional_info",schemaPath:"#/properties/nutritional_info/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+else {
+errors = _errs40;
 if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
 vErrors = null;
@@ -485,40 +526,16 @@ vErrors = null;
 }
 if(data.recipe !== undefined){
 let data14 = data.recipe;
-const _errs41 = errors;
-let valid7 = false;
-const _errs42 = errors;
+const _errs45 = errors;
+let valid8 = false;
+const _errs46 = errors;
 if(Array.isArray(data14)){
 const len1 = data14.length;
 for(let i1=0; i1<len1; i1++){
 let data15 = data14[i1];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 if(data15.name === undefined){
-const err22 = {instancePath:instancePath+"/recipe/" + i1,schemaPath:"#/properties/recipe/anyOf/0/items/required",keyword:"required",params:{missingProperty: "name"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data15.name !== undefined){
-if(typeof data15.name !== "string"){
-const err23 = {instancePath:instancePath+"/recipe/" + i1+"/name",schemaPath:"#/properties/recipe/anyOf/0/items/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data15.weight !== undefined){
-let data17 = data15.weight;
-if((!((typeof data17 == "number") && (isFinite(data17)))) && (data17 !== null)){
-const err24 = {instancePath:instancePath+"/recipe/" + i1+"/weight",schemaPath:"#/properties/recipe/anyOf/0/items/properties/weight/type",keyword:"type",params:{type: schema7.properties.recipe.anyOf[0].items.properties.weight.type}};
+const err24 = {instancePath:instancePath+"/recipe/" + i1,schemaPath:"#/properties/recipe/anyOf/0/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -527,10 +544,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data15.unit !== undefined){
-if(typeof data15.unit !== "string"){
-const err25 = {instancePath:instancePath+"/recipe/" + i1+"/unit",schemaPath:"#/properties/recipe/anyOf/0/items/properties/unit/type",keyword:"type",params:{type: "string"}};
+if(data15.name !== undefined){
+if(typeof data15.name !== "string"){
+const err25 = {instancePath:instancePath+"/recipe/" + i1+"/name",schemaPath:"#/properties/recipe/anyOf/0/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -540,9 +556,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/recipe/" + i1,schemaPath:"#/properties/recipe/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
+if(data15.weight !== undefined){
+let data17 = data15.weight;
+if((!((typeof data17 == "number") && (isFinite(data17)))) && (data17 !== null)){
+const err26 = {instancePath:instancePath+"/recipe/" + i1+"/weight",schemaPath:"#/properties/recipe/anyOf/0/items/properties/weight/type",keyword:"type",params:{type: schema7.properties.recipe.anyOf[0].items.properties.weight.type}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -552,9 +569,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(data15.unit !== undefined){
+if(typeof data15.unit !== "string"){
+const err27 = {instancePath:instancePath+"/recipe/" + i1+"/unit",schemaPath:"#/properties/recipe/anyOf/0/items/properties/unit/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -563,12 +580,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid3 = _errs42 === errors;
-valid7 = valid7 || _valid3;
-if(!valid7){
-const _errs52 = errors;
-if(data14 !== null){
-const err28 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf/1/type",keyword:"type",params:{type: "null"}};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/recipe/" + i1,schemaPath:"#/properties/recipe/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -577,11 +592,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-var _valid3 = _errs52 === errors;
-valid7 = valid7 || _valid3;
 }
-if(!valid7){
-const err29 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf",keyword:"anyOf",params:{}};
+}
+else {
+const err29 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf/0/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -590,11 +604,38 @@ vErrors.push(err29);
 }
 errors++;
 }
+var _valid4 = _errs46 === errors;
+valid8 = valid8 || _valid4;
+if(!valid8){
+const _errs56 = errors;
+if(data14 !== null){
+const err30 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err30];
+}
 else {
-errors = _errs41;
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid4 = _errs56 === errors;
+valid8 = valid8 || _valid4;
+}
+if(!valid8){
+const err31 = {instancePath:instancePath+"/recipe",schemaPath:"#/properties/recipe/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs45;
 if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
+if(_errs45){
+vErrors.length = _errs45;
 }
 else {
 vErrors = null;
@@ -605,41 +646,7 @@ vErrors = null;
 if(data.salt !== undefined){
 let data19 = data.salt;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err30 = {instancePath:instancePath+"/salt",schemaPath:"#/properties/salt/type",keyword:"type",params:{type: schema7.properties.salt.type}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data.sugar !== undefined){
-let data20 = data.sugar;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err31 = {instancePath:instancePath+"/sugar",schemaPath:"#/properties/sugar/type",keyword:"type",params:{type: schema7.properties.sugar.type}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.nutritional_info_per_item !== undefined){
-let data21 = data.nutritional_info_per_item;
-const _errs59 = errors;
-let valid11 = false;
-const _errs60 = errors;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
-let data22 = data21[i2];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.food_item_position === undefined){
-const err32 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2,schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/required",keyword:"required",params:{missingProperty: "food_item_position"}};
+const err32 = {instancePath:instancePath+"/salt",schemaPath:"#/properties/salt/type",keyword:"type",params:{type: schema7.properties.salt.type}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -648,10 +655,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data22.food_item_position !== undefined){
-let data23 = data22.food_item_position;
-if((!((typeof data23 == "number") && (isFinite(data23)))) && (typeof data23 !== "string")){
-const err33 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/food_item_position",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/food_item_position/type",keyword:"type",params:{type: schema7.properties.nutritional_info_per_item.anyOf[0].items.properties.food_item_position.type}};
+}
+if(data.sugar !== undefined){
+let data20 = data.sugar;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err33 = {instancePath:instancePath+"/sugar",schemaPath:"#/properties/sugar/type",keyword:"type",params:{type: schema7.properties.sugar.type}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -661,10 +669,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data22.serving_size !== undefined){
-let data24 = data22.serving_size;
-if((!((typeof data24 == "number") && (isFinite(data24)))) && (data24 !== null)){
-const err34 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/serving_size",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.nutritional_info_per_item.anyOf[0].items.properties.serving_size.type}};
+if(data.nutritional_info_per_item !== undefined){
+let data21 = data.nutritional_info_per_item;
+const _errs63 = errors;
+let valid12 = false;
+const _errs64 = errors;
+if(Array.isArray(data21)){
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+let data22 = data21[i2];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.food_item_position === undefined){
+const err34 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2,schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/required",keyword:"required",params:{missingProperty: "food_item_position"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -673,10 +689,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data22.hasNutritionalInfo !== undefined){
-if(typeof data22.hasNutritionalInfo !== "boolean"){
-const err35 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/hasNutritionalInfo",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/hasNutritionalInfo/type",keyword:"type",params:{type: "boolean"}};
+if(data22.food_item_position !== undefined){
+let data23 = data22.food_item_position;
+if((!((typeof data23 == "number") && (isFinite(data23)))) && (typeof data23 !== "string")){
+const err35 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/food_item_position",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/food_item_position/type",keyword:"type",params:{type: schema7.properties.nutritional_info_per_item.anyOf[0].items.properties.food_item_position.type}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -686,21 +702,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data22.nutritional_info !== undefined){
-let data26 = data22.nutritional_info;
-const _errs71 = errors;
-let valid15 = false;
-const _errs72 = errors;
-if(!(validate23(data26, {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",parentData:data22,parentDataProperty:"nutritional_info",rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid5 = _errs72 === errors;
-valid15 = valid15 || _valid5;
-if(!valid15){
-const _errs73 = errors;
-if(data26 !== null){
-const err36 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/nutritional_info/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(data22.serving_size !== undefined){
+let data24 = data22.serving_size;
+if((!((typeof data24 == "number") && (isFinite(data24)))) && (data24 !== null)){
+const err36 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/serving_size",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.nutritional_info_per_item.anyOf[0].items.properties.serving_size.type}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -709,11 +714,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-var _valid5 = _errs73 === errors;
-valid15 = valid15 || _valid5;
 }
-if(!valid15){
-const err37 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/nutritional_info/anyOf",keyword:"anyOf",params:{}};
+if(data22.hasNutritionalInfo !== undefined){
+if(typeof data22.hasNutritionalInfo !== "boolean"){
+const err37 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/hasNutritionalInfo",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/hasNutritionalInfo/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -722,11 +726,48 @@ vErrors.push(err37);
 }
 errors++;
 }
+}
+if(data22.nutritional_info !== undefined){
+let data26 = data22.nutritional_info;
+const _errs75 = errors;
+let valid16 = false;
+const _errs76 = errors;
+if(!(validate23(data26, {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",parentData:data22,parentDataProperty:"nutritional_info",rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var _valid6 = _errs76 === errors;
+valid16 = valid16 || _valid6;
+if(!valid16){
+const _errs77 = errors;
+if(data26 !== null){
+const err38 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/nutritional_info/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err38];
+}
 else {
-errors = _errs71;
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid6 = _errs77 === errors;
+valid16 = valid16 || _valid6;
+}
+if(!valid16){
+const err39 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2+"/nutritional_info",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/properties/nutritional_info/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+errors = _errs75;
 if(vErrors !== null){
-if(_errs71){
-vErrors.length = _errs71;
+if(_errs75){
+vErrors.length = _errs75;
 }
 else {
 vErrors = null;
@@ -736,33 +777,7 @@ vErrors = null;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2,schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-var _valid4 = _errs60 === errors;
-valid11 = valid11 || _valid4;
-if(!valid11){
-const _errs75 = errors;
-if(data21 !== null){
-const err40 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf/1/type",keyword:"type",params:{type: "null"}};
+const err40 = {instancePath:instancePath+"/nutritional_info_per_item/" + i2,schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -771,11 +786,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid4 = _errs75 === errors;
-valid11 = valid11 || _valid4;
 }
-if(!valid11){
-const err41 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf",keyword:"anyOf",params:{}};
+}
+else {
+const err41 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf/0/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -784,11 +798,38 @@ vErrors.push(err41);
 }
 errors++;
 }
+var _valid5 = _errs64 === errors;
+valid12 = valid12 || _valid5;
+if(!valid12){
+const _errs79 = errors;
+if(data21 !== null){
+const err42 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err42];
+}
 else {
-errors = _errs59;
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid5 = _errs79 === errors;
+valid12 = valid12 || _valid5;
+}
+if(!valid12){
+const err43 = {instancePath:instancePath+"/nutritional_info_per_item",schemaPath:"#/properties/nutritional_info_per_item/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs63;
 if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
+if(_errs63){
+vErrors.length = _errs63;
 }
 else {
 vErrors = null;
@@ -798,41 +839,16 @@ vErrors = null;
 }
 if(data.recipe_per_item !== undefined){
 let data27 = data.recipe_per_item;
-const _errs78 = errors;
-let valid16 = false;
-const _errs79 = errors;
+const _errs82 = errors;
+let valid17 = false;
+const _errs83 = errors;
 if(Array.isArray(data27)){
 const len3 = data27.length;
 for(let i3=0; i3<len3; i3++){
 let data28 = data27[i3];
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.food_item_position === undefined){
-const err42 = {instancePath:instancePath+"/recipe_per_item/" + i3,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/required",keyword:"required",params:{missingProperty: "food_item_position"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data28.food_item_position !== undefined){
-let data29 = data28.food_item_position;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (typeof data29 !== "string")){
-const err43 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/food_item_position",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/food_item_position/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.food_item_position.type}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data28.name !== undefined){
-let data30 = data28.name;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err44 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/name",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/name/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.name.type}};
+const err44 = {instancePath:instancePath+"/recipe_per_item/" + i3,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/required",keyword:"required",params:{missingProperty: "food_item_position"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -841,11 +857,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data28.serving_size !== undefined){
-let data31 = data28.serving_size;
-if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err45 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/serving_size",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.serving_size.type}};
+if(data28.food_item_position !== undefined){
+let data29 = data28.food_item_position;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (typeof data29 !== "string")){
+const err45 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/food_item_position",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/food_item_position/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.food_item_position.type}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -855,10 +870,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data28.salt !== undefined){
-let data32 = data28.salt;
-if((typeof data32 !== "string") && (data32 !== null)){
-const err46 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/salt",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/salt/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.salt.type}};
+if(data28.name !== undefined){
+let data30 = data28.name;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err46 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/name",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/name/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.name.type}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -868,10 +883,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data28.sugar !== undefined){
-let data33 = data28.sugar;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err47 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/sugar",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/sugar/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.sugar.type}};
+if(data28.serving_size !== undefined){
+let data31 = data28.serving_size;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+const err47 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/serving_size",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/serving_size/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.serving_size.type}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -881,10 +896,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data28.oil !== undefined){
-let data34 = data28.oil;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err48 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/oil",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/oil/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.oil.type}};
+if(data28.salt !== undefined){
+let data32 = data28.salt;
+if((typeof data32 !== "string") && (data32 !== null)){
+const err48 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/salt",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/salt/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.salt.type}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -894,10 +909,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data28.measures !== undefined){
-let data35 = data28.measures;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err49 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/measures",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/measures/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.measures.type}};
+if(data28.sugar !== undefined){
+let data33 = data28.sugar;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err49 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/sugar",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/sugar/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.sugar.type}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -907,18 +922,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data28.recipe !== undefined){
-let data36 = data28.recipe;
-const _errs98 = errors;
-let valid20 = false;
-const _errs99 = errors;
-if(Array.isArray(data36)){
-const len4 = data36.length;
-for(let i4=0; i4<len4; i4++){
-let data37 = data36[i4];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.name === undefined){
-const err50 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(data28.oil !== undefined){
+let data34 = data28.oil;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err50 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/oil",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/oil/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.oil.type}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -927,9 +934,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data37.name !== undefined){
-if(typeof data37.name !== "string"){
-const err51 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/name",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/name/type",keyword:"type",params:{type: "string"}};
+}
+if(data28.measures !== undefined){
+let data35 = data28.measures;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err51 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/measures",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/measures/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.measures.type}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -939,10 +948,18 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data37.weight !== undefined){
-let data39 = data37.weight;
-if((!((typeof data39 == "number") && (isFinite(data39)))) && (data39 !== null)){
-const err52 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/weight",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/weight/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.recipe.anyOf[0].items.properties.weight.type}};
+if(data28.recipe !== undefined){
+let data36 = data28.recipe;
+const _errs102 = errors;
+let valid21 = false;
+const _errs103 = errors;
+if(Array.isArray(data36)){
+const len4 = data36.length;
+for(let i4=0; i4<len4; i4++){
+let data37 = data36[i4];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.name === undefined){
+const err52 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -951,10 +968,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data37.unit !== undefined){
-if(typeof data37.unit !== "string"){
-const err53 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/unit",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/unit/type",keyword:"type",params:{type: "string"}};
+if(data37.name !== undefined){
+if(typeof data37.name !== "string"){
+const err53 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/name",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -964,9 +980,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
+if(data37.weight !== undefined){
+let data39 = data37.weight;
+if((!((typeof data39 == "number") && (isFinite(data39)))) && (data39 !== null)){
+const err54 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/weight",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/weight/type",keyword:"type",params:{type: schema7.properties.recipe_per_item.anyOf[0].items.properties.recipe.anyOf[0].items.properties.weight.type}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -976,9 +993,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(data37.unit !== undefined){
+if(typeof data37.unit !== "string"){
+const err55 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4+"/unit",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/properties/unit/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -987,12 +1004,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-var _valid7 = _errs99 === errors;
-valid20 = valid20 || _valid7;
-if(!valid20){
-const _errs109 = errors;
-if(data36 !== null){
-const err56 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/1/type",keyword:"type",params:{type: "null"}};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe/" + i4,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1001,11 +1016,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid7 = _errs109 === errors;
-valid20 = valid20 || _valid7;
 }
-if(!valid20){
-const err57 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf",keyword:"anyOf",params:{}};
+}
+else {
+const err57 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/0/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1014,21 +1028,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-else {
-errors = _errs98;
-if(vErrors !== null){
-if(_errs98){
-vErrors.length = _errs98;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/recipe_per_item/" + i3,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
+var _valid8 = _errs103 === errors;
+valid21 = valid21 || _valid8;
+if(!valid21){
+const _errs113 = errors;
+if(data36 !== null){
+const err58 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf/1/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1037,10 +1042,11 @@ vErrors.push(err58);
 }
 errors++;
 }
+var _valid8 = _errs113 === errors;
+valid21 = valid21 || _valid8;
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(!valid21){
+const err59 = {instancePath:instancePath+"/recipe_per_item/" + i3+"/recipe",schemaPath:"#/properties/recipe_per_item/anyOf/0/items/properties/recipe/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1049,38 +1055,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid6 = _errs79 === errors;
-valid16 = valid16 || _valid6;
-if(!valid16){
-const _errs111 = errors;
-if(data27 !== null){
-const err60 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf/1/type",keyword:"type",params:{type: "null"}};
-if(vErrors === null){
-vErrors = [err60];
-}
 else {
-vErrors.push(err60);
-}
-errors++;
-}
-var _valid6 = _errs111 === errors;
-valid16 = valid16 || _valid6;
-}
-if(!valid16){
-const err61 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-else {
-errors = _errs78;
+errors = _errs102;
 if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
+if(_errs102){
+vErrors.length = _errs102;
 }
 else {
 vErrors = null;
@@ -1090,12 +1069,74 @@ vErrors = null;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err60 = {instancePath:instancePath+"/recipe_per_item/" + i3,schemaPath:"#/properties/recipe_per_item/anyOf/0/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+var _valid7 = _errs83 === errors;
+valid17 = valid17 || _valid7;
+if(!valid17){
+const _errs115 = errors;
+if(data27 !== null){
+const err62 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf/1/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid7 = _errs115 === errors;
+valid17 = valid17 || _valid7;
+}
+if(!valid17){
+const err63 = {instancePath:instancePath+"/recipe_per_item",schemaPath:"#/properties/recipe_per_item/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs82;
+if(vErrors !== null){
+if(_errs82){
+vErrors.length = _errs82;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }
@@ -1195,8 +1236,10 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
+export const Intake = validate22;
+
 export const ErrorBody = validate29;
-const schema10 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ErrorBody","type":"object","properties":{"message":{"type":"string"},"code":{"type":["number","string"]}}};
+const schema10 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"ErrorBody","type":"object","properties":{"message":{"type":"string"},"detail":{},"error":{},"code":{"type":["number","string"]}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ErrorBody" */;

@@ -7,6 +7,7 @@ export const descriptions = {
  "#/properties/profiles/additionalProperties/properties/journal": "true or false",
  "#/properties/profiles/additionalProperties/properties/journal-days": "a positive whole number",
  "#/properties/profiles/additionalProperties/properties/timeout": "a positive number of seconds",
+ "#/properties/profiles/additionalProperties/properties/timezone": "an IANA time zone name in quotes",
  "#/properties/profiles/additionalProperties/properties/token": "a token in quotes",
  "#/properties/profiles/additionalProperties/properties/user": "a positive whole number"
 };

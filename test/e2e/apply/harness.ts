@@ -12,6 +12,8 @@ import { baseEnv, cliBin, collect, runEither, runTempDir, tempConfigHome, type A
 
 export const GET_INTAKE = "GET /v2/intake/:image_id";
 export const POST_QUANTITY = "POST /v2/nutrition/confirm/quantity";
+/** The one cheap request a batch makes first, for the calls left in the rate-limit window (docs/batch.md, rate limits). */
+export const QUOTA_PROBE = "GET /v2/history/getIntakesList";
 
 export interface ResultLine {
   line: number;

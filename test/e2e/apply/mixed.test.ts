@@ -11,6 +11,7 @@ import {
   item,
   jsonl,
   POST_QUANTITY,
+  QUOTA_PROBE,
   results,
   writeInput,
 } from "./harness.js";
@@ -131,6 +132,6 @@ describe("intake apply: a mixed batch", () => {
     expect(run.stderr).toMatch(/hint: resume with --skip-applied/);
     // Nothing was done at all, so the exit code is the failure's own: 6 for a missing intake.
     expect(run.code).toBe(6);
-    expect(sent()).toEqual({ [GET_INTAKE]: 1 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [GET_INTAKE]: 1 });
   });
 });

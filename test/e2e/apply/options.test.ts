@@ -1,7 +1,19 @@
 /** --dry-run, stdin, --no-verify, and the exit codes of a batch that could do nothing. */
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { apply, countRequests, CSV_HEADER, GET_INTAKE, intake, item, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
+import {
+  apply,
+  countRequests,
+  CSV_HEADER,
+  GET_INTAKE,
+  intake,
+  item,
+  jsonl,
+  POST_QUANTITY,
+  QUOTA_PROBE,
+  results,
+  writeInput,
+} from "./harness.js";
 
 const sb = withSandbox({}, { perTest: true });
 
@@ -67,7 +79,7 @@ describe("intake apply: options", () => {
     const sent = countRequests(sb.handle);
     const run = await apply(sb.handle, [file, "--no-verify"]);
     expect(run.code).toBe(0);
-    expect(sent()).toEqual({ [POST_QUANTITY]: 2 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [POST_QUANTITY]: 2 });
     expect(item(sb.handle, 1003, "manual1").serving_size).toBe(33);
   });
 
@@ -84,7 +96,7 @@ describe("intake apply: options", () => {
         error: { code: "rejected", exit_code: 7, status: null, message: expect.stringMatching(/unknown position 9/) },
       },
     ]);
-    expect(sent()).toEqual({ [GET_INTAKE]: 1 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [GET_INTAKE]: 1 });
   });
 
   it("exits 4 on a 401 and stops the batch even with --continue-on-error", async () => {
@@ -100,7 +112,7 @@ describe("intake apply: options", () => {
       { line: 1, image_id: 1001, status: "failed", error: expect.objectContaining({ code: "auth", exit_code: 4, status: 401 }) },
     ]);
     expect(run.stderr).toMatch(/not sent 2/);
-    expect(sent()).toEqual({ [GET_INTAKE]: 1 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [GET_INTAKE]: 1 });
   });
 
   it("exits 8 when the API is unreachable", async () => {

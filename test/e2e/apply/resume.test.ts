@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
+import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, QUOTA_PROBE, results, spawnApply, writeInput } from "./harness.js";
 
 const sb = withSandbox();
 
@@ -67,7 +67,7 @@ describe("intake apply --skip-applied", () => {
       { line: 1, image_id: 1005, status: "applied" },
       { line: 2, image_id: 1004, status: "skipped" },
     ]);
-    expect(sent()).toEqual({ [POST_QUANTITY]: 1 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [POST_QUANTITY]: 1 });
   });
 
   it("a results file that does not exist yet means nothing was applied: one cron line makes the first run and every later one", async () => {
@@ -82,13 +82,13 @@ describe("intake apply --skip-applied", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain(`${resultsFile} does not exist yet: no change has been applied before\n`);
     expect(results(first.stdout).map((result) => result.status)).toEqual(["applied", "applied"]);
-    expect(sent()).toEqual({ [POST_QUANTITY]: 2 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [POST_QUANTITY]: 2 });
 
     const again = await apply(sb.handle, cron);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain("does not exist yet");
     expect(results(again.stdout).map((result) => result.status)).toEqual(["skipped", "skipped"]);
-    expect(sent()).toEqual({ [POST_QUANTITY]: 2 });
+    expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [POST_QUANTITY]: 2 });
   });
 
   it("refuses a results file that stdout emptied (> instead of >>) rather than sending everything again", async () => {

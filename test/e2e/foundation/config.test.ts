@@ -46,7 +46,7 @@ describe("config", () => {
     const list = await cli(home, ["config", "list"]);
     expectExit(list, 0);
     expect(list.stdout).toBe(
-      "api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\n",
+      "api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\ntimezone\t(none: the user's clock, unnamed)\tdefault\n",
     );
 
     expectExit(await cli(home, ["config", "unset", "user"]), 0);
@@ -141,6 +141,7 @@ describe("precedence: flag > env > profile > default", () => {
       timeout: { value: 30, source: "profile" },
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
+      timezone: { value: null, source: "default" },
     });
     expect(await settings([], { FOODCTL_USER: "21", FOODCTL_TIMEOUT: "22", FOODCTL_API_URL: "https://env.example.com" })).toEqual({
       "api-url": { value: "https://env.example.com", source: "env" },
@@ -148,6 +149,7 @@ describe("precedence: flag > env > profile > default", () => {
       timeout: { value: 22, source: "env" },
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
+      timezone: { value: null, source: "default" },
     });
     expect(
       await settings(["--user", "31", "--timeout", "32", "--api-url", "https://flag.example.com"], {
@@ -161,6 +163,7 @@ describe("precedence: flag > env > profile > default", () => {
       timeout: { value: 32, source: "flag" },
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
+      timezone: { value: null, source: "default" },
     });
     expect((await settings(["--no-journal"])).journal).toEqual({ value: "off", source: "flag" });
     expectExit(await cli(home, ["config", "set", "journal", "off"]), 0);

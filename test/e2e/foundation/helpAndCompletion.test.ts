@@ -118,7 +118,7 @@ describe("completion", () => {
     expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "--measures", "")).toEqual(["imperial", "metric"]);
     expect(await completeWithValues("foodctl", "intake", "apply", "x.csv", "--format", "")).toEqual(["csv", "jsonl"]);
     expect(await completeWithValues("foodctl", "config", "get", "")).toEqual(expect.arrayContaining(["api-url", "timeout", "user"]));
-    expect(await completeWithValues("foodctl", "config", "set", "ti")).toEqual(["timeout"]);
+    expect(await completeWithValues("foodctl", "config", "set", "ti")).toEqual(["timeout", "timezone"]);
     expect(await completeWithValues("foodctl", "completion", "")).toEqual(expect.arrayContaining(["bash", "fish", "zsh"]));
   });
 
@@ -166,7 +166,7 @@ describe("completion", () => {
       "complete -c foodctl -n '__fish_seen_subcommand_from intake; and __fish_seen_subcommand_from set-modifiers' -l measures -x -a 'metric imperial'",
     );
     expect(fish).toContain(
-      "complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout journal journal-days'",
+      "complete -c foodctl -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'api-url user timeout journal journal-days timezone'",
     );
     expect(fish).toContain("complete -c foodctl -n 'true' -l profile -x -a '(foodctl __complete profiles 2>/dev/null)'");
     expect(fish).toContain(

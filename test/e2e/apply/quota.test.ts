@@ -1,0 +1,107 @@
+/**
+ * Quotas you can see and plan with, against a sandbox with the documented rolling 24-hour window
+ * (docs/api.md, rate limit): auth status --check shows what is left, intake apply refuses a batch
+ * that needs more calls than are left before a reset it would not wait for, and with --force stops
+ * cleanly at the limit. Each test has a sandbox of its own, so each starts with a fresh window.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expectErrorLine, expectExit, runEither, runTempDir } from "../../helpers/cli.js";
+import { withSandbox } from "../../helpers/sandbox.js";
+import { apply, countRequests, jsonl, POST_QUANTITY, results, writeInput } from "./harness.js";
+
+const sb = withSandbox({ rateLimit: { limit: 12, windowMs: 86_400_000 } }, { perTest: true });
+const LIST = "GET /v2/history/getIntakesList";
+
+const status = (args: string[], as = "alice") =>
+  runEither(["auth", "status", "--check", ...args], {
+    env: { FOODCTL_API_URL: sb.handle.url, FOODCTL_TOKEN: sb.handle.tokenFor(as), NO_COLOR: "1" },
+  });
+
+const changes = (count: number) =>
+  jsonl(...Array.from({ length: count }, (_, index) => ({ image_id: 1003, quantity: { manual1: 200 + index } })));
+
+describe("auth status --check", () => {
+  it("shows the calls left in the window, when it resets, and the credits left", async () => {
+    const result = await status(["--tz", "Asia/Tokyo"]);
+    expectExit(result, 0);
+    expect(result.stdout).toMatch(/^calls left +11 of 12 in the rolling window$/m);
+    expect(result.stdout).toMatch(/^resets +\d{4}-\d{2}-\d{2} \d{2}:\d{2} Asia\/Tokyo \(in 24 h\)$/m);
+    expect(result.stdout).toMatch(/^credits left +99,999 \(1 used\)$/m);
+  });
+
+  it("says so for a token the window does not limit, and gives the quota under --json", async () => {
+    const manager = await status([], "dave");
+    expectExit(manager, 0);
+    expect(manager.stdout).toMatch(/^calls left +not limited for this token/m);
+    const json = await status(["--json"]);
+    expectExit(json, 0);
+    expect(JSON.parse(json.stdout).server_check.quota).toMatchObject({
+      user_id: "101",
+      calls_limit: 12,
+      calls_remaining: 11,
+      reset_seconds: 86_400,
+      credits_used: 2,
+    });
+  });
+
+  it("--verbose traces the quota's headers", async () => {
+    const result = await status(["--verbose"]);
+    expectExit(result, 0);
+    for (const header of [
+      "user-id: 101",
+      "x-account-credits-remaining: 99999",
+      "ratelimit-limit: 12",
+      "ratelimit-remaining: 11",
+      "ratelimit-reset: 86400",
+    ]) {
+      expect(result.stderr).toContain(`< ${header}`);
+    }
+  });
+});
+
+describe("intake apply and the quota", () => {
+  it("refuses before the first change a batch that needs more calls than are left (exit 2), after one cheap request", async () => {
+    const file = writeInput("quota.jsonl", changes(6));
+    const sent = countRequests(sb.handle);
+    const result = await apply(sb.handle, [file, "--tz", "America/New_York"]);
+    expectErrorLine(
+      result,
+      2,
+      /^error: the batch needs 13 calls \(1 read, 6 updates, 6 read-backs\) but 127\.0\.0\.1:\d+ allows 11 more until \d{4}-\d{2}-\d{2} \d{2}:\d{2} America\/New_York \(in 24 h\)$/,
+    );
+    expect(result.stderr).toMatch(/--force/);
+    expect(sent()).toEqual({ [LIST]: 1 });
+  });
+
+  it("plans without the reads under --no-verify, and starts a batch that fits", async () => {
+    const file = writeInput("fits.jsonl", changes(6));
+    const run = await apply(sb.handle, [file, "--no-verify"]);
+    expectExit(run, 0);
+    expect(results(run.stdout).map((line) => line.status)).toEqual(Array(6).fill("applied"));
+  });
+
+  it("with --force starts anyway, stops cleanly at the limit, writes its results and says how to resume and when", async () => {
+    const dir = runTempDir("foodctl-quota-");
+    const file = writeInput("forced.jsonl", changes(8));
+    const resultsFile = join(dir, "results.jsonl");
+    const sent = countRequests(sb.handle);
+    const run = await apply(sb.handle, [file, "--force", "--results", resultsFile]);
+    expect(run.code).toBe(9);
+    expect(run.stderr).toMatch(
+      /^error: stopped at the rate limit: 5 changes applied, 2 changes not sent; .*answered 429 \(code 114\).*; the limit resets in 24 h \(at .* UTC\)$/m,
+    );
+    expect(run.stderr).toContain(
+      `hint: after the reset, resume with: foodctl intake apply ${file} --skip-applied ${resultsFile} --results ${resultsFile}`,
+    );
+    // 12 calls: 1 read, 5 changes of an update and a read-back each, a sixth update whose read-back is refused; nothing after it.
+    expect(sent()[POST_QUANTITY]).toBe(6);
+    const written = readFileSync(resultsFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(written.map((line) => line.status)).toEqual(["applied", "applied", "applied", "applied", "applied", "failed"]);
+    expect(written[5].error).toMatchObject({ exit_code: 8, status: 429 });
+  });
+});

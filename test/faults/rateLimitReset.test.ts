@@ -1,0 +1,49 @@
+/** A 429 whose reset is beyond the retry budget stops at once and says when it resets (docs/api.md, rate limit). */
+import { beforeAll, describe, expect, it } from "vitest";
+import { fakeClock } from "../helpers/clock.js";
+import { expectErrorLine, runFoodctl } from "../helpers/cli.js";
+import { faults } from "../helpers/faultServer.js";
+import { scriptedTransport } from "../helpers/transport.js";
+import { signTestToken } from "./fixtures.js";
+
+let token: string;
+beforeAll(async () => {
+  token = await signTestToken();
+});
+
+const limited = (headers: Record<string, string>) =>
+  faults.json(429, { message: "Rate limit exceeded", code: 114 }, { "ratelimit-limit": "50", "ratelimit-remaining": "0", ...headers });
+
+describe("a 429 not worth waiting for", () => {
+  it.each([
+    [{ "ratelimit-reset": "40000" }, "11 h 7 min"],
+    [{ "retry-after": "7200", "ratelimit-reset": "9" }, "2 h"],
+  ])("%j: one attempt, no wait, and the reset in the error", async (headers, wait) => {
+    const clock = fakeClock();
+    const api = scriptedTransport().route("GET /v2/intake/1002", limited(headers));
+    const result = await runFoodctl(["intake", "show", "1002"], {
+      env: { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: token },
+      transport: api.transport,
+      clock,
+    });
+    expectErrorLine(
+      result,
+      8,
+      new RegExp(`answered 429 \\(code 114\\): Rate limit exceeded; the limit resets in ${wait} \\(at .* UTC\\)$`),
+    );
+    expect(api.count()).toBe(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it("still waits out a short reset and tries again", async () => {
+    const clock = fakeClock();
+    const api = scriptedTransport().route("GET /v2/intake/1002", limited({ "ratelimit-reset": "3" }), faults.intake({ image_id: 1002 }));
+    const result = await runFoodctl(["intake", "show", "1002", "--json"], {
+      env: { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: token },
+      transport: api.transport,
+      clock,
+    });
+    expect(result.code).toBe(0);
+    expect(clock.sleeps).toEqual([3000]);
+  });
+});
