@@ -16,7 +16,7 @@ import type { JournalRecorder } from "../../journal/recorder.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
-import { createBatchOutput, openResultsFile } from "./applyOutput.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "./applyOutput.js";
 import { runBatch, stopsEveryChange, type BatchRun } from "./applyRun.js";
 
 /** 429s one change may absorb before it fails (each waits out Retry-After). */
@@ -131,9 +131,15 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   };
 
   const batchId = newBatchId();
-  const output = createBatchOutput(ctx, input.changes.length, resultsFd, () => {
-    if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
-  });
+  const output = createBatchOutput(
+    ctx,
+    input.changes.length,
+    resultsFd,
+    () => {
+      if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
+    },
+    APPLY_PRINTER,
+  );
   let run: BatchRun;
   try {
     const runOptions = { ...options, batchId, done };

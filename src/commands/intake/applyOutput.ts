@@ -12,10 +12,9 @@ import { renderResult, renderResultLine } from "../../output/batch.js";
 import { createProgressBar } from "../../output/progress.js";
 import { redactSecrets } from "../../secrets.js";
 import { fileErrorReason } from "./applyInput.js";
-import type { ResultWriter } from "./applyRun.js";
 
-export interface BatchOutput {
-  write: ResultWriter;
+export interface BatchOutput<R = BatchResult> {
+  write: (result: R) => Promise<void>;
   progress: (done: number, failed: number) => void;
   /** Clears the bar and closes the results file. */
   close: () => void;
@@ -46,18 +45,37 @@ function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-export function createBatchOutput(ctx: Context, total: number, resultsFd: number | null, onStdoutClosed: () => void): BatchOutput {
+/** How a batch's results are printed: JSON for the --results file, and what stdout shows of each. */
+export interface ResultPrinter<R> {
+  json: (result: R) => string;
+  /** One line above the progress bar on a terminal (`human`), else what a pipe gets; "" for nothing. */
+  stdout: (result: R, human: boolean, color: boolean) => string;
+}
+
+/** `intake apply`: a human line on a terminal, JSON Lines elsewhere. */
+export const APPLY_PRINTER: ResultPrinter<BatchResult> = {
+  json: renderResult,
+  stdout: (result, human, color) => (human ? renderResultLine(result, color) : renderResult(result)),
+};
+
+export function createBatchOutput<R>(
+  ctx: Context,
+  total: number,
+  resultsFd: number | null,
+  onStdoutClosed: () => void,
+  printer: ResultPrinter<R>,
+): BatchOutput<R> {
   const stdout = ctx.io.stdout as Stdout;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
   ctx.io.closedStdout?.takeOver(onStdoutClosed);
   const human = stdout.isTTY === true && !ctx.json;
   const token = ctx.settings().token?.value;
   const bar = createProgressBar(ctx.io.stderr, total);
-  const write: ResultWriter = async (result: BatchResult) => {
-    const json = redactSecrets(renderResult(result), [token]);
-    if (resultsFd !== null) writeSync(resultsFd, json);
+  const write = async (result: R) => {
+    if (resultsFd !== null) writeSync(resultsFd, redactSecrets(printer.json(result), [token]));
+    const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout), [token]);
+    if (line === "") return;
     let flowing = true;
-    const line = human ? redactSecrets(renderResultLine(result, ctx.io.color.stdout), [token]) : json;
     bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
     if (!flowing && typeof stdout.once === "function") await waitForDrain(stdout as NodeJS.WritableStream);
   };
