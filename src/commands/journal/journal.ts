@@ -1,12 +1,12 @@
 /** `foodctl journal` and `foodctl journal show <id>`: what foodctl changed, newest first. */
 import type { Context } from "../../context.js";
-import { notFoundError, usageError } from "../../errors.js";
+import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
-import type { JournalEntry } from "../../journal/entry.js";
-import { findEntry, selectEntries, type JournalFilter } from "../../journal/query.js";
+import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
+import { lookupEntry } from "./entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
@@ -42,14 +42,6 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
   }
   ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
   return 0;
-}
-
-/** The entry named on the command line: an id or a unique start of one. */
-export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
-  const found = findEntry(entries, id);
-  if (found === null) throw notFoundError(`no journal entry ${id}`, { hint: "list them with `foodctl journal`" });
-  if ("ambiguous" in found) throw usageError(`journal id ${id} is ambiguous: ${found.ambiguous.map((entry) => entry.id).join(", ")}`);
-  return found;
 }
 
 export async function journalShowCommand(ctx: Context, id: string): Promise<number> {
