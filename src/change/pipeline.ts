@@ -8,7 +8,7 @@ import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js"
 import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
-import type { ImageCopy } from "../journal/entry.js";
+import { READ_BACK_FAILED, type ImageCopy } from "../journal/entry.js";
 import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
 
 export interface ChangeOptions {
@@ -88,8 +88,7 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   try {
     outcome = await finishChange(client, change.imageId, change.before, response, change.options.verify, change.fields);
   } catch (error) {
-    if (journalId)
-      await journal?.complete(journalId, { outcome: "applied", after: null, notes: ["reading the intake back failed"], error });
+    if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: [READ_BACK_FAILED], error });
     throw error;
   }
   if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });

@@ -6,6 +6,9 @@ import type { IntakeState } from "./state.js";
 
 export type Outcome = "applied" | "failed" | "unknown";
 
+/** The note of a change the server took whose read-back failed or was interrupted (not --no-verify). */
+export const READ_BACK_FAILED = "reading the intake back failed";
+
 export interface JournalRequest {
   method: string;
   url: string;
