@@ -1,19 +1,24 @@
 /** `foodctl journal` and `foodctl journal show <id>`: what foodctl changed, newest first. */
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
+import { thousands } from "../../intake/amounts.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
-import { lookupEntry } from "./entries.js";
+import { batchEntries, lookupEntry } from "./entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
   intake: string | undefined;
   since: string | undefined;
   limit: string | undefined;
+  batch?: string | undefined;
 }
+
+/** What `journal` shows on a terminal without --limit (docs/journal.md, the journal). */
+export const TERMINAL_LIMIT = 20;
 
 function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
   const id = (name: string, value: string | undefined) => {
@@ -29,7 +34,13 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
   // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
   const filter = readFilter({ ...options, user: ctx.globals.user });
-  const entries = selectEntries(journalStore(ctx).entries(), filter);
+  const all = journalStore(ctx).entries();
+  const chosen = options.batch === undefined ? all : batchEntries(all, options.batch);
+  // A person at a terminal sees the newest; a pipe and --json get every entry.
+  const cut = filter.limit === undefined && !ctx.json && ctx.io.stdout.isTTY === true;
+  const matching = selectEntries(chosen, { ...filter, limit: undefined });
+  const limit = filter.limit ?? (cut ? TERMINAL_LIMIT : undefined);
+  const entries = limit === undefined ? matching : matching.slice(0, limit);
   if (ctx.json) {
     ctx.io.stdout.write(jsonDocument(entries));
     return 0;
@@ -41,6 +52,8 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
     return 0;
   }
   ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
+  const more = matching.length - entries.length;
+  if (cut && more > 0) ctx.info(`${thousands(more)} more: --limit ${matching.length}`);
   return 0;
 }
 
