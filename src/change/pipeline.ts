@@ -82,7 +82,7 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   } catch (error) {
     const outcome = outcomeOfError(error);
     if (journalId && outcome) await journal?.complete(journalId, { outcome, after: null, error });
-    throw error;
+    throw namingIntake(error, change.imageId);
   }
   let outcome: UpdateOutcome;
   try {
@@ -93,6 +93,17 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   }
   if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });
   return { ...outcome, journalId };
+}
+
+/** The client's hints say `<image_id>` (it does not know which intake a request changes); here it is known. */
+function namingIntake(error: unknown, imageId: number): unknown {
+  if (!(error instanceof CliError) || !error.hint?.includes("<image_id>")) return error;
+  return new CliError(error.code, error.exitCode, error.message, {
+    status: error.status,
+    serviceCode: error.serviceCode,
+    hint: error.hint.replaceAll("<image_id>", String(imageId)),
+    cause: error,
+  });
 }
 
 /** True for an answer shaped like GET intake's: `{"intake_info": {"image_id": N, ...}}`. */
