@@ -74,7 +74,9 @@ describe("undo puts the intake back exactly", () => {
     const results = sandbox.file("results.jsonl", applied.stdout);
     const undone = await sandbox.cli(["undo", "--batch", results, "--yes"]);
     expect(undone.code).toBe(0);
-    expect(undone.stderr).toMatch(/^undid 3 · already undone 0 · refused 0 · failed 0 · 3 changes in [\d.]+ s\nbatch \d{8}-\d{6}-[0-9a-f]{6}\n$/);
+    expect(undone.stderr).toMatch(
+      /^undid 3 · already undone 0 · refused 0 · failed 0 · 3 changes in [\d.]+ s\nbatch \d{8}-\d{6}-[0-9a-f]{6}\n$/,
+    );
     expect([await sandbox.show(1001), await sandbox.show(1002)]).toEqual(before);
     const undos = (await journalEntries(sandbox)).filter((entry) => entry.command === "undo");
     expect(undos).toHaveLength(3);
