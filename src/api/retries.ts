@@ -66,7 +66,10 @@ export class Attempts {
     if (error.kind === "too_large") {
       const status = error.status === undefined ? "" : `${error.status} answer's `;
       const what = error.message.replace(/^response /, "");
-      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
+      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, {
+        status: error.status,
+        cause: error,
+      });
     }
     if (this.attempt < this.settings.retries) {
       this.attempt++;
