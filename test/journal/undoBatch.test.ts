@@ -118,6 +118,22 @@ describe("undo --batch prints as intake apply does", () => {
   });
 });
 
+describe("undo --batch --dry-run", () => {
+  it("shows every undo, later lines of an intake checked as the earlier undos would leave it, and sends nothing", async () => {
+    const { results } = await applyBatch(6);
+    const sent = posts();
+    const dry = await cli(["undo", "--batch", results, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    const rows = dry.stdout.trimEnd().split("\n").slice(1);
+    expect(rows.map((row) => row.split("\t")[2])).toEqual(Array(6).fill("dry_run"));
+    expect(rows[0]).toContain('"quantity":{"manual1":');
+    expect(dry.stderr).toMatch(
+      /^dry run 6 · undid 0 · already undone 0 · refused 0 · failed 0 · 6 changes in .*\nbatch .*\ndry run: nothing was sent\n$/,
+    );
+    expect(posts()).toBe(sent);
+  });
+});
+
 describe("undo --batch stops early and resumes", () => {
   it("Ctrl-C: exit 130 after the entry in flight; the same command finishes the rest, the first ones already undone", async () => {
     const before = await intakes();

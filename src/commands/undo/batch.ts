@@ -10,6 +10,7 @@ import type { Context } from "../../context.js";
 import { cancelledError, CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import type { JournalEntry } from "../../journal/entry.js";
+import type { IntakeState } from "../../journal/state.js";
 import {
   renderUndoDocument,
   renderUndoHead,
@@ -26,8 +27,16 @@ import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intak
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
 import { openJournal } from "../journaled.js";
 import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
-import { planEntryUndo, readForUndo, refuseChangedSince, refuseNotBack, refuseUnknownAfter, sendUndo, type UndoRun } from "./steps.js";
-import type { UndoOptions } from "./undo.js";
+import {
+  planEntryUndo,
+  readForUndo,
+  refuseChangedSince,
+  refuseNotBack,
+  refuseUnknownAfter,
+  sendUndo,
+  type UndoOptions,
+  type UndoRun,
+} from "./steps.js";
 
 /** Thrown before an undo is sent when the run stopped meanwhile. */
 class NotSent extends Error {}
@@ -36,6 +45,8 @@ interface BatchState extends UndoSummary {
   /** The first refusal or failure, and whether all share its exit code: the exit code when nothing was undone. */
   first: CliError | null;
   mixed: boolean;
+  /** --dry-run: each intake as the undos shown so far would leave it (a dry run changes nothing). */
+  dryRunStates: Map<number, IntakeState>;
 }
 
 function newState(targets: readonly JournalEntry[]): BatchState {
@@ -52,6 +63,7 @@ function newState(targets: readonly JournalEntry[]): BatchState {
     stopped: null,
     first: null,
     mixed: false,
+    dryRunStates: new Map(),
   };
 }
 
@@ -133,12 +145,17 @@ async function undoEntry(run: UndoRun, state: BatchState, entry: JournalEntry, a
     const ready = await readForUndo(run, entry, action);
     if (alreadyUndone(entry, action, ready.state)) return result("already_undone");
     refuseUnknownAfter(run, entry);
-    refuseChangedSince(run, ready);
+    // A later entry of an intake is checked against the state the earlier dry-run undos would leave.
+    const simulated = state.dryRunStates.get(entry.image_id);
+    refuseChangedSince(run, simulated ? { ...ready, state: simulated } : ready);
     const outcome = await sendUndo(run, ready, () => {
       if (state.stopped !== null) throw new NotSent();
       sent = !run.dryRun;
     });
-    if (outcome.dryRun) return { ...result("dry_run"), request: outcome.dryRun };
+    if (outcome.dryRun) {
+      if (entry.before) state.dryRunStates.set(entry.image_id, entry.before);
+      return { ...result("dry_run"), request: outcome.dryRun };
+    }
     refuseNotBack(entry, action, outcome);
     const changed = changesOf(outcome.diff);
     return {

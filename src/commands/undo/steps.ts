@@ -17,6 +17,16 @@ import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../jou
 import { describeDifferences } from "../../output/journal.js";
 import type { Intake } from "../../records/intake.js";
 import { journalStore } from "../journaled.js";
+import type { ChangeFlags } from "../spec.js";
+
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  id: string | undefined;
+  last: boolean;
+  batch: string | undefined;
+  force: boolean;
+  yes: boolean;
+  results?: string | undefined;
+}
 
 export interface UndoRun {
   ctx: Context;

@@ -11,7 +11,6 @@ import { renderUndoPlan } from "../../output/undo.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
-import type { ChangeFlags } from "../spec.js";
 import {
   planEntryUndo,
   plannedChanges,
@@ -20,18 +19,10 @@ import {
   refuseNotBack,
   refuseUnknownAfter,
   sendUndo,
+  type UndoOptions,
   type UndoRun,
 } from "./steps.js";
 import { undoTargets } from "./targets.js";
-
-export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
-  id: string | undefined;
-  last: boolean;
-  batch: string | undefined;
-  force: boolean;
-  yes: boolean;
-  results?: string | undefined;
-}
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
