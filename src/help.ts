@@ -2,8 +2,18 @@
  * The text `--help` adds after commander's own: examples, notes, the exit codes and the manual
  * page. Lines fit the help width (the terminal's, else 80 columns).
  */
-import type { Command } from "commander";
+import type { Command, Option } from "commander";
 import { EXIT, EXIT_MEANINGS } from "./errors.js";
+
+/**
+ * "Global Options" are the program's own: commander lists every ancestor's, which made a noun's
+ * options (`sandbox --port`) look global in its verbs' help (`sandbox stop --port` means another port).
+ */
+export function programOptions(command: Command): Option[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root === command ? [] : root.options.filter((option) => !option.hidden);
+}
 
 /** Words of `text` in lines of at most `width`; a word longer than that stands alone. */
 export function wrapText(text: string, width: number, indent = ""): string[] {

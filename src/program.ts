@@ -8,7 +8,7 @@ import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { endHelp } from "./help.js";
+import { endHelp, programOptions } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -71,7 +71,12 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     .showSuggestionAfterError(true)
     .exitOverride()
     // A group lists its commands by name (their arguments made the lines too wide to wrap); `help <command>` shows the rest.
-    .configureHelp({ showGlobalOptions: true, subcommandTerm: (command) => command.name(), minWidthToWrap: 20 })
+    .configureHelp({
+      showGlobalOptions: true,
+      visibleGlobalOptions: programOptions,
+      subcommandTerm: (command) => command.name(),
+      minWidthToWrap: 20,
+    })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),

@@ -155,6 +155,11 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
     case "ERR_TLS_CERT_ALTNAME_INVALID":
       return `TLS certificate not trusted (${error.code})`;
+    case "EPROTO":
+    case "ERR_SSL_WRONG_VERSION_NUMBER":
+      // OpenSSL's words for a plain-http answer to an https:// request.
+      if (/wrong version number/i.test(error.message)) return "the server does not speak TLS: use http://";
+      return `TLS failed (${error.code})`;
     case "HPE_HEADER_OVERFLOW":
       return "the answer's headers are over the HTTP parser's limit (16 KiB)";
     default:

@@ -2,7 +2,7 @@
 import type { Clock } from "../clock.js";
 import { failure, interruptedError, unavailableError } from "../errors.js";
 import { parseRetryAfter, parseSeconds } from "./answers.js";
-import type { TransportError, TransportResponse } from "./transport.js";
+import { isLoopbackHost, type TransportError, type TransportResponse } from "./transport.js";
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** A Retry-After longer than this is not waited for: the user is told to come back. */
@@ -81,7 +81,10 @@ export class Attempts {
     if (error.kind === "too_large") {
       const status = error.status === undefined ? "" : `${error.status} answer's `;
       const what = error.message.replace(/^response /, "");
-      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, { status: error.status });
+      throw failure(`unreadable response from ${url.host}: ${status}${what}; nothing of it was used`, {
+        status: error.status,
+        cause: error,
+      });
     }
     if (this.attempt < this.settings.retries) {
       this.attempt++;
@@ -89,8 +92,12 @@ export class Attempts {
       return;
     }
     const sent = method === "GET" ? "" : this.reached ? " (the request may have reached the server)" : " (nothing was sent)";
+    const gaveUp = this.attempt > 0 ? `gave up after ${this.attempt + 1} attempts` : undefined;
+    // Nothing listens on this machine's port: most often a sandbox that is not running.
+    const sandbox =
+      error.message === "connection refused" && isLoopbackHost(url.hostname) ? "start a sandbox: foodctl sandbox --detach" : undefined;
     throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
-      hint: this.attempt > 0 ? `gave up after ${this.attempt + 1} attempts` : undefined,
+      hint: [sandbox, gaveUp].filter(Boolean).join("; ") || undefined,
     });
   }
 

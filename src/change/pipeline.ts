@@ -8,7 +8,7 @@ import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js"
 import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
-import type { ImageCopy } from "../journal/entry.js";
+import { READ_BACK_FAILED, type ImageCopy } from "../journal/entry.js";
 import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
 
 export interface ChangeOptions {
@@ -84,18 +84,28 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   } catch (error) {
     const outcome = outcomeOfError(error);
     if (journalId && outcome) await journal?.complete(journalId, { outcome, after: null, error });
-    throw error;
+    throw namingIntake(error, change.imageId);
   }
   let outcome: UpdateOutcome;
   try {
     outcome = await finishChange(client, change.imageId, change.before, response, change.options.verify, change.fields);
   } catch (error) {
-    if (journalId)
-      await journal?.complete(journalId, { outcome: "applied", after: null, notes: ["reading the intake back failed"], error });
+    if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: [READ_BACK_FAILED], error });
     throw error;
   }
   if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });
   return { ...outcome, journalId };
+}
+
+/** The client's hints say `<image_id>` (it does not know which intake a request changes); here it is known. */
+function namingIntake(error: unknown, imageId: number): unknown {
+  if (!(error instanceof CliError) || !error.hint?.includes("<image_id>")) return error;
+  return new CliError(error.code, error.exitCode, error.message, {
+    status: error.status,
+    serviceCode: error.serviceCode,
+    hint: error.hint.replaceAll("<image_id>", String(imageId)),
+    cause: error,
+  });
 }
 
 /** True for an answer shaped like GET intake's: `{"intake_info": {"image_id": N, ...}}`. */

@@ -14,6 +14,9 @@ export type JournalRequest = BeginRecord["request"];
 export type ImageCopy = NonNullable<BeginRecord["image_copy"]>;
 export type Outcome = CompleteRecord["outcome"] | "unknown";
 
+/** The note of a change the server took whose read-back failed or was interrupted (not --no-verify). */
+export const READ_BACK_FAILED = "reading the intake back failed";
+
 export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
   outcome: Outcome;
   after: IntakeState | null;

@@ -52,5 +52,6 @@ export function undoQuery(options: { id: string | undefined; last: boolean; batc
   if ([id !== undefined, last, batch !== undefined].filter(Boolean).length !== 1) return { keep: () => false };
   if (id !== undefined) return { keep: (record) => record.id.startsWith(id) };
   if (last) return { newest: 1 };
-  return { keep: (record) => record.batch_id !== undefined };
+  // A batch's entries, and the undos that tell a resumed `undo --batch` what it already did.
+  return { keep: (record) => record.batch_id !== undefined || record.undo_of !== undefined };
 }

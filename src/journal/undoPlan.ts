@@ -1,6 +1,6 @@
 /** What undoing a journal entry sends, worked out from the entry alone. Pure. */
 import { isPlainRecord } from "../intake/records.js";
-import type { ImageCopy, JournalEntry } from "./entry.js";
+import { READ_BACK_FAILED, type ImageCopy, type JournalEntry } from "./entry.js";
 import { requestKind } from "./query.js";
 import { stateDifferences, type IntakeState, type PositionState, type StateDifference, type StateField } from "./state.js";
 
@@ -57,8 +57,11 @@ export function planUndo(entry: JournalEntry): UndoPlan {
 /** Why undo needs --force for this entry even when nothing changed since: its after state is not known. */
 export function forceReason(entry: JournalEntry): string | null {
   if (entry.outcome === "unknown") return `entry ${entry.id} has outcome unknown (sent, but no answer was seen)`;
-  if (!entry.after) return `entry ${entry.id} has no after state (sent with --no-verify or without a read)`;
-  return null;
+  if (entry.after) return null;
+  const why = entry.notes.includes(READ_BACK_FAILED)
+    ? "reading the intake back after it failed or was cut short"
+    : "sent with --no-verify or without a read";
+  return `entry ${entry.id} has no after state (${why})`;
 }
 
 /** After the undo: the fields it put back that still differ from the entry's before state. */

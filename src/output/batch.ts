@@ -16,7 +16,7 @@ function describeField(change: ResultChange): string {
 }
 
 /** `1: 150 → 160 g, salt low → high; 2: …`, or without positions for a recognition-only intake. */
-function describeChanges(changes: readonly ResultChange[]): string {
+export function describeChanges(changes: readonly ResultChange[]): string {
   const byPosition = new Map<string | null, string[]>();
   for (const change of changes) byPosition.set(change.position, [...(byPosition.get(change.position) ?? []), describeField(change)]);
   return [...byPosition].map(([position, parts]) => `${position === null ? "" : `${position}: `}${parts.join(", ")}`).join("; ");
@@ -111,7 +111,11 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
       ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${onChanges})`)
       : "ignored modifiers 0",
   );
-  const seconds = summary.elapsedMs / 1000;
-  const elapsed = `${count(summary.changes)} ${summary.changes === 1 ? "change" : "changes"} in ${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
-  return `${parts.join(" · ")} · ${elapsed}\nbatch ${summary.batchId}\n`;
+  return `${parts.join(" · ")} · ${changesIn(summary.changes, summary.elapsedMs)}\nbatch ${summary.batchId}\n`;
+}
+
+/** "200 changes in 3.21 s": the end of a batch's summary line. */
+export function changesIn(changes: number, elapsedMs: number): string {
+  const seconds = elapsedMs / 1000;
+  return `${count(changes)} ${changes === 1 ? "change" : "changes"} in ${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
 }

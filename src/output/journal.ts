@@ -1,10 +1,10 @@
 /** Printing the journal: one row per entry, and one entry with its before → after. */
 import type { OutputStream } from "../io.js";
-import type { JournalEntry } from "../journal/entry.js";
+import { READ_BACK_FAILED, type JournalEntry } from "../journal/entry.js";
 import { requestKind } from "../journal/query.js";
-import { stateDifferences, type StateDifference } from "../journal/state.js";
+import { STATE_FIELDS, stateDifferences, type IntakeState, type StateDifference } from "../journal/state.js";
 import { isPlainRecord } from "../intake/records.js";
-import { renderTable, renderTsv, type Cell } from "./table.js";
+import { printedText, renderTable, renderTsv, type Cell } from "./table.js";
 
 const FIELD_NAMES: Record<string, string> = { quantity: "g", salt: "salt", sugar: "sugar", oil: "oil", measures: "measures" };
 
@@ -96,10 +96,26 @@ export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, co
 /** Before → after, field by field; what is unknown is said. */
 function renderEntryDiff(entry: JournalEntry, stream: OutputStream, color: boolean): string {
   if (!entry.before) return "before → after: unknown (the intake was not read before the change)\n";
-  if (!entry.after) return "before → after: after state unknown (not read after the change); undo needs --force\n";
+  if (!entry.after) {
+    const why = entry.notes.includes(READ_BACK_FAILED) ? "reading it back failed or was cut short" : "not read after the change";
+    return `before → after: after state unknown (${why}); undo needs --force\nbefore:\n${renderState(entry.before, stream, color)}`;
+  }
   const differences = stateDifferences(entry.before, entry.after);
   if (!differences.length) return "before → after: no change\n";
   const rows: Cell[][] = differences.map((difference) => [difference.position ?? "-", difference.field, difference.was, difference.now]);
   if (!stream.isTTY) return renderTsv(rows.map((row) => ["change", ...row]));
   return renderTable(stream, { head: ["position", "field", "before", "after"], rows, color });
+}
+
+/** An intake state whole: one row per position (piped: one row per field), then the display image. */
+function renderState(state: IntakeState, stream: OutputStream, color: boolean): string {
+  const image = state.display_image.attached ? `attached ${state.display_image.url ?? "-"}` : "none";
+  if (!stream.isTTY) {
+    const rows: Cell[][] = state.items.flatMap((item) =>
+      STATE_FIELDS.map((field) => ["before", item.position ?? "-", field, item[field] ?? "-"]),
+    );
+    return renderTsv([...rows, ["before", "-", "display image", image]]);
+  }
+  const rows: Cell[][] = state.items.map((item) => [item.position ?? "-", ...STATE_FIELDS.map((field) => item[field] ?? "-")]);
+  return `${renderTable(stream, { head: ["position", ...STATE_FIELDS], rows, alignRight: [1], color })}display image: ${printedText(image)}\n`;
 }

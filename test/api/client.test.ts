@@ -364,6 +364,19 @@ describe("retries", () => {
     expect(sleeps).toHaveLength(2);
   });
 
+  it("a refused connection to this machine hints a sandbox; to another host it does not", async () => {
+    for (const [origin, hint] of [
+      ["http://127.0.0.1:8787", "start a sandbox: foodctl sandbox --detach"],
+      ["http://localhost:8787", "start a sandbox: foodctl sandbox --detach"],
+      [ORIGIN, undefined],
+    ] as const) {
+      const { client, api } = makeClient({ baseUrl: new URL(origin), retries: 0 });
+      api.route(SHOW, transportFaults.network("connection refused"));
+      const error = await failureOf(client.getIntake(1002));
+      expect([error.exitCode, error.hint]).toEqual([EXIT.unavailable, hint]);
+    }
+  });
+
   it("gives up on a server that does not answer in time with exit 8", async () => {
     const { client, api } = makeClient({ timeoutMs: 30, retries: 0 });
     api.route(SHOW, transportFaults.timeout());

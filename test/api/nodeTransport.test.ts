@@ -135,9 +135,10 @@ describe("the transport", () => {
     expect((await transportError(pending)).kind).toBe("aborted");
   });
 
-  it("speaks TLS to an https URL: a plain-http server fails the handshake as a network error", async () => {
+  it("speaks TLS to an https URL: a plain-http server fails the handshake as a network error, said plainly", async () => {
     const error = await transportError(createNodeTransport()(request("/", { url: new URL(origin.replace("http:", "https:")) })));
     expect(error.kind).toBe("network");
+    expect(error.message).toBe("the server does not speak TLS: use http://");
   });
 
   it("checks the server's certificate, and still answers http requests after an https one", async () => {

@@ -87,6 +87,16 @@ describe("SIGINT during set-quantity", () => {
     expect(server.count(UPDATE)).toBe(1);
   });
 
+  it("while the update is in flight: the hint names the intake, never <image_id>", async () => {
+    server.route(READ_1002, faults.intake(segmentationIntake()));
+    server.route(UPDATE, faults.hang());
+    const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });
+    const result = await run.interruptWhen(server.waitFor(UPDATE));
+    expectInterrupted(result, SENT);
+    expect(result.stderr).toContain("hint: check with `foodctl intake show 1002`; sending the same change again is safe");
+    expect(result.stderr).not.toContain("<image_id>");
+  });
+
   it("before the update could be sent (the read before is held): exit 130, says nothing was sent", async () => {
     server.route(READ_1002, faults.hang());
     const run = start(["--api-url", server.url, "intake", "set-quantity", "1002", "1=150"], { FOODCTL_TOKEN: token });

@@ -48,6 +48,8 @@ it.each([
   const result = await answerUndo(keys);
   expect(result.code).toBe(code);
   expect(result.stderr).toContain(message);
+  // What will change, before the question: the value now → the one undo puts back.
+  expect(result.stderr).toMatch(/intake 1002, now → after the undo:\n {2}1 {2}grams {2}150 → 180\n[^]*Undo intake set-quantity/);
   expect(posts()).toBe(sent);
   expect(await journalEntries(sandbox)).toHaveLength(1);
 });

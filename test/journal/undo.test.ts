@@ -72,7 +72,11 @@ describe("undo puts the intake back exactly", () => {
     const applied = await sandbox.cli(["intake", "apply", changes, "--concurrency", "1"]);
     expect(applied.code).toBe(0);
     const results = sandbox.file("results.jsonl", applied.stdout);
-    await expectOk(["undo", "--batch", results, "--yes"]);
+    const undone = await sandbox.cli(["undo", "--batch", results, "--yes"]);
+    expect(undone.code).toBe(0);
+    expect(undone.stderr).toMatch(
+      /^undid 3 · already undone 0 · refused 0 · failed 0 · 3 changes in [\d.]+ s\nbatch \d{8}-\d{6}-[0-9a-f]{6}\n$/,
+    );
     expect([await sandbox.show(1001), await sandbox.show(1002)]).toEqual(before);
     const undos = (await journalEntries(sandbox)).filter((entry) => entry.command === "undo");
     expect(undos).toHaveLength(3);
@@ -85,7 +89,7 @@ describe("undo puts the intake back exactly", () => {
     expect(applied.code).toBe(0);
     const batchId = JSON.parse(applied.stdout.split("\n")[0]!).batch_id as string;
     expect((await journalEntries(sandbox)).map((entry) => entry.batch_id)).toEqual([batchId, batchId]);
-    await expectOk(["undo", "--batch", batchId, "--yes"]);
+    expect((await sandbox.cli(["undo", "--batch", batchId, "--yes"])).code).toBe(0);
     expect([await sandbox.show(1001), await sandbox.show(1002)]).toEqual(before);
   });
 

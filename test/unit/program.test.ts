@@ -38,6 +38,26 @@ describe("help from the specs", () => {
     },
   );
 
+  it.each([
+    ["sandbox", "stop"],
+    ["journal", "show"],
+  ])("of %s %s lists the program's options as global, not its noun's", async (noun, verb) => {
+    const [, global] = (await help([noun, verb, "--help"])).stdout.split("Global Options:\n");
+    const flags = global!
+      .split("\n\n")[0]!
+      .match(/^ {2}(-\S+|--\S+)/gm)!
+      .map((flag) => flag.trim());
+    expect(flags).not.toContain("--port");
+    expect(flags).not.toContain("--limit");
+    expect(flags).toContain("--profile");
+    expect(flags.length).toBe(
+      (await help(["--help"])).stdout
+        .split("Options:\n")[1]!
+        .split("\n\n")[0]!
+        .match(/^ {2}-/gm)!.length - 1,
+    );
+  });
+
   it.each(COMMANDS.map((path) => [path.join(" ") || "foodctl", path]))(
     "of %s fits 80 columns when not on a terminal",
     async (_name, path) => {

@@ -19,7 +19,7 @@ import type { JournalRecorder } from "../../journal/recorder.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
-import { createBatchOutput, openResultsFile } from "./applyOutput.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "./applyOutput.js";
 import { runBatch, stopsEveryChange, type BatchRun } from "./applyRun.js";
 
 /** 429s one change may absorb before it fails (each waits out Retry-After). */
@@ -155,6 +155,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
     () => {
       if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
     },
+    APPLY_PRINTER,
     options.results,
   );
   let run: BatchRun;

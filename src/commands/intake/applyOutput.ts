@@ -13,10 +13,9 @@ import { renderResult, renderResultLine } from "../../output/batch.js";
 import { createProgressBar } from "../../output/progress.js";
 import { redactSecrets } from "../../secrets.js";
 import { fileErrorReason } from "./applyInput.js";
-import type { ResultWriter } from "./applyRun.js";
 
-export interface BatchOutput {
-  write: ResultWriter;
+export interface BatchOutput<R = BatchResult> {
+  write: (result: R) => Promise<void>;
   progress: (done: number, failed: number) => void;
   /** Clears the bar and closes the results file. */
   close: () => void;
@@ -56,13 +55,30 @@ const STATUS_WORDS: Record<BatchResult["status"], string> = {
   dry_run: "a dry run",
 };
 
-export function createBatchOutput(
+/** How a batch's results are printed: JSON for the --results file, and what stdout shows of each. */
+export interface ResultPrinter<R> {
+  json: (result: R) => string;
+  /** One line above the progress bar on a terminal (`human`), else what a pipe gets; "" for nothing. */
+  stdout: (result: R, human: boolean, color: boolean) => string;
+  /** Which change a result is and what became of it, for a warning that its result was lost. */
+  describe: (result: R) => string;
+}
+
+/** `intake apply`: a human line on a terminal, JSON Lines elsewhere. */
+export const APPLY_PRINTER: ResultPrinter<BatchResult> = {
+  json: renderResult,
+  stdout: (result, human, color) => (human ? renderResultLine(result, color) : renderResult(result)),
+  describe: (result) => `line ${result.line} (intake ${result.image_id}, ${STATUS_WORDS[result.status]})`,
+};
+
+export function createBatchOutput<R>(
   ctx: Context,
   total: number,
   resultsFd: number | null,
   onStdoutClosed: () => void,
+  printer: ResultPrinter<R>,
   resultsPath = "the results file",
-): BatchOutput {
+): BatchOutput<R> {
   const stdout = ctx.io.stdout as Stdout;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
   ctx.io.closedStdout?.takeOver(onStdoutClosed);
@@ -70,8 +86,8 @@ export function createBatchOutput(
   const token = ctx.settings().token?.value;
   const bar = createProgressBar(ctx.io.stderr, total);
   let lost: { count: number; error: Error } | null = null;
-  const write: ResultWriter = async (result: BatchResult) => {
-    const json = redactSecrets(renderResult(result), [token]);
+  const write = async (result: R) => {
+    const json = redactSecrets(printer.json(result), [token]);
     if (lost) lost.count++;
     else if (resultsFd !== null) {
       try {
@@ -80,12 +96,13 @@ export function createBatchOutput(
         // The change was sent: say what became of it, and go on (stdout still gets every result).
         lost = { count: 1, error: error as Error };
         const reason = (error as Error).message;
-        const change = `line ${result.line} (intake ${result.image_id}, ${STATUS_WORDS[result.status]})`;
+        const change = printer.describe(result);
         ctx.warn(`${change}: its result could not be written to ${resultsPath} (${reason}); it and the rest go to stdout only`);
       }
     }
+    const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout), [token]);
+    if (line === "") return;
     let flowing = true;
-    const line = human ? redactSecrets(renderResultLine(result, ctx.io.color.stdout), [token]) : json;
     bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
     if (!flowing && typeof stdout.once === "function") await waitForDrain(stdout as NodeJS.WritableStream);
   };

@@ -1,5 +1,7 @@
 import type { Context } from "../../context.js";
-import { usageError } from "../../errors.js";
+import { MAX_RESPONSE_BYTES } from "../../api/client.js";
+import { TransportError } from "../../api/transport.js";
+import { CliError, failure, usageError } from "../../errors.js";
 import {
   formatApiDateTime,
   formatDateTime,
@@ -89,11 +91,28 @@ export function describeWindow(window: SentWindow): string {
   return `${headingTime(window.from)} ${clock} to now${window.zone === null ? " in every zone" : ""} (${length})`;
 }
 
+/** An answer over the client's size cap: the window holds too many intakes to read at once (exit 1, as any unreadable answer). */
+function tooManyIntakes(error: unknown, window: SentWindow): unknown {
+  if (!(error instanceof CliError) || !(error.cause instanceof TransportError) || error.cause.kind !== "too_large") return error;
+  return failure(
+    `the window ${describeWindow(window)} holds too many intakes to read at once: the answer is over the ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB limit`,
+    {
+      status: error.status,
+      hint: "narrow the window: a later --from, an earlier --to, or fewer --days (e.g. a week at a time)",
+      cause: error,
+    },
+  );
+}
+
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
   const zone = await ctx.timeZone();
   const window = await historyWindowFrom(options, new Date(ctx.services.clock?.now() ?? Date.now()), zone);
   const client = await ctx.client();
-  const result = await client.listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) });
+  const result = await client
+    .listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) })
+    .catch((error: unknown) => {
+      throw tooManyIntakes(error, window);
+    });
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;

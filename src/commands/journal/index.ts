@@ -3,16 +3,18 @@ import { arg, commandNoun, option, verb } from "../spec.js";
 
 const list = verb(
   "journal",
-  "the changes foodctl sent, newest first: id, time, intake, user, command, what changed, outcome (--user <id>: only changes for that user)",
+  "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome (--user: for that user)",
   {
     options: {
       intake: option("--intake <image_id>", "only changes of this intake"),
       since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
-      limit: option("--limit <n>", "at most this many entries"),
+      limit: option("--limit <n>", "at most this many entries (on a terminal, 20 unless given)"),
+      batch: option("--batch <results>", "only the applied lines of one `intake apply` run (its results file or batch id)"),
     },
     examples: `
       foodctl journal
       foodctl journal --intake 1002 --limit 5
+      foodctl journal --batch results.jsonl
       foodctl journal --user 102 --since 2026-11-01
       foodctl journal --json | jq '.[0]'
     `,

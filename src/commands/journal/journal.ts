@@ -1,19 +1,25 @@
 /** `foodctl journal` and `foodctl journal show <id>`: what foodctl changed, newest first. */
 import type { Context } from "../../context.js";
-import { notFoundError, usageError } from "../../errors.js";
+import { usageError } from "../../errors.js";
+import { thousands } from "../../intake/amounts.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import type { JournalEntry } from "../../journal/entry.js";
-import { findEntry, type JournalFilter } from "../../journal/query.js";
+import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
+import { batchEntries, lookupEntry } from "./entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
   intake: string | undefined;
   since: string | undefined;
   limit: string | undefined;
+  batch?: string | undefined;
 }
+
+/** What `journal` shows on a terminal without --limit (docs/journal.md, the journal). */
+export const TERMINAL_LIMIT = 20;
 
 function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
   const id = (name: string, value: string | undefined) => {
@@ -29,9 +35,21 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
   // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
   const filter = readFilter({ ...options, user: ctx.globals.user });
-  const read = await journalStore(ctx).select(filter);
-  warnUnreadable(ctx, read.unreadable);
-  const entries = read.entries;
+  const store = journalStore(ctx);
+  // A person at a terminal sees the newest; a pipe and --json get every entry.
+  const cut = filter.limit === undefined && !ctx.json && ctx.io.stdout.isTTY === true;
+  let matching: JournalEntry[];
+  if (options.batch === undefined) {
+    const read = await store.select({ ...filter, limit: cut ? undefined : filter.limit });
+    warnUnreadable(ctx, read.unreadable);
+    matching = read.entries;
+  } else {
+    const read = await store.query();
+    warnUnreadable(ctx, read.unreadable);
+    matching = selectEntries(batchEntries(read.entries, options.batch), { ...filter, limit: undefined });
+  }
+  const limit = filter.limit ?? (cut ? TERMINAL_LIMIT : undefined);
+  const entries = limit === undefined ? matching : matching.slice(0, limit);
   if (ctx.json) {
     ctx.io.stdout.write(jsonDocument(entries));
     return 0;
@@ -43,20 +61,14 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
     return 0;
   }
   ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
+  const more = matching.length - entries.length;
+  if (cut && more > 0) ctx.info(`${thousands(more)} more: --limit ${matching.length}`);
   return 0;
 }
 
 /** Lines that are not journal records (torn by a crash, edited by hand, of the wrong shape) are skipped, and counted. */
 function warnUnreadable(ctx: Context, count: number): void {
   if (count > 0) ctx.warn(`${count} unreadable ${count === 1 ? "line" : "lines"} of the journal skipped`);
-}
-
-/** The entry named on the command line: an id or a unique start of one. */
-export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
-  const found = findEntry(entries, id);
-  if (found === null) throw notFoundError(`no journal entry ${id}`, { hint: "list them with `foodctl journal`" });
-  if ("ambiguous" in found) throw usageError(`journal id ${id} is ambiguous: ${found.ambiguous.map((entry) => entry.id).join(", ")}`);
-  return found;
 }
 
 export async function journalShowCommand(ctx: Context, id: string): Promise<number> {

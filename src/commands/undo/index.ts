@@ -6,6 +6,7 @@ const undo = verb("undo", "put an intake back as a journaled change found it (re
   options: {
     last: option("--last", "undo the newest journal entry"),
     batch: option("--batch <results>", "every applied line of one `intake apply` run (its results file or batch id), last line first"),
+    results: option("--results <file>", "with --batch: also append each entry's result to this file, as JSON Lines"),
     force: forceOption("undo even when the intake changed since, or the entry's after state is unknown"),
     yes: YES_OPTION,
     ...changeOptions({ verify: "skip reading the intake again after the undo" }),
@@ -14,6 +15,7 @@ const undo = verb("undo", "put an intake back as a journaled change found it (re
     foodctl undo --last
     foodctl undo mwthfvke01j6 --dry-run
     foodctl undo --batch results.jsonl --yes
+    foodctl undo --batch results.jsonl --yes --json | jq .summary
   `,
   run: async (ctx, options) => (await import("./undo.js")).undoCommand(ctx, options),
 });

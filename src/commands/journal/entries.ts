@@ -1,0 +1,39 @@
+/** Journal entries a command line names: one id (or its unique start), or the applied lines of one `intake apply` run. */
+import { existsSync, readFileSync } from "node:fs";
+import { notFoundError, usageError } from "../../errors.js";
+import type { JournalEntry } from "../../journal/entry.js";
+import { findEntry } from "../../journal/query.js";
+import { refuseNonRegularResults } from "../../batch/results.js";
+
+/** The entry named on the command line: an id or a unique start of one. */
+export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
+  const found = findEntry(entries, id);
+  if (found === null) throw notFoundError(`no journal entry ${id}`, { hint: "list them with `foodctl journal`" });
+  if ("ambiguous" in found) throw usageError(`journal id ${id} is ambiguous: ${found.ambiguous.map((entry) => entry.id).join(", ")}`);
+  return found;
+}
+
+/** The applied lines of one `intake apply` run, in file order: from its results file (their journal_id) or its batch id. */
+export function batchEntries(entries: readonly JournalEntry[], batch: string): JournalEntry[] {
+  if (existsSync(batch)) {
+    refuseNonRegularResults(batch);
+    const ids = readFileSync(batch, "utf8")
+      .split("\n")
+      .flatMap((line) => {
+        try {
+          const result = JSON.parse(line) as { status?: unknown; journal_id?: unknown };
+          return result.status === "applied" && typeof result.journal_id === "string" ? [result.journal_id] : [];
+        } catch {
+          return [];
+        }
+      });
+    if (!ids.length)
+      throw usageError(`${batch} names no applied change with a journal_id`, {
+        hint: "give the results file `intake apply` printed, or its batch id",
+      });
+    return ids.map((journalId) => lookupEntry(entries, journalId));
+  }
+  const lines = entries.filter((entry) => entry.batch_id === batch && entry.outcome !== "failed");
+  if (!lines.length) throw notFoundError(`no applied journal entry of batch ${batch} (and no such results file)`);
+  return lines;
+}

@@ -1,0 +1,139 @@
+/**
+ * The steps of undoing one journal entry, shared by `undo <id>`/`--last` and `undo --batch`:
+ * plan it from the entry, read the intake, refuse (exit 7, nothing sent) when it changed since,
+ * send the before state back through the change paths, and check that it came back.
+ */
+import type { ApiClient } from "../../api/client.js";
+import { changeDisplayImage } from "../../change/displayImageChange.js";
+import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import type { ChangeOptions, UpdateOutcome } from "../../change/pipeline.js";
+import type { Context } from "../../context.js";
+import { rejectedError } from "../../errors.js";
+import { IMAGE_EXTENSIONS, sniffImageType } from "../../intake/imageType.js";
+import type { JournalEntry } from "../../journal/entry.js";
+import type { JournalRecorder } from "../../journal/recorder.js";
+import { intakeState, stateDifferences, type IntakeState, type StateDifference } from "../../journal/state.js";
+import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../journal/undoPlan.js";
+import { describeDifferences } from "../../output/journal.js";
+import type { Intake } from "../../records/intake.js";
+import { journalStore } from "../journaled.js";
+import type { ChangeFlags } from "../spec.js";
+
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  id: string | undefined;
+  last: boolean;
+  batch: string | undefined;
+  force: boolean;
+  yes: boolean;
+  results?: string | undefined;
+}
+
+export interface UndoRun {
+  ctx: Context;
+  client: ApiClient;
+  journal: JournalRecorder | undefined;
+  force: boolean;
+  dryRun: boolean;
+  verify: boolean;
+}
+
+/** An entry ready to be undone: what to send, for whom, and the intake as read just now. */
+export interface ReadyUndo {
+  entry: JournalEntry;
+  action: UndoAction;
+  client: ApiClient;
+  current: Intake;
+  state: IntakeState;
+}
+
+/** What undo would send for this entry; refused (exit 7, nothing sent) when the entry cannot be undone. */
+export function planEntryUndo(entry: JournalEntry): UndoAction {
+  const plan = planUndo(entry);
+  if (plan.problem !== null) throw rejectedError(plan.problem, { hint: "nothing was sent" });
+  return plan.action;
+}
+
+/** Refused (exit 7, nothing sent) without --force when the entry's after state is unknown: undo cannot tell what changed since. */
+export function refuseUnknownAfter(run: Pick<UndoRun, "force">, entry: JournalEntry): void {
+  const reason = forceReason(entry);
+  if (reason && !run.force)
+    throw rejectedError(`${reason}: undo cannot tell whether the intake is as the change left it`, {
+      hint: `nothing was sent; check with \`foodctl intake show ${entry.image_id}\`, then pass --force`,
+    });
+}
+
+/** Reads the intake, acting for the user the change was sent for (user_id in its URL), whatever this run's --user says. */
+export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction): Promise<ReadyUndo> {
+  const client = run.client.derive({
+    userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined,
+  });
+  const current = (await client.getIntake(entry.image_id)).data.intake_info;
+  return { entry, action, client, current, state: intakeState(current) };
+}
+
+/** Refuses (exit 7) when the intake is no longer as the entry left it; with --force, a warning. */
+export function refuseChangedSince(run: UndoRun, ready: ReadyUndo): void {
+  const { entry } = ready;
+  const changedSince = entry.after ? stateDifferences(entry.after, ready.state) : [];
+  if (!changedSince.length) return;
+  const message = `intake ${entry.image_id} changed since entry ${entry.id} (as it left it → now): ${describeDifferences(changedSince)}`;
+  if (!run.force)
+    throw rejectedError(message, {
+      hint: "nothing was sent; pass --force to put the entry's before state back anyway",
+    });
+  run.ctx.warn(`${message} (--force: undoing anyway)`);
+}
+
+/** What the undo moves, field by field: `was` is the value now, `now` the one it puts back. */
+export function plannedChanges(ready: ReadyUndo): StateDifference[] {
+  const { entry } = ready;
+  if (!entry.before) return [];
+  return undoLeftovers({ ...entry, before: entry.before }, ready.action, ready.state).map((difference) => ({
+    ...difference,
+    was: difference.now,
+    now: difference.was,
+  }));
+}
+
+/** Sends the undo; exit 7 when the intake read back is not as the entry found it. */
+export async function sendUndo(run: UndoRun, ready: ReadyUndo, beforeSending?: () => void): Promise<UpdateOutcome> {
+  const { entry, action, client, current } = ready;
+  const options: ChangeOptions = {
+    dryRun: run.dryRun,
+    verify: run.verify,
+    precheck: true,
+    before: current,
+    journal: run.journal,
+    undoOf: entry.id,
+  };
+  const warn = (message: string) => run.ctx.warn(message);
+  let outcome: UpdateOutcome;
+  if (action.kind === "update") {
+    outcome = await runIntakeUpdate(client, entry.image_id, action.fields, options, beforeSending);
+  } else {
+    beforeSending?.();
+    outcome =
+      action.kind === "remove"
+        ? await changeDisplayImage(client, current, { kind: "remove" }, options, warn)
+        : await changeDisplayImage(client, current, { kind: "attach", image: await savedImage(run, entry, action.copy) }, options, warn);
+  }
+  return outcome;
+}
+
+/** After the undo: exit 7 when the fields it put back still differ from the entry's before state. */
+export function refuseNotBack(entry: JournalEntry, action: UndoAction, outcome: UpdateOutcome): void {
+  if (!outcome.after || !entry.before) return;
+  const left = undoLeftovers({ ...entry, before: entry.before }, action, intakeState(outcome.after));
+  if (left.length)
+    throw rejectedError(`undo of ${entry.id} was sent, but intake ${entry.image_id} is not back: ${describeDifferences(left)}`);
+}
+
+async function savedImage(run: UndoRun, entry: JournalEntry, copy: Extract<UndoAction, { kind: "attach" }>["copy"]) {
+  const bytes = await journalStore(run.ctx).readImage(copy);
+  const contentType = bytes ? sniffImageType(bytes) : null;
+  if (!bytes || !contentType)
+    throw rejectedError(`the saved copy of entry ${entry.id}'s display image (${copy.file}) is gone or changed`, {
+      hint: "nothing was sent",
+    });
+  return { bytes, filename: `display-image.${IMAGE_EXTENSIONS[contentType]}`, contentType };
+}
