@@ -81,62 +81,19 @@ function readOwnFile(file) {
 
 // V8 checks a code cache's header (version, flags, source length, payload length) but not its
 // payload: a damaged one can crash the process (SIGTRAP, SIGSEGV). So each cache file carries a
-// checksum of what follows it, and the key of a file of dist/ is a checksum of its content (V8
-// would take a cache made for other source of the same length). The checksum is 64-bit FNV-1a over
-// little-endian 64-bit words (zero-padded to 32 bytes, seeded with the length), four words a turn,
-// run as this WebAssembly module: node:zlib's crc32 would load zlib and Node's streams at every
-// start, node:crypto more, and the same loop in JavaScript runs uncompiled most of its way.
-//
-//   (module
-//     (import "m" "memory" (memory 0))
-//     (func (export "fnv64") (param $length i32) (result i64)
-//       (local $at i32) (local $end i32) (local $hash i64)
-//       (local.set $hash (i64.xor (i64.const 0xcbf29ce484222325) (i64.extend_i32_u (local.get $length))))
-//       (local.set $end (i32.and (i32.add (local.get $length) (i32.const 31)) (i32.const -32)))
-//       (block $done
-//         (loop $next
-//           (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-//           ;; four times, for offset=0, 8, 16 and 24:
-//           (local.set $hash (i64.mul (i64.xor (local.get $hash) (i64.load offset=0 (local.get $at))) (i64.const 0x100000001b3)))
-//           (local.set $at (i32.add (local.get $at) (i32.const 32)))
-//           (br $next)))
-//       (local.get $hash)))
-const FNV64_WASM =
-  "0061736d01000000" + // "\0asm", version 1
-  "01060160017f017e" + // types: (i32) -> i64
-  "020d01016d066d656d6f7279020000" + // imports: memory "m" "memory", at least 0 pages
-  "03020100" + // functions: one, of type 0
-  "07090105666e7636340000" + // exports: "fnv64", function 0
-  // code: the function above
-  "0a830101800102027f017e42a5c688a1c89ca7f94b2000ad8521032000411f6a416071210202400340200120024f0d01" +
-  "200320012903008542b383808080207e2103200320012903088542b383808080207e2103" +
-  "200320012903108542b383808080207e2103200320012903188542b383808080207e2103" +
-  "200141206a21010c000b0b20030b";
-
-let fnv64;
-/** The checksum of `bytes` as 16 hex digits (it throws where WebAssembly is off, as under --jitless: the run goes uncached). */
+// CRC-32 of what follows it, and the key of a file of dist/ is the CRC-32 of its content (V8 would
+// take a cache made for other source of the same length). Whose cache it is, not the checksum,
+// keeps other people's code out (the folder and file checks above).
+let crc32;
+/** The CRC-32 of `bytes` as 8 hex digits (node:zlib's, native). */
 function checksum(bytes) {
-  fnv64 ??= checksumFunction();
-  return fnv64(bytes).toString(16).padStart(16, "0");
-}
-
-function checksumFunction() {
-  const memory = new WebAssembly.Memory({ initial: 0 });
-  const module = new WebAssembly.Module(Buffer.from(FNV64_WASM, "hex"));
-  const { fnv64: run } = new WebAssembly.Instance(module, { m: { memory } }).exports;
-  return (bytes) => {
-    const padded = bytes.length + 32;
-    if (memory.buffer.byteLength < padded) memory.grow(Math.ceil((padded - memory.buffer.byteLength) / 65536));
-    const view = new Uint8Array(memory.buffer);
-    view.set(bytes);
-    view.fill(0, bytes.length, padded);
-    return BigInt.asUintN(64, run(bytes.length));
-  };
+  crc32 ??= require("node:zlib").crc32;
+  return crc32(bytes).toString(16).padStart(8, "0");
 }
 
 // --- cache files --------------------------------------------------------------------------------
 
-// A cache file: the checksum of the rest (8 bytes), the length of the list (2 bytes), the commands
+// A cache file: the checksum of the rest (4 bytes), the length of the list (2 bytes), the commands
 // whose functions it holds (one a line: "intake show"), then V8's code cache. A run of a command
 // not in the list writes the cache again after it ran, so the cache grows to hold the functions
 // of every command used, each compiled once.
@@ -146,10 +103,10 @@ const NO_CACHE = { data: undefined, commands: [] };
 /** The code cache in `file` and the commands it covers; none when it is not this user's, or not the one written. */
 function readCache(file) {
   const bytes = readOwnFile(file);
-  if (bytes === undefined || bytes.length < 10 || bytes.toString("hex", 0, 8) !== checksum(bytes.subarray(8))) return NO_CACHE;
-  const listEnd = 10 + bytes.readUInt16BE(8);
+  if (bytes === undefined || bytes.length < 6 || bytes.toString("hex", 0, 4) !== checksum(bytes.subarray(4))) return NO_CACHE;
+  const listEnd = 6 + bytes.readUInt16BE(4);
   if (listEnd > bytes.length) return NO_CACHE;
-  const commands = bytes.toString("latin1", 10, listEnd).split("\n").filter(Boolean);
+  const commands = bytes.toString("latin1", 6, listEnd).split("\n").filter(Boolean);
   return { data: bytes.subarray(listEnd), commands };
 }
 

@@ -7,6 +7,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { crc32 } from "node:zlib";
 import { baseEnv, cliBin, runTempDir } from "../helpers/cli.js";
 
 const folders: string[] = [];
@@ -51,21 +52,17 @@ export function privateCli() {
   };
 }
 
-/** The bin's checksum, spelled out with BigInt: 64-bit FNV-1a over little-endian 64-bit words, zero-padded to 32 bytes, seeded with the length. */
-export function fnv64(bytes: Uint8Array): string {
-  const padded = Buffer.alloc(Math.ceil(bytes.length / 32) * 32);
-  padded.set(bytes);
-  let hash = 0xcbf29ce484222325n ^ BigInt(bytes.length);
-  for (let at = 0; at < padded.length; at += 8) hash = BigInt.asUintN(64, (hash ^ padded.readBigUInt64LE(at)) * 0x100000001b3n);
-  return hash.toString(16).padStart(16, "0");
+/** The bin's checksum: CRC-32 as 8 hex digits. */
+export function checksum(bytes: Uint8Array): string {
+  return crc32(bytes).toString(16).padStart(8, "0");
 }
 
 /** A cache file's parts: the checksum in front, the commands it covers, V8's code cache (and where that starts). */
 export function cacheParts(bytes: Buffer) {
-  const listEnd = 10 + bytes.readUInt16BE(8);
+  const listEnd = 6 + bytes.readUInt16BE(4);
   return {
-    checksum: bytes.toString("hex", 0, 8),
-    commands: bytes.toString("latin1", 10, listEnd).split("\n").filter(Boolean),
+    checksum: bytes.toString("hex", 0, 4),
+    commands: bytes.toString("latin1", 6, listEnd).split("\n").filter(Boolean),
     dataStart: listEnd,
     data: bytes.subarray(listEnd),
   };
@@ -77,7 +74,7 @@ export function cacheFile(commands: string[], data: Buffer): Buffer {
   const length = Buffer.alloc(2);
   length.writeUInt16BE(list.length);
   const body = Buffer.concat([length, list, data]);
-  return Buffer.concat([Buffer.from(fnv64(body), "hex"), body]);
+  return Buffer.concat([Buffer.from(checksum(body), "hex"), body]);
 }
 
 // The bin's CommonJS wrapper: V8 checks only the wrapped source's length.

@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { baseEnv, collect } from "../helpers/cli.js";
-import { cacheParts, fnv64, privateCli, removeCliCopies } from "./codeCacheFiles.js";
+import { cacheParts, checksum, privateCli, removeCliCopies } from "./codeCacheFiles.js";
 
 afterEach(removeCliCopies);
 
@@ -35,7 +35,7 @@ describe("the bin's code cache", () => {
     ] as const) {
       const source = readFileSync(file);
       expect(cli.cacheFiles(name)).toEqual([
-        expect.stringMatching(new RegExp(`^${name}-${fnv64(source)}-${source.length.toString(16)}-[0-9a-f]{8}\\.code$`)),
+        expect.stringMatching(new RegExp(`^${name}-${checksum(source)}-${source.length.toString(16)}-[0-9a-f]{8}\\.code$`)),
       ]);
     }
   });
@@ -96,7 +96,7 @@ describe("the bin's code cache", () => {
       expect(cli.run(COMMAND)).toEqual(expected);
       // Rewritten whole: the checksum in front matches the code cache behind it.
       const rewritten = readFileSync(file);
-      expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
+      expect(cacheParts(rewritten).checksum).toBe(checksum(rewritten.subarray(4)));
     }
   });
 
@@ -154,7 +154,7 @@ describe("the bin's code cache", () => {
     expect(cli.run(COMMAND)).toEqual(expected);
     const rewritten = readFileSync(file);
     expect(rewritten.length).toBeGreaterThan(40);
-    expect(cacheParts(rewritten).checksum).toBe(fnv64(rewritten.subarray(8)));
+    expect(cacheParts(rewritten).checksum).toBe(checksum(rewritten.subarray(4)));
     // A cold file edited to the same length runs as edited, under a cache of its own.
     const source = readFileSync(cli.cold("config"), "utf8");
     const edited = source.replace('"(none: the token\'s own user)"', '"(NONE: the token\'s own user)"');
