@@ -1,47 +1,15 @@
 /**
  * Wall-clock times in a user's IANA zone as instants (docs/api.md, the history list). Offsets
- * come from Intl, so the zone database decides every clock change; nothing here knows a rule.
+ * come from Intl (through the CLI's own zone module), so the zone database decides every clock
+ * change; nothing here knows a rule.
  */
+import { canonicalTimeZone, offsetAt } from "../intake/zones.js";
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** Whether Intl knows the zone (an unknown one throws a RangeError). */
-export function isKnownZone(zone: string): boolean {
-  try {
-    formatterFor(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether Intl knows the zone. */
+export const isKnownZone = (zone: string): boolean => canonicalTimeZone(zone) !== null;
 
 /** How far the zone's clocks are ahead of UTC at `instant`, in milliseconds (whole seconds). */
-export function zoneOffsetMs(zone: string, instant: number): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(zone).formatToParts(new Date(instant))) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  }
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return wall - Math.floor(instant / 1000) * 1000;
-}
+export const zoneOffsetMs = (zone: string, instant: number): number => offsetAt(new Date(instant), zone);
 
 const DAY_MS = 86_400_000;
 
