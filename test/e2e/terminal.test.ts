@@ -22,6 +22,8 @@ describe("in a terminal, the built CLI", () => {
         FOODCTL_API_URL: sandbox.handle.url,
         FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
         TERM: "xterm-256color",
+        // A person's terminal: under CI=true (as .ci/run sets it) terminal-image's colour support turns colour off.
+        CI: undefined,
         TERM_PROGRAM: undefined,
         KITTY_WINDOW_ID: undefined,
         ...env,
