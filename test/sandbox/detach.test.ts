@@ -150,9 +150,17 @@ describe("sandbox stop", () => {
 });
 
 describe("a foreground sandbox whose launcher dies", () => {
-  it("stops by itself (`bash script.sh` with `foodctl sandbox &` in a wrapper, then `kill %1`)", async () => {
+  it("stops by itself (`bash script.sh` with `foodctl sandbox &` in a wrapper, then `kill %1`)", async ({ onTestFinished }) => {
     const script = `"${process.execPath}" "${cliBin()}" sandbox --port 0 --json & echo $!; wait`;
-    const launcher = spawn("bash", ["-c", script], { env, stdio: ["ignore", "pipe", "ignore"] });
+    // A group of its own, so a run that fails before its pid is known still ends the wrapper and the sandbox.
+    const launcher = spawn("bash", ["-c", script], { env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+    onTestFinished(() => {
+      try {
+        process.kill(-launcher.pid!, "SIGKILL");
+      } catch {
+        // Both ended already.
+      }
+    });
     let out = "";
     launcher.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     await until(() => out.split("\n").length >= 3, 10_000);
