@@ -4,6 +4,11 @@
  * same image_id and user_id form one change; a later run of rows for the same intake is a later
  * change, applied after it. An empty position means a recognition-only intake, one row.
  * Cells cannot span lines, so the input is read line by line like JSON Lines.
+ *
+ * The edit text of `intake edit` (docs/cli.md, "Editing in your editor") is the same table for one
+ * intake: its `# intake <id>` line names the intake, cells are separated by spaces, `-` is a value
+ * not given, `total` the position of a recognition-only intake's row and `#` starts a comment. It
+ * is read here as those rows with that image_id, so both formats follow one set of rules.
  */
 import { parsePositiveId } from "../intake/ids.js";
 import { parsePositionKey, type PositionKind } from "../intake/positions.js";
@@ -182,19 +187,50 @@ function startGroup(row: CsvRow, line: number): CsvGroup {
   return { line, imageId: row.imageId, userId: row.userId, kind, positions, fields: structuredClone(row.fields) };
 }
 
-/** Reads CSV (see the top of this file). */
-export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: ReadOptions = {}): Promise<BatchInput> {
+/** The intake an edit text names on its `# intake <id>` line. */
+const EDIT_INTAKE = /^#\s*intake\s+([0-9]+)\b/;
+
+/**
+ * An edit text's line as CSV cells (the intake's id as an image_id cell at the end); null for a
+ * line with nothing to read (a comment, or a row that gives no value).
+ */
+function editCells(text: string, intake: { id: string | null; header: boolean }): string[] | null {
+  const named = EDIT_INTAKE.exec(text.trim());
+  if (named && intake.id === null) intake.id = named[1]!;
+  const cells = text.replace(/#.*$/, "").trim().split(/\s+/).filter(Boolean);
+  if (cells.length === 0) return null;
+  if (!intake.header) {
+    intake.header = true;
+    return [...cells, "image_id"];
+  }
+  const values = cells.map((cell, index) => (cell === "-" || (index === 0 && cell.toLowerCase() === "total") ? "" : cell));
+  if (values.slice(1).every((cell) => cell === "")) return null;
+  return [...values, intake.id ?? ""];
+}
+
+/** Reads CSV, or with `edit` the edit text of one intake (see the top of this file). */
+export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: ReadOptions = {}, edit = false): Promise<BatchInput> {
   let columns: Map<CsvColumn, number> | null = null;
   let headerSeen = false;
   let group: CsvGroup | null = null;
   let sinkUsed: LineSink | null = null;
+  const intake = { id: null as string | null, header: false };
   const flush = () => {
     if (group && sinkUsed) sinkUsed.change({ line: group.line, imageId: group.imageId, userId: group.userId, fields: group.fields });
     group = null;
   };
   const state = await readLines(chunks, options, (text, line, sink) => {
     sinkUsed = sink;
-    const split = splitCsvLine(text);
+    let split: ReturnType<typeof splitCsvLine>;
+    if (edit) {
+      const cells = editCells(text, intake);
+      if (cells === null) return;
+      if (intake.id === null)
+        return sink.problem({ line, field: null, message: "an edit text names its intake first, on a line # intake <image_id>" });
+      split = { cells };
+    } else {
+      split = splitCsvLine(text);
+    }
     if ("problem" in split) return sink.problem({ line, field: null, message: split.problem });
     if (!headerSeen) {
       headerSeen = true;

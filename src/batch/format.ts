@@ -1,11 +1,12 @@
 /**
  * Which format a batch input is in: from the file name, else from its content (the first
- * non-blank character `{` means JSON Lines, else CSV with the documented header); `--format`
+ * non-blank character `{` means JSON Lines, a first line `# intake <id>` the edit text of `intake
+ * edit`, else CSV with the documented header); `--format`
  * overrides both. Content that contradicts the name is refused with one message.
  */
 import { CSV_COLUMNS } from "./csv.js";
 
-export type BatchFormat = "jsonl" | "csv";
+export type BatchFormat = "jsonl" | "csv" | "edit";
 
 const EXTENSIONS: Record<string, BatchFormat> = { ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv" };
 
@@ -16,20 +17,21 @@ export function formatFromFileName(name: string): BatchFormat | null {
 }
 
 /** What the first non-blank line of an input looks like. */
-export type ContentLook = "empty" | "jsonl" | "json-array" | "csv" | "semicolon" | "unknown";
+export type ContentLook = "empty" | "jsonl" | "json-array" | "csv" | "semicolon" | "edit" | "unknown";
 
 export function lookOf(firstLine: string | null): ContentLook {
   if (firstLine === null) return "empty";
   const text = firstLine.replace(/^\uFEFF/, "").trim();
   if (text.startsWith("{")) return "jsonl";
   if (text.startsWith("[")) return "json-array";
+  if (/^#\s*intake\s+[0-9]+\b/.test(text)) return "edit";
   const isColumn = (name: string) => (CSV_COLUMNS as readonly string[]).includes(name.trim().replace(/^"|"$/g, "").toLowerCase());
   if (text.includes(";") && text.split(";").filter(isColumn).length >= 2) return "semicolon";
   if (text.split(",").some(isColumn)) return "csv";
   return "unknown";
 }
 
-const DESCRIBED: Record<Exclude<ContentLook, "empty" | "unknown">, string> = {
+const DESCRIBED: Record<Exclude<ContentLook, "empty" | "unknown" | "edit">, string> = {
   jsonl: "JSON Lines (its first line starts with {)",
   "json-array": "one JSON array (its first line starts with [), not JSON Lines",
   csv: "CSV (its first line is a header)",
@@ -56,6 +58,8 @@ export function decideFormat(source: string, fileName: string | null, flag: Batc
   if (named === "jsonl" && look === "csv") {
     return { refuse: `${source} looks like ${DESCRIBED.csv}, but its name says JSON Lines`, hint: "rename it .csv, or pass --format csv" };
   }
+  // The edit text of `intake edit`, saved under any name.
+  if (look === "edit") return { format: "edit" };
   if (named) return { format: named };
   if (look === "jsonl" || look === "empty") return { format: "jsonl" };
   if (look === "csv") return { format: "csv" };

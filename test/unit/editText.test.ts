@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { readCsv } from "../../src/batch/csv.js";
+import { decideFormat, lookOf } from "../../src/batch/format.js";
 import { readEditText, renderEditText, withProblems } from "../../src/intake/editText.js";
 import type { Intake } from "../../src/records/intake.js";
 import { segmentationIntake } from "../faults/fixtures.js";
@@ -99,5 +101,43 @@ describe("the edit text", () => {
       "# problem: the edit was not sent; fix the lines below and save, or empty the file to cancel\n" +
         "# problem: line 2: second\nposition quantity\n1 x\n",
     );
+  });
+});
+
+describe("intake apply reading the edit text", () => {
+  const chunks = async function* (text: string) {
+    yield text;
+  };
+
+  it("is found by its # intake line, whatever the file is named", () => {
+    const text = renderEditText(itemized);
+    expect(lookOf(text.split("\n")[0]!)).toBe("edit");
+    expect(decideFormat("fix.txt", "fix.txt", undefined, "edit")).toEqual({ format: "edit" });
+  });
+
+  it("gives one change of the intake, with each value a row gives ('-' gives none)", async () => {
+    const input = await readCsv(chunks(edited(itemized, "2", "150 low - - -")), {}, true);
+    expect(input.problems).toEqual([]);
+    const [change] = [...input.changes];
+    expect([...input.changes]).toHaveLength(1);
+    expect(change).toMatchObject({ imageId: 1002, userId: undefined });
+    expect((change!.fields as { quantity: Record<string, number> }).quantity["2"]).toBe(150);
+    expect((change!.fields as { salt: Record<string, string> }).salt["2"]).toBe("low");
+    expect((change!.fields as { sugar?: Record<string, string> }).sugar?.["2"]).toBeUndefined();
+  });
+
+  it("reads a recognition-only intake's total row as the intake's own fields", async () => {
+    const input = await readCsv(chunks(edited(recognition, "total", "300 low none")), {}, true);
+    expect(input.problems).toEqual([]);
+    expect([...input.changes].map((change) => change.fields)).toEqual([{ quantity: 300, salt: "low", sugar: "none" }]);
+  });
+
+  it("refuses, by line, a text without its # intake line and a value the rules refuse", async () => {
+    const nameless = await readCsv(chunks("position quantity\n1 150\n"), {}, true);
+    expect(nameless.problems[0]).toMatchObject({ line: 1, message: expect.stringContaining("# intake <image_id>") });
+    const text = edited(itemized, "2", "150 salty - - -");
+    const bad = await readCsv(chunks(text), {}, true);
+    const line = text.split("\n").findIndex((row) => row.startsWith("2 ")) + 1;
+    expect(bad.problems).toEqual([expect.objectContaining({ line, field: "salt" })]);
   });
 });

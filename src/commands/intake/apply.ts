@@ -60,8 +60,8 @@ export interface ApplyFlags extends ChangeFlags {
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
   const formatFlag = options.format;
-  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv") {
-    throw usageError(`--format must be jsonl or csv, got "${String(formatFlag)}"`);
+  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv" && formatFlag !== "edit") {
+    throw usageError(`--format must be jsonl, csv or edit, got "${String(formatFlag)}"`);
   }
   const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;

@@ -63,8 +63,8 @@ export async function readChanges(ctx: Context, file: string, flag: BatchFormat 
     const { firstLine, input: replayed } = await peekFirstLine(chunks);
     const decision = decideFormat(source, file === "-" ? null : file, flag, lookOf(firstLine));
     if ("refuse" in decision) throw usageError(`${decision.refuse}: nothing was sent`, { hint: decision.hint });
-    const read = decision.format === "csv" ? readCsv : readJsonLines;
-    return read(replayed, { signal: ctx.signal });
+    if (decision.format === "jsonl") return readJsonLines(replayed, { signal: ctx.signal });
+    return readCsv(replayed, { signal: ctx.signal }, decision.format === "edit");
   });
   if (input.interrupted) throw interruptedError("interrupted while reading the changes: nothing was sent");
   if (input.problemCount > 0) {

@@ -137,7 +137,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
   },
   options: {
     format: option("--format <format>", "input format (default: from the file extension, else from the content)", {
-      choices: ["jsonl", "csv"],
+      choices: ["jsonl", "csv", "edit"],
     }),
     concurrency: option("--concurrency <n>", "intakes changed at once, 1 to 64 (default 4); one intake's changes go in file order"),
     continueOnError: option(

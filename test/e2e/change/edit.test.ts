@@ -82,6 +82,28 @@ describe("intake edit against the sandbox", () => {
     expect([back.serving_size, back.salt]).toEqual([180, "medium"]);
   });
 
+  it("intake apply reads the text intake edit opens on: the intake's rows in one update", async () => {
+    const setup = editorSetup([{ exit: 1 }]);
+    expectExit(await setup.cli(["intake", "edit", "1002"]), 3);
+    const file = join(setup.tmp, "fix.txt");
+    writeFileSync(file, setup.opened()[0]!.replace(/^3( +)200 /m, "3$1190 "));
+    const count = sandbox.countRequests();
+    const result = await setup.cli(["intake", "apply", file], { tty: false });
+    expectExit(result, 0);
+    expect(count()[POST_QUANTITY]).toBe(1);
+    expect(result.stdout).toMatch(/"status":"applied".*"changed":\[\{"position":"3","field":"grams","before":200,"after":190\}\]/);
+    expect(itemOf(sandbox.intake(1002), 3).recipe.serving_size).toBe(190);
+    expectExit(await setup.cli(["undo", "--last", "--yes"]), 0);
+    expect(itemOf(sandbox.intake(1002), 3).recipe.serving_size).toBe(200);
+    // Named as a format too, from stdin.
+    const dry = await setup.cli(["intake", "apply", "-", "--format", "edit", "--dry-run"], {
+      tty: false,
+      stdin: readFileSync(file, "utf8"),
+    });
+    expectExit(dry, 0);
+    expect(dry.stdout).toMatch(/"status":"dry_run"/);
+  });
+
   it("a recognition-only intake: its total grams and salt in one update", async () => {
     const setup = editorSetup([{ replace: ["^total( +)320( +)medium", "total$1330$2low   "] }]);
     const result = await setup.cli(["intake", "edit", "1001"]);
