@@ -116,7 +116,7 @@ describe("completion", () => {
     expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "--salt", "")).toEqual(["high", "low", "medium", "none"]);
     expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "1", "--oil", "m")).toEqual(["medium"]);
     expect(await completeWithValues("foodctl", "intake", "set-modifiers", "1002", "--measures", "")).toEqual(["imperial", "metric"]);
-    expect(await completeWithValues("foodctl", "intake", "apply", "x.csv", "--format", "")).toEqual(["csv", "jsonl"]);
+    expect(await completeWithValues("foodctl", "intake", "apply", "x.csv", "--format", "")).toEqual(["csv", "edit", "jsonl"]);
     expect(await completeWithValues("foodctl", "config", "get", "")).toEqual(expect.arrayContaining(["api-url", "timeout", "user"]));
     expect(await completeWithValues("foodctl", "config", "set", "ti")).toEqual(["timeout", "timezone"]);
     expect(await completeWithValues("foodctl", "completion", "")).toEqual(expect.arrayContaining(["bash", "fish", "zsh"]));
