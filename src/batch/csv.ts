@@ -10,6 +10,7 @@
  * not given, `total` the position of a recognition-only intake's row and `#` starts a comment. It
  * is read here as those rows with that image_id, so both formats follow one set of rules.
  */
+import { editTextCells, intakeNamedBy, TOTAL_POSITION, UNSET } from "../intake/editText.js";
 import { parsePositiveId } from "../intake/ids.js";
 import { parsePositionKey, type PositionKind } from "../intake/positions.js";
 import { readGramsText } from "../intake/quantity.js";
@@ -187,23 +188,20 @@ function startGroup(row: CsvRow, line: number): CsvGroup {
   return { line, imageId: row.imageId, userId: row.userId, kind, positions, fields: structuredClone(row.fields) };
 }
 
-/** The intake an edit text names on its `# intake <id>` line. */
-const EDIT_INTAKE = /^#\s*intake\s+([0-9]+)\b/;
-
 /**
  * An edit text's line as CSV cells (the intake's id as an image_id cell at the end); null for a
  * line with nothing to read (a comment, or a row that gives no value).
  */
 function editCells(text: string, intake: { id: string | null; header: boolean }): string[] | null {
-  const named = EDIT_INTAKE.exec(text.trim());
-  if (named && intake.id === null) intake.id = named[1]!;
-  const cells = text.replace(/#.*$/, "").trim().split(/\s+/).filter(Boolean);
+  const named = intakeNamedBy(text);
+  if (named !== null && intake.id === null) intake.id = String(named);
+  const cells = editTextCells(text);
   if (cells.length === 0) return null;
   if (!intake.header) {
     intake.header = true;
     return [...cells, "image_id"];
   }
-  const values = cells.map((cell, index) => (cell === "-" || (index === 0 && cell.toLowerCase() === "total") ? "" : cell));
+  const values = cells.map((cell, index) => (cell === UNSET || (index === 0 && cell.toLowerCase() === TOTAL_POSITION) ? "" : cell));
   if (values.slice(1).every((cell) => cell === "")) return null;
   return [...values, intake.id ?? ""];
 }

@@ -4,6 +4,7 @@
  * edit`, else CSV with the documented header); `--format`
  * overrides both. Content that contradicts the name is refused with one message.
  */
+import { intakeNamedBy } from "../intake/editText.js";
 import { CSV_COLUMNS } from "./csv.js";
 
 export type BatchFormat = "jsonl" | "csv" | "edit";
@@ -24,7 +25,7 @@ export function lookOf(firstLine: string | null): ContentLook {
   const text = firstLine.replace(/^\uFEFF/, "").trim();
   if (text.startsWith("{")) return "jsonl";
   if (text.startsWith("[")) return "json-array";
-  if (/^#\s*intake\s+[0-9]+\b/.test(text)) return "edit";
+  if (intakeNamedBy(text) !== null) return "edit";
   const isColumn = (name: string) => (CSV_COLUMNS as readonly string[]).includes(name.trim().replace(/^"|"$/g, "").toLowerCase());
   if (text.includes(";") && text.split(";").filter(isColumn).length >= 2) return "semicolon";
   if (text.split(",").some(isColumn)) return "csv";

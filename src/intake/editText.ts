@@ -86,12 +86,24 @@ interface Line {
   cells: string[];
 }
 
+/** The intake an edit text names on its `# intake <id>` line, or null for any other line. */
+export function intakeNamedBy(line: string): number | null {
+  const named = /^#\s*intake\s+([0-9]+)\b/.exec(line.trim());
+  return named ? Number(named[1]) : null;
+}
+
+/** A line's cells: `#` to the end dropped, the rest split at spaces; none for a blank or comment line. */
+export function editTextCells(raw: string): string[] {
+  const hash = raw.indexOf("#");
+  const content = (hash === -1 ? raw : raw.slice(0, hash)).trim();
+  return content === "" ? [] : content.split(/\s+/);
+}
+
 function meaningfulLines(text: string): Line[] {
   const lines: Line[] = [];
   text.split(/\r?\n/).forEach((raw, index) => {
-    const hash = raw.indexOf("#");
-    const content = (hash === -1 ? raw : raw.slice(0, hash)).trim();
-    if (content !== "") lines.push({ number: index + 1, cells: content.split(/\s+/) });
+    const cells = editTextCells(raw);
+    if (cells.length > 0) lines.push({ number: index + 1, cells });
   });
   return lines;
 }
