@@ -117,7 +117,7 @@ describe("M1: journal writes on a full disk", () => {
         ),
       ),
     ]);
-    expect(await store.entries()).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
+    expect((await store.query()).entries).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
   });
 
   it("keeps the record glued onto a torn fragment, counting the fragment as unreadable", async () => {
