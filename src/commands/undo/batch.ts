@@ -25,7 +25,6 @@ import {
 import { askYesNo } from "../confirm.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
-import { openJournal } from "../journaled.js";
 import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
 import {
   planEntryUndo,
@@ -77,26 +76,19 @@ function printer(ctx: Context): ResultPrinter<UndoResult> {
 }
 
 export async function undoBatch(
-  ctx: Context,
+  single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
   options: UndoOptions,
 ): Promise<number> {
-  const client = await ctx.client();
+  const { ctx } = single;
   if (!options.dryRun && !options.yes) {
     const question = `Undo ${thousands(targets.length)} changes of batch ${targets[0]!.batch_id ?? "?"} (last line first)?`;
     if (!(await askYesNo(ctx, question))) throw cancelledError("cancelled: nothing was sent");
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
-  const run: UndoRun = {
-    ctx,
-    // Ctrl-C stops the batch between entries; the undo in flight is finished and reported.
-    client: client.derive({ signal: undefined }),
-    journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
-    force: options.force,
-    dryRun: options.dryRun,
-    verify: options.verify,
-  };
+  // Ctrl-C stops the batch between entries; the undo in flight is finished and reported.
+  const run: UndoRun = { ...single, client: single.client.derive({ signal: undefined }) };
   const state = newState(targets);
   const started = performance.now();
   const output = createBatchOutput(
