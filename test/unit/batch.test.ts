@@ -198,7 +198,6 @@ describe("readJsonLines", () => {
       [1, 1001],
       [4, 1002],
     ]);
-    expect(input.lines).toBe(4);
   });
 
   it("reports the problems of every line and keeps no change once one is found", async () => {
