@@ -59,10 +59,6 @@ export interface ApplyFlags extends ChangeFlags {
 
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
-  const formatFlag = options.format;
-  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv" && formatFlag !== "edit") {
-    throw usageError(`--format must be jsonl, csv or edit, got "${String(formatFlag)}"`);
-  }
   const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
   if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
@@ -73,7 +69,8 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
   if (results === "-" || results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   return {
-    format: formatFlag,
+    // One of BatchFormat: commander refuses any other (the option's choices).
+    format: options.format as BatchFormat | undefined,
     concurrency,
     continueOnError: options.continueOnError === true,
     skipApplied,
