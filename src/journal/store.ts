@@ -115,12 +115,12 @@ export class JournalStore {
   }
 
   /**
-   * Appends records as whole lines; first drops entries older than `days` when there are any. A
+   * Appends a record as a whole line; first drops entries older than `days` when there are any. A
    * write cut short (a full disk) is taken back, so no half record stays to glue onto the next.
    */
-  async append(records: readonly JournalRecord[], days: number | null, now: number): Promise<void> {
+  async append(record: JournalRecord, days: number | null, now: number): Promise<void> {
     this.prepare();
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
+    const text = `${JSON.stringify(record)}\n`;
     await this.locked(async () => {
       try {
         if (days !== null) await this.dropOlderThan(now - days * DAY_MS);
