@@ -18,8 +18,6 @@ export interface GlobalFlags {
   tz?: string | undefined;
 }
 
-export { isLoopbackHost };
-
 export type Source = "flag" | "env" | "profile" | "default";
 
 export interface TokenSetting {
