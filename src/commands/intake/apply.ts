@@ -16,6 +16,7 @@ import { thousands } from "../../intake/amounts.js";
 import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
+import { shellQuote } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
@@ -181,9 +182,8 @@ async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, 
 
 /** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */
 function resumeCommand(input: { file: string; results: string | undefined }): string {
-  const quote = (text: string) => (/^[A-Za-z0-9._/-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
-  const results = input.results === undefined ? "<the results file>" : quote(input.results);
-  return `foodctl intake apply ${quote(input.file)} --skip-applied ${results} --results ${results}`;
+  const results = input.results === undefined ? "<the results file>" : shellQuote(input.results);
+  return `foodctl intake apply ${shellQuote(input.file)} --skip-applied ${results} --results ${results}`;
 }
 
 function plural(count: number, noun: string): string {

@@ -13,7 +13,7 @@ import { buildRestoreFields, describeState } from "../../intake/editable.js";
 import { readItems } from "../../intake/items.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
-import { parseImageIdArg } from "../args.js";
+import { parseImageIdArg, shellQuote } from "../args.js";
 import { checkReportPath } from "./reportFile.js";
 import * as steps from "./steps.js";
 import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
@@ -201,10 +201,6 @@ function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
   const command = `echo ${shellQuote(line)} | foodctl ${[...globals, "intake apply - --format jsonl"].join(" ")}`;
   const undo = state.changeEntry ? `foodctl ${[...globals, "undo", state.changeEntry].join(" ")}` : null;
   return { original: describeState(readItems(original)), fields, command, undo };
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** Whether `path` is this run's own stdout (`/dev/stdout`, `/dev/fd/1`), which may be a socket no path opens. */
