@@ -14,7 +14,6 @@ import type { IntakeState } from "../../journal/state.js";
 import {
   renderUndoDocument,
   renderUndoHead,
-  renderUndoJson,
   renderUndoLine,
   renderUndoRow,
   renderUndoSummary,
@@ -22,6 +21,7 @@ import {
   type UndoStatus,
   type UndoSummary,
 } from "../../output/undo.js";
+import { renderResult } from "../../output/batch.js";
 import { askYesNo } from "../confirm.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
@@ -68,7 +68,7 @@ function newState(targets: readonly JournalEntry[]): BatchState {
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
-    json: renderUndoJson,
+    json: renderResult,
     // --json prints one document at the end.
     stdout: (result, human, color) => (ctx.json ? "" : human ? renderUndoLine(result, color) : renderUndoRow(result)),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
