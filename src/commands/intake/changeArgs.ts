@@ -55,12 +55,7 @@ export function parseQuantityArgs(values: string[], imageId: number): QuantityAr
   return { form: "items", quantities };
 }
 
-export interface ModifierFlags {
-  salt?: string | undefined;
-  sugar?: string | undefined;
-  oil?: string | undefined;
-  measures?: string | undefined;
-}
+export type ModifierFlags = Partial<ModifierLevels>;
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn one text into the other. */
 function editDistance(a: string, b: string): number {
