@@ -68,16 +68,8 @@ export interface Change {
 /** Journals the change, sends it, reads it back and completes the journal entry. */
 export async function sendChange(client: ApiClient, change: Change): Promise<UpdateOutcome> {
   const { journal, batchId, undoOf } = change.options;
-  const journalId = await journal?.begin({
-    id: change.journalId,
-    imageId: change.imageId,
-    request: change.request,
-    before: change.before,
-    batchId,
-    undoOf,
-    imageCopy: change.imageCopy,
-    notes: change.notes,
-  });
+  // The begin record takes the change's intake, request, before state, image copy and notes as they are.
+  const journalId = await journal?.begin({ ...change, id: change.journalId, batchId, undoOf });
   let response: ApiResult<unknown>;
   try {
     response = await change.send();
