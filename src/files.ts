@@ -43,24 +43,11 @@ export function writeFileAtomic(
 ): void {
   const target = followLink(file);
   const existing = statOrUndefined(target);
-  if (existing && !existing.isFile()) {
-    const fd = openSync(target, "w");
-    try {
-      writeEach(fd, data);
-    } finally {
-      closeSync(fd);
-    }
-    return;
-  }
+  if (existing && !existing.isFile()) return writeEach(openSync(target, "w"), data);
   const folder = mkdtempSync(join(dirname(target), `.${basename(target)}.`));
   const temporary = join(folder, TEMPORARY_FILE);
   try {
-    const fd = openSync(temporary, "wx", options.mode ?? 0o600);
-    try {
-      writeEach(fd, data);
-    } finally {
-      closeSync(fd);
-    }
+    writeEach(openSync(temporary, "wx", options.mode ?? 0o600), data);
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -70,10 +57,14 @@ export function writeFileAtomic(
   }
 }
 
-/** The data whole, or piece by piece as an iterable gives it (a rewrite that streams a large file). */
+/** The data whole, or piece by piece as an iterable gives it (a rewrite that streams a large file); closes `fd`. */
 function writeEach(fd: number, data: string | Uint8Array | Iterable<string | Uint8Array>): void {
-  if (typeof data === "string" || data instanceof Uint8Array) writeAll(fd, data);
-  else for (const piece of data) writeAll(fd, piece);
+  try {
+    if (typeof data === "string" || data instanceof Uint8Array) writeAll(fd, data);
+    else for (const piece of data) writeAll(fd, piece);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes every byte, or throws (a short write on a full disk is an error, not half a file). */

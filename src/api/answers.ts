@@ -1,6 +1,6 @@
 /**
  * Reading an answer: its error body (sentence and the service's code), its Retry-After and
- * RateLimit-* headers, and its JSON with control characters made harmless. Pure, no I/O.
+ * RateLimit-Reset headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
 import { describeWait } from "../clock.js";
 import { errorForStatus, failure, type CliError } from "../errors.js";
@@ -10,13 +10,6 @@ import { checkRecord, describeProblem } from "../records/check.js";
 import type { IntakeListResponse } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import type { TransportResponse } from "./transport.js";
-
-export interface RateLimitInfo {
-  limit: number | undefined;
-  remaining: number | undefined;
-  /** RateLimit-Reset in milliseconds from when the answer came. */
-  resetMs: number | undefined;
-}
 
 /** Retry-After in seconds or as an HTTP date; milliseconds, or undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
@@ -28,12 +21,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The readable sentence of an error body, one line; null for a non-JSON body (an HTML 502). */
-export function errorMessage(body: Buffer): string | null {
-  return readErrorBody(body).message;
-}
-
-/** An error body's sentence (one line) and the service's code; nulls for a non-JSON body. */
+/** An error body's sentence (one line) and the service's code; nulls for a non-JSON body (an HTML 502). */
 export function readErrorBody(body: Buffer): { message: string | null; code: number | string | null } {
   try {
     const parsed = checkRecord(validators.ErrorBody, JSON.parse(body.toString("utf8")));
@@ -57,17 +45,6 @@ export function readErrorBody(body: Buffer): { message: string | null; code: num
 export function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
   return Math.round(Number(value) * 1000);
-}
-
-/** The RateLimit-* headers of an answer, or null when it has none. */
-export function readRateLimit(headers: Record<string, string | undefined>): RateLimitInfo | null {
-  const whole = (value: string | undefined) => (value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
-  const info = {
-    limit: whole(headers["ratelimit-limit"]),
-    remaining: whole(headers["ratelimit-remaining"]),
-    resetMs: parseSeconds(headers["ratelimit-reset"]),
-  };
-  return info.limit === undefined && info.remaining === undefined && info.resetMs === undefined ? null : info;
 }
 
 /**
@@ -177,8 +154,6 @@ export interface ApiResult<T> {
   raw: string;
   data: T;
   status: number;
-  /** The answer's RateLimit-* headers, for a batch that paces itself (null when it sent none). */
-  rateLimit: RateLimitInfo | null;
   /** The answer's headers (lower-case names): the quota's, for `auth status --check`. */
   headers: Record<string, string | undefined>;
 }

@@ -8,7 +8,7 @@ import { failure, forbiddenError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
 import { QUOTA_HEADERS } from "./quota.js";
-import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes, readRateLimit } from "./answers.js";
+import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes } from "./answers.js";
 import type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 import { checkRecord, describeProblem, type Validator } from "../records/check.js";
 import type { IntakeResponse } from "../records/intake.js";
@@ -16,8 +16,7 @@ import * as validators from "../records/validators/intake.js";
 import { Attempts } from "./retries.js";
 import { TransportError, type Transport, type TransportResponse } from "./transport.js";
 
-export { errorMessage, parseRetryAfter, readRateLimit } from "./answers.js";
-export type { ApiResult, IntakeListResult, RateLimitInfo, ResponseInfo, UnreadableRecord } from "./answers.js";
+export type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -260,7 +259,7 @@ export class ApiClient {
     salvage?: (json: unknown) => T | null,
   ): ApiResult<T> {
     const raw = response.body.toString("utf8");
-    const headers = response.headers;
+    const result = (data: T): ApiResult<T> => ({ raw, data, status: response.status, headers: response.headers });
     if (validator === null) {
       let data: unknown = null;
       if (raw.trim() !== "") {
@@ -270,7 +269,7 @@ export class ApiClient {
           data = null;
         }
       }
-      return { raw, data: data as T, status: response.status, rateLimit: readRateLimit(headers), headers };
+      return result(data as T);
     }
     let json: unknown;
     try {
@@ -280,13 +279,13 @@ export class ApiClient {
     }
     const checked = checkRecord(validator, json);
     const salvaged = checked.valid ? null : (salvage?.(json) ?? null);
-    if (salvaged !== null) return { raw, data: salvaged, status: response.status, rateLimit: readRateLimit(headers), headers };
+    if (salvaged !== null) return result(salvaged);
     if (!checked.valid) {
       const problem = describeProblem(checked.problems[0]!);
       throw failure(`unexpected response from ${url.host}: ${response.status} answer does not fit: ${problem}`, {
         status: response.status,
       });
     }
-    return { raw, data: checked.data, status: response.status, rateLimit: readRateLimit(headers), headers };
+    return result(checked.data);
   }
 }

@@ -43,12 +43,17 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
   return new Promise<TransportResponse>((resolve, reject) => {
     let sent = false;
     let settled = false;
-    const fail = (error: TransportError) => {
-      if (settled) return;
+    /** True for the first outcome only: it stops the timer and lets go of the signal. */
+    const settle = () => {
+      if (settled) return false;
       settled = true;
       stopTimer();
-      // A batch shares one signal: a listener left behind per failed request would pile up.
+      // A batch shares one signal: a listener left behind per request would pile up.
       request.signal?.removeEventListener("abort", onAbort);
+      return true;
+    };
+    const fail = (error: TransportError) => {
+      if (!settle()) return;
       req.destroy();
       reject(error);
     };
@@ -57,11 +62,7 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
     );
     const headers: Record<string, string> = { ...request.headers };
     if (request.body) headers["content-length"] = String(request.body.byteLength);
-    const req = send(request.url, {
-      method: request.method,
-      headers,
-      agent,
-    });
+    const req = send(request.url, { method: request.method, headers, agent });
     const onAbort = () => fail(new TransportError("aborted", "request cancelled", sent));
     request.signal?.addEventListener("abort", onAbort, { once: true });
     req.on("error", (error: NodeJS.ErrnoException) => {
@@ -73,11 +74,7 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
     req.on("response", (res) => {
       readLimited(res, request.maxResponseBytes, res.headers["content-length"], res.statusCode).then(
         (body) => {
-          if (settled) return;
-          settled = true;
-          stopTimer();
-          request.signal?.removeEventListener("abort", onAbort);
-          resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
+          if (settle()) resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
         },
         (error: unknown) => {
           fail(

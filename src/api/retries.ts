@@ -1,7 +1,7 @@
 /** The attempts of one request: backoff with jitter, Retry-After, the shared 429 pause, and what a failure or Ctrl-C means for the data. */
 import type { Clock } from "../clock.js";
 import { failure, interruptedError, unavailableError } from "../errors.js";
-import { parseRetryAfter, parseSeconds } from "./answers.js";
+import { parseRetryAfter, parseSeconds, statusText } from "./answers.js";
 import { isLoopbackHost, type TransportError, type TransportResponse } from "./transport.js";
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
@@ -21,12 +21,8 @@ export interface RetrySettings {
   onWait?: ((line: string) => void) | undefined;
 }
 
-const REASONS: Record<number, string> = {
-  429: "429 Too Many Requests",
-  502: "502 Bad Gateway",
-  503: "503 Service Unavailable",
-  504: "504 Gateway Timeout",
-};
+/** "503 Service Unavailable": why a retry waits. */
+const reason = (status: number) => `${status} ${statusText(status)}`;
 
 /** "waiting 100 s before retrying (503 Service Unavailable)…" */
 export function describeWait(ms: number, reason: string): string {
@@ -115,11 +111,11 @@ export class Attempts {
       else this.attempt++;
       // Every request of this client waits, so a batch slows down as a whole; said once per longer pause.
       const until = clock.now() + (retryAfter ?? this.backoffMs(this.count));
-      if (until > pause.until) this.settings.onWait?.(describeWait(until - clock.now(), REASONS[429]!));
+      if (until > pause.until) this.settings.onWait?.(describeWait(until - clock.now(), reason(429)));
       pause.until = Math.max(pause.until, until);
     } else {
       this.attempt++;
-      await this.backoff(this.attempt, retryAfter, REASONS[response.status] ?? String(response.status));
+      await this.backoff(this.attempt, retryAfter, reason(response.status));
     }
     return true;
   }
@@ -129,9 +125,9 @@ export class Attempts {
     return Math.round(ceiling / 2 + (this.settings.random() * ceiling) / 2);
   }
 
-  private async backoff(attempt: number, retryAfterMs: number | undefined, reason: string): Promise<void> {
+  private async backoff(attempt: number, retryAfterMs: number | undefined, why: string): Promise<void> {
     const ms = retryAfterMs ?? this.backoffMs(attempt);
-    this.settings.onWait?.(describeWait(ms, reason));
+    this.settings.onWait?.(describeWait(ms, why));
     await this.settings.clock.sleep(ms, this.settings.signal);
   }
 }

@@ -54,12 +54,6 @@ export class ChangeList {
     return index;
   }
 
-  /** Replaces a change's body (a CSV change that gains rows); the old bytes are left unused. */
-  setFields(index: number, fields: Record<string, unknown>): void {
-    this.check(index);
-    this.writeFields(index, fields);
-  }
-
   at(index: number): BatchChange {
     this.check(index);
     const userId = this.userIds[index]!;

@@ -11,8 +11,6 @@ export interface BatchInput {
   problems: BatchProblem[];
   /** Every problem found, including those past the cap. */
   problemCount: number;
-  /** Input lines seen. */
-  lines: number;
   /** Reading stopped because the signal aborted. */
   interrupted: boolean;
 }
@@ -28,7 +26,6 @@ export const MAX_BATCH_CHANGES = 1_000_000;
 export interface ReadState {
   changes: ChangeList;
   problems: ProblemList;
-  lines: number;
   interrupted: boolean;
   /** The change limit was reached: nothing more is read. */
   full: boolean;
@@ -69,10 +66,9 @@ export async function readLines(
   options: ReadOptions,
   handle: (text: string, line: number, sink: LineSink) => void,
 ): Promise<ReadState> {
-  const state: ReadState = { changes: new ChangeList(), problems: new ProblemList(), lines: 0, interrupted: false, full: false };
+  const state: ReadState = { changes: new ChangeList(), problems: new ProblemList(), interrupted: false, full: false };
   const sink = newSink(state, options.maxChanges ?? MAX_BATCH_CHANGES);
   for await (const input of splitLines(chunks)) {
-    state.lines = input.line;
     if (options.signal?.aborted) {
       state.interrupted = true;
       break;
@@ -85,9 +81,8 @@ export async function readLines(
 }
 
 export function finishInput(state: ReadState): BatchInput {
-  const { problems, lines } = state;
-  const interrupted = state.interrupted || false;
+  const { problems, interrupted } = state;
   // A refused batch keeps nothing.
   const changes = problems.count > 0 || interrupted ? new ChangeList() : state.changes;
-  return { changes, problems: problems.list, problemCount: problems.count, lines, interrupted };
+  return { changes, problems: problems.list, problemCount: problems.count, interrupted };
 }

@@ -68,16 +68,8 @@ export interface Change {
 /** Journals the change, sends it, reads it back and completes the journal entry. */
 export async function sendChange(client: ApiClient, change: Change): Promise<UpdateOutcome> {
   const { journal, batchId, undoOf } = change.options;
-  const journalId = await journal?.begin({
-    id: change.journalId,
-    imageId: change.imageId,
-    request: change.request,
-    before: change.before,
-    batchId,
-    undoOf,
-    imageCopy: change.imageCopy,
-    notes: change.notes,
-  });
+  // The begin record takes the change's intake, request, before state, image copy and notes as they are.
+  const journalId = await journal?.begin({ ...change, id: change.journalId, batchId, undoOf });
   let response: ApiResult<unknown>;
   try {
     response = await change.send();
@@ -88,7 +80,7 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
   }
   let outcome: UpdateOutcome;
   try {
-    outcome = await finishChange(client, change.imageId, change.before, response, change.options.verify, change.fields);
+    outcome = await finishChange(client, change, response);
   } catch (error) {
     if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: [READ_BACK_FAILED], error });
     throw error;
@@ -116,15 +108,9 @@ function holdsIntake(response: unknown): boolean {
 }
 
 /** After a change was sent: read the intake again (unless --no-verify) and compare. */
-async function finishChange(
-  client: ApiClient,
-  imageId: number,
-  before: Intake | null,
-  response: ApiResult<unknown>,
-  verify: boolean,
-  fields: Record<string, unknown>,
-): Promise<UpdateOutcome> {
-  if (!verify) {
+async function finishChange(client: ApiClient, change: Change, response: ApiResult<unknown>): Promise<UpdateOutcome> {
+  const { imageId, before, fields } = change;
+  if (!change.options.verify) {
     // The change's answer as received is printed under --json --no-verify when it carries the intake.
     const afterRaw = holdsIntake(response.data) ? response.raw : null;
     return { imageId, before, after: null, afterRaw, diff: null, ignored: [], response: response.data, dryRun: null };

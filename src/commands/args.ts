@@ -1,4 +1,4 @@
-/** Argument checks every command shares, each a usage error (exit 2) before anything is sent. */
+/** Argument checks every command shares, each a usage error (exit 2) before anything is sent; and the quoting of a command it prints. */
 import { usageError } from "../errors.js";
 import { looksLikeDate, parseApiDateTime, toApiDateTime } from "../intake/dates.js";
 import { parsePositiveId } from "../intake/ids.js";
@@ -19,4 +19,9 @@ export function parseDateOption(flag: string, text: string, edge: "start" | "end
   if (date === null && looksLikeDate(text)) throw usageError(`${flag}: "${text}" is not a date in the calendar`);
   if (date === null) throw usageError(`${flag} must be a date (YYYY-MM-DD) or an ISO 8601 time, got "${text}"`);
   return date;
+}
+
+/** A word as a shell reads it back: as it is when it holds nothing the shell treats specially, else in single quotes. */
+export function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }

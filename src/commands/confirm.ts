@@ -1,4 +1,4 @@
-/** A yes/no question on the terminal (stderr), default no. */
+/** Questions on the terminal (stderr), through inquirer: a yes/no (default no), and the prompt of any other question. */
 import type { Context } from "../context.js";
 import { interruptedError, usageError } from "../errors.js";
 
@@ -10,17 +10,25 @@ export function requireAnswerable(ctx: Context, options: { yes: boolean; dryRun:
   }
 }
 
-/** True for yes. Ctrl-C at the prompt is an interruption (exit 130), not an answer. */
-export async function askYesNo(ctx: Context, message: string): Promise<boolean> {
-  const { default: confirm } = await import("@inquirer/confirm");
+type PromptContext = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; signal: AbortSignal };
+
+/** An inquirer prompt on stdin and stderr. Ctrl-C at it is an interruption (exit 130, `interrupted`), not an answer. */
+export async function prompt<T>(ctx: Context, ask: (on: PromptContext) => Promise<T>, interrupted: string): Promise<T> {
   try {
-    return await confirm(
-      { message, default: false },
-      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream, signal: ctx.signal },
-    );
+    return await ask({
+      input: ctx.io.stdin as NodeJS.ReadableStream,
+      output: ctx.io.stderr as unknown as NodeJS.WritableStream,
+      signal: ctx.signal,
+    });
   } catch (error) {
     const name = (error as Error).name;
-    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError("interrupted at the prompt: nothing was sent");
+    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError(interrupted);
     throw error;
   }
+}
+
+/** True for yes. */
+export async function askYesNo(ctx: Context, message: string): Promise<boolean> {
+  const { default: confirm } = await import("@inquirer/confirm");
+  return prompt(ctx, (on) => confirm({ message, default: false }, on), "interrupted at the prompt: nothing was sent");
 }

@@ -18,8 +18,6 @@ export interface GlobalFlags {
   tz?: string | undefined;
 }
 
-export { isLoopbackHost };
-
 export type Source = "flag" | "env" | "profile" | "default";
 
 export interface TokenSetting {
@@ -113,30 +111,21 @@ export function resolveSettings(
   }
   const profile = stored ?? {};
 
-  let apiUrl: Settings["apiUrl"] = null;
-  if (flags.apiUrl !== undefined && flags.apiUrl !== "") apiUrl = { value: flags.apiUrl, source: "flag" };
-  else if (env.FOODCTL_API_URL) apiUrl = { value: env.FOODCTL_API_URL, source: "env" };
-  else if (profile["api-url"]) apiUrl = { value: profile["api-url"], source: "profile" };
+  const apiUrlFrom = pickText(flags.apiUrl, "--api-url", env.FOODCTL_API_URL, "FOODCTL_API_URL");
+  const profileApiUrl = profile["api-url"] ? { value: profile["api-url"], source: "profile" as const } : null;
+  const apiUrl = apiUrlFrom ? { value: apiUrlFrom.text, source: apiUrlFrom.source } : profileApiUrl;
 
   // A bad value is reported under the name the user gave it (--user or FOODCTL_USER).
   const userFrom = pickText(flags.user, "--user", env.FOODCTL_USER, "FOODCTL_USER");
-  let user: number | undefined = profile.user;
-  let userSource: Source | null = profile.user === undefined ? null : "profile";
-  if (userFrom) {
-    const parsed = parsePositiveId(userFrom.text);
-    if (parsed === null) throw usageError(`${userFrom.name} must be a positive integer user id, got "${userFrom.text}"`);
-    user = parsed;
-    userSource = userFrom.source;
-  }
+  const user = userFrom ? parsePositiveId(userFrom.text) : profile.user;
+  if (user === null) throw usageError(`${userFrom!.name} must be a positive integer user id, got "${userFrom!.text}"`);
+  const userSource = userFrom?.source ?? (profile.user === undefined ? null : "profile");
 
   const timeoutFrom = pickText(flags.timeout, "--timeout", env.FOODCTL_TIMEOUT, "FOODCTL_TIMEOUT");
-  let timeoutSeconds = profile.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-  let timeoutSource: Source = profile.timeout === undefined ? "default" : "profile";
-  if (timeoutFrom) {
-    const parsed = parseTimeoutSeconds(timeoutFrom.text, timeoutFrom.name);
-    timeoutSeconds = parsed;
-    timeoutSource = timeoutFrom.source;
-  }
+  const timeoutSeconds = timeoutFrom
+    ? parseTimeoutSeconds(timeoutFrom.text, timeoutFrom.name)
+    : (profile.timeout ?? DEFAULT_TIMEOUT_SECONDS);
+  const timeoutSource = timeoutFrom?.source ?? (profile.timeout === undefined ? "default" : "profile");
 
   const retries = resolveRetries(flags);
   const token = resolveToken(env, profile);

@@ -65,11 +65,6 @@ export function toWallClock(text: string, edge: "start" | "end", zone: string): 
   return !hasOffset || zone === "UTC" ? whole : wallClockAt(whole, zone);
 }
 
-/** A wall-clock time `ms` before another (`3d`, `12h`): the clock's arithmetic, not the instant's. */
-export function wallClockBefore(wall: Date, ms: number): Date {
-  return new Date(wall.getTime() - ms);
-}
-
 /** Reads the API's date form; null when malformed or not a real date. */
 export function parseApiDateTime(text: string): Date | null {
   const match = API_DATE.exec(text);

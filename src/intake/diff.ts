@@ -26,6 +26,8 @@ export interface IntakeDiff {
   changed: boolean;
 }
 
+const LEVEL_FIELDS = [...MODIFIERS, "measures"] as const;
+
 const close = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 0.05);
 
 function displayImageOf(intake: Intake) {
@@ -40,33 +42,23 @@ function displayImageOf(intake: Intake) {
 export function diffIntakes(before: Intake, after: Intake): IntakeDiff {
   const beforeItems = new Map(readItems(before).map((item) => [item.position, item]));
   const items = readItems(after).map((now): ItemChange => {
-    const was: ItemView = beforeItems.get(now.position) ?? {
-      ...now,
-      grams: null,
-      kcal: null,
-      salt: null,
-      sugar: null,
-      oil: null,
-      measures: null,
-    };
-    const pair = <K extends keyof ItemView>(key: K) => ({ before: was[key], after: now[key] });
+    const was = beforeItems.get(now.position);
+    // An item new since before had none of its values.
+    const pair = <K extends keyof ItemView>(key: K): Pair<ItemView[K] | null> => ({ before: was ? was[key] : null, after: now[key] });
     const change = {
       position: now.position,
       food: now.food,
-      grams: pair("grams") as Pair<number | null>,
-      kcal: pair("kcal") as Pair<number | null>,
-      salt: pair("salt") as Pair<string | null>,
-      sugar: pair("sugar") as Pair<string | null>,
-      oil: pair("oil") as Pair<string | null>,
-      measures: pair("measures") as Pair<string | null>,
+      grams: pair("grams"),
+      kcal: pair("kcal"),
+      salt: pair("salt"),
+      sugar: pair("sugar"),
+      oil: pair("oil"),
+      measures: pair("measures"),
     };
     const changed =
       !close(change.grams.before, change.grams.after) ||
       !close(change.kcal.before, change.kcal.after) ||
-      change.salt.before !== change.salt.after ||
-      change.sugar.before !== change.sugar.after ||
-      change.oil.before !== change.oil.after ||
-      change.measures.before !== change.measures.after;
+      LEVEL_FIELDS.some((field) => change[field].before !== change[field].after);
     return { ...change, changed };
   });
   const afterTotals = readTotals(after);
@@ -101,7 +93,7 @@ export interface IgnoredModifier {
 export function findIgnoredModifiers(fields: Record<string, unknown>, after: Intake): IgnoredModifier[] {
   const items = readItems(after);
   const ignored: IgnoredModifier[] = [];
-  for (const field of [...MODIFIERS, "measures"] as const) {
+  for (const field of LEVEL_FIELDS) {
     const requested = fields[field];
     if (requested === undefined) continue;
     if (typeof requested === "string") {

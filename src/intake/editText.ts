@@ -5,7 +5,7 @@
  * changed, with the same value rules as the other change commands. Pure, no I/O.
  */
 import type { Intake } from "../records/intake.js";
-import { editableState, type EditableItem } from "./editable.js";
+import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
 import { isLevel, LEVELS } from "./levels.js";
 import { readGramsText } from "./quantity.js";
@@ -23,7 +23,7 @@ export const TOTAL_POSITION = "total";
 /** Comment lines that say why the last save was not sent; dropped when the text is read again. */
 export const PROBLEM_PREFIX = "# problem: ";
 
-const FIELD_OF: Record<ValueColumn, keyof EditableItem> = {
+const FIELD_OF: Record<ValueColumn, keyof ItemView> = {
   quantity: "grams",
   salt: "salt",
   sugar: "sugar",
@@ -47,7 +47,7 @@ export function renderEditText(intake: Intake): string {
   const kind = readIntakeKind(intake);
   const itemized = isItemized(kind);
   const columns = itemized ? ITEM_COLUMNS : TOTAL_COLUMNS;
-  const state = editableState(intake);
+  const state = readItems(intake);
   const rows: string[][] = [[...columns]];
   for (const item of state) {
     rows.push(columns.map((column) => (column === "position" ? (item.position ?? TOTAL_POSITION) : cellText(item[FIELD_OF[column]]))));
@@ -123,7 +123,7 @@ function headerProblems(header: Line, allowed: readonly string[]): string[] {
 }
 
 /** One value as written: what it sets, null when it is what the intake has, or why it cannot be sent. */
-function readCell(text: string, column: ValueColumn, item: EditableItem): { value: string | number | null } | { problem: string } {
+function readCell(text: string, column: ValueColumn, item: ItemView): { value: string | number | null } | { problem: string } {
   const label = `${column}${item.position === null ? "" : ` of position ${item.position}`}`;
   const was = item[FIELD_OF[column]] as string | number | null;
   if (text === UNSET)
@@ -167,7 +167,7 @@ export function readEditText(text: string, intake: Intake): EditReading {
   const problems = headerProblems(header, allowed);
   if (problems.length) return { kind: "problems", problems };
   const columns = header.cells.map((name) => name.toLowerCase());
-  const byPosition = new Map(editableState(intake).map((item) => [item.position ?? TOTAL_POSITION, item]));
+  const byPosition = new Map(readItems(intake).map((item) => [item.position ?? TOTAL_POSITION, item]));
   const seen = new Set<string>();
   const changes: CellChange[] = [];
   for (const row of rows) {

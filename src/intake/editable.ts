@@ -7,26 +7,12 @@ import { formatAmount } from "./amounts.js";
 import { kcalOf, readItems, type ItemView } from "./items.js";
 import { isItemized, readIntakeKind } from "./kinds.js";
 
-export type EditableItem = Pick<ItemView, "position" | "food" | "grams" | "salt" | "sugar" | "oil" | "measures">;
-
 const FIELDS = ["grams", "salt", "sugar", "oil", "measures"] as const;
 const LEVEL_FIELDS = ["salt", "sugar", "oil", "measures"] as const;
 
-export function editableState(intake: Intake): EditableItem[] {
-  return readItems(intake).map(({ position, food, grams, salt, sugar, oil, measures }) => ({
-    position,
-    food,
-    grams,
-    salt,
-    sugar,
-    oil,
-    measures,
-  }));
-}
-
 /** The first difference between two states, in words; null when they are equal in every editable field. */
-export function stateDifference(actual: EditableItem[], expected: EditableItem[]): string | null {
-  const label = (item: EditableItem) => (item.position === null ? "total" : `position ${item.position}`);
+export function stateDifference(actual: ItemView[], expected: ItemView[]): string | null {
+  const label = (item: ItemView) => (item.position === null ? "total" : `position ${item.position}`);
   if (actual.length !== expected.length) return `${actual.length} items instead of ${expected.length}`;
   for (const [index, want] of expected.entries()) {
     const got = actual[index]!;
@@ -49,7 +35,7 @@ export interface SmokeChange {
   position: string | null;
   grams: { before: number; after: number };
   /** The editable state the change should produce. */
-  expected: EditableItem[];
+  expected: ItemView[];
 }
 
 /**
@@ -58,7 +44,7 @@ export interface SmokeChange {
  * total goes to the next whole number. Null when the intake has no grams to change.
  */
 export function buildSmokeChange(intake: Intake): SmokeChange | null {
-  const state = editableState(intake);
+  const state = readItems(intake);
   const first = state[0];
   if (!first || first.grams === null) return null;
   const itemized = isItemized(readIntakeKind(intake));
@@ -70,7 +56,7 @@ export function buildSmokeChange(intake: Intake): SmokeChange | null {
 
 /** The update fields that put every quantity and level of `original` back (absolute values). */
 export function buildRestoreFields(original: Intake): Record<string, unknown> {
-  const state = editableState(original);
+  const state = readItems(original);
   if (!isItemized(readIntakeKind(original))) {
     const only = state[0];
     const fields: Record<string, unknown> = {};
@@ -99,7 +85,7 @@ export function itemKcal(intake: Intake, position: string | null): number | null
 }
 
 /** One line per item: what a person needs to put the intake back by hand. */
-export function describeState(state: EditableItem[]): string[] {
+export function describeState(state: ItemView[]): string[] {
   return state.map((item) => {
     const levels = LEVEL_FIELDS.filter((field) => item[field] !== null).map((field) => `${field} ${item[field]}`);
     const grams = item.grams === null ? "- g" : `${formatAmount(item.grams, 3)} g`;

@@ -1,6 +1,6 @@
 /** Reading an intake record into the views the CLI prints and compares: pure, no I/O. */
 import type { Intake, Nutrition } from "../records/intake.js";
-import { foodNames, readIntakeKind, type RecordKind } from "./kinds.js";
+import { foodNames, readIntakeKind } from "./kinds.js";
 import { positionKey } from "./positions.js";
 
 export interface ItemView {
@@ -35,10 +35,6 @@ export function nutrientOf(nutrition: Nutrition | null | undefined, code: string
   if (code === "ENERC_KCAL") return kcalOf(nutrition);
   const value = nutrition?.totalNutrients?.[code]?.quantity;
   return typeof value === "number" ? value : null;
-}
-
-export function intakeKind(intake: Intake): RecordKind {
-  return readIntakeKind(intake);
 }
 
 /** The item positions of an itemized intake, as body keys, in record order. */

@@ -122,37 +122,21 @@ export function checkUpdateAgainstIntake(
   if (shape === "empty") return [];
   // Name the first field the caller actually gave, not always quantity.
   const given = UPDATE_FIELDS.find((name) => fields[name] !== undefined) ?? "quantity";
+  const shapeProblem = (message: string): UpdateProblem[] => [{ field: given, rule: "shape", message }];
   if (shape === "recognition" && kind === "unknown") {
-    return [
-      {
-        field: given,
-        rule: "shape",
-        message:
-          "the record does not tell whether this intake is recognition-only or itemized (not confirmed yet: no recipe, no per-item nutrition), " +
-          `so a whole-intake ${given} is not guessed; give values per position (e.g. 1=${given === "quantity" ? "150" : "low"})`,
-      },
-    ];
+    return shapeProblem(
+      "the record does not tell whether this intake is recognition-only or itemized (not confirmed yet: no recipe, no per-item nutrition), " +
+        `so a whole-intake ${given} is not guessed; give values per position (e.g. 1=${given === "quantity" ? "150" : "low"})`,
+    );
   }
   if (shape === "recognition" && kind !== "recognition" && kind !== "unknown") {
     const example = `${positions[0] ?? "1"}=${given === "quantity" ? "150" : "low"}`;
     const lead = given === "quantity" ? "" : `${given} is one value, but `;
-    return [
-      {
-        field: given,
-        rule: "shape",
-        message: `${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})`,
-      },
-    ];
+    return shapeProblem(`${lead}intake is ${KIND_ARTICLES[kind]} intake: give values per position (e.g. ${example})`);
   }
   if (shape === "itemized" && kind === "recognition") {
     const what = given === "quantity" ? "one total quantity" : `one ${given} level for the whole intake`;
-    return [
-      {
-        field: given,
-        rule: "shape",
-        message: `${given} is given per position, but intake is recognition-only: give ${what}`,
-      },
-    ];
+    return shapeProblem(`${given} is given per position, but intake is recognition-only: give ${what}`);
   }
   const problems: UpdateProblem[] = [];
   // A record that lists no items cannot judge positions: the server does (docs/api.md, update rule 1).

@@ -10,7 +10,6 @@ import type { IntakeState } from "./state.js";
 export type { JournalRecord };
 export type BeginRecord = Extract<JournalRecord, { record: "begin" }>;
 export type CompleteRecord = Extract<JournalRecord, { record: "complete" }>;
-export type JournalRequest = BeginRecord["request"];
 export type ImageCopy = NonNullable<BeginRecord["image_copy"]>;
 export type Outcome = CompleteRecord["outcome"] | "unknown";
 
@@ -99,18 +98,4 @@ export function completeEntry(entry: JournalEntry, record: CompleteRecord): void
   entry.completed_at = record.time;
   entry.error = record.error ?? null;
   entry.notes.push(...(record.notes ?? []));
-}
-
-/** Entries in file order (oldest first), each begin record completed by its complete record if any. */
-export function foldRecords(records: readonly JournalRecord[]): JournalEntry[] {
-  const entries = new Map<string, JournalEntry>();
-  for (const record of records) {
-    if (record.record === "begin") {
-      entries.set(record.id, entryOfBegin(record));
-      continue;
-    }
-    const entry = entries.get(record.id);
-    if (entry) completeEntry(entry, record);
-  }
-  return [...entries.values()];
 }

@@ -20,7 +20,6 @@ export interface RecorderOptions {
   command: string;
   /** Masked wherever they appear in what is written. */
   secrets: readonly string[];
-  now?: () => number;
   /**
    * Told when a complete record cannot be written (the change was sent: the command goes on and
    * reports it); without it, that failure is thrown.
@@ -76,20 +75,17 @@ export interface CompleteInput {
 }
 
 export class JournalRecorder {
-  private readonly now: () => number;
   /** The intake of each entry begun and not yet completed, for the warning when completing fails. */
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly options: RecorderOptions) {
-    this.now = options.now ?? Date.now;
-  }
+  constructor(private readonly options: RecorderOptions) {}
 
   get store(): JournalStore {
     return this.options.store;
   }
 
   newId(): string {
-    return newEntryId(this.now());
+    return newEntryId(Date.now());
   }
 
   /** The record with every secret masked; the record itself (built here, never shared) when there was none. */
@@ -106,7 +102,7 @@ export class JournalRecorder {
     const record: BeginRecord = {
       record: "begin",
       id,
-      time: new Date(this.now()).toISOString(),
+      time: new Date(Date.now()).toISOString(),
       profile: this.options.profile,
       api_url: this.options.apiUrl,
       user_id: actedFor(input.request.url) ?? this.options.userId,
@@ -120,7 +116,7 @@ export class JournalRecorder {
     };
     const notes = [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])];
     if (notes.length) record.notes = notes;
-    await this.options.store.append([this.clean(record)], this.options.days, this.now());
+    await this.options.store.append(this.clean(record), this.options.days, Date.now());
     this.open.set(id, input.imageId);
     return id;
   }
@@ -134,7 +130,7 @@ export class JournalRecorder {
     const record: CompleteRecord = {
       record: "complete",
       id,
-      time: new Date(this.now()).toISOString(),
+      time: new Date(Date.now()).toISOString(),
       outcome: input.outcome,
       after: input.after ? intakeState(input.after) : null,
       ...(notes.length ? { notes } : {}),
@@ -143,7 +139,7 @@ export class JournalRecorder {
     const imageId = this.open.get(id);
     this.open.delete(id);
     try {
-      await this.options.store.append([this.clean(record)], null, this.now());
+      await this.options.store.append(this.clean(record), null, Date.now());
     } catch (error) {
       if (!this.options.warn) throw error;
       this.options.warn(incompleteEntry(id, imageId, input.outcome, error));

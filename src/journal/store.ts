@@ -115,12 +115,12 @@ export class JournalStore {
   }
 
   /**
-   * Appends records as whole lines; first drops entries older than `days` when there are any. A
+   * Appends a record as a whole line; first drops entries older than `days` when there are any. A
    * write cut short (a full disk) is taken back, so no half record stays to glue onto the next.
    */
-  async append(records: readonly JournalRecord[], days: number | null, now: number): Promise<void> {
+  async append(record: JournalRecord, days: number | null, now: number): Promise<void> {
     this.prepare();
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
+    const text = `${JSON.stringify(record)}\n`;
     await this.locked(async () => {
       try {
         if (days !== null) await this.dropOlderThan(now - days * DAY_MS);
@@ -161,7 +161,7 @@ export class JournalStore {
   }
 
   /** Every record in file order, one at a time, with its line; returns how many lines (or torn fragments) were unreadable. */
-  async eachRecord(visit: (record: JournalRecord, line: string) => void): Promise<number> {
+  private async eachRecord(visit: (record: JournalRecord) => void): Promise<number> {
     const check = await this.recordCheck();
     let unreadable = 0;
     for (const line of this.lines()) {
@@ -172,20 +172,9 @@ export class JournalStore {
       if (line.trim() === "") continue;
       const read = readRecordLine(line, check);
       if (read.unreadable) unreadable++;
-      if (read.record) visit(read.record, line);
+      if (read.record) visit(read.record);
     }
     return unreadable;
-  }
-
-  /** Every record in file order; lines that are not records are skipped. */
-  async readRecords(): Promise<JournalRecord[]> {
-    const records: JournalRecord[] = [];
-    await this.eachRecord((record) => records.push(record));
-    return records;
-  }
-
-  async entries(): Promise<JournalEntry[]> {
-    return (await this.query()).entries;
   }
 
   /**

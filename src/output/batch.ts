@@ -5,8 +5,15 @@ import { formatAmount, thousands } from "../intake/amounts.js";
 import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
 
-export function renderResult(result: BatchResult): string {
+/** One result as a JSON line: an `intake apply` change's, or an `undo --batch` entry's. */
+export function renderResult(result: object): string {
   return `${escapeJsonControls(JSON.stringify(result))}\n`;
+}
+
+/** A dry run's request on one line: method, URL and body. */
+export function describeDryRun(request: unknown): string {
+  const { method = "", url = "", body = null } = (request ?? {}) as { method?: string; url?: string; body?: unknown };
+  return `${method} ${url} ${JSON.stringify(body)}`;
 }
 
 function describeField(change: ResultChange): string {
@@ -37,10 +44,8 @@ export function renderResultLine(result: BatchResult, color: boolean): string {
       return `${head}  ${s.red(`failed: ${result.error?.message ?? "unknown error"}`)}${ignored}\n`;
     case "skipped":
       return `${head}  skipped (applied by an earlier run)\n`;
-    default: {
-      const request = result.request as { method?: string; url?: string; body?: unknown } | undefined;
-      return `${head}  dry run: ${request?.method ?? ""} ${request?.url ?? ""} ${JSON.stringify(request?.body ?? null)}\n`;
-    }
+    default:
+      return `${head}  dry run: ${describeDryRun(result.request)}\n`;
   }
 }
 

@@ -1,4 +1,5 @@
 /** Printing a change: the dry-run request, and the before → after of a verified change. */
+import type { RequestDescription } from "../api/client.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, ItemChange, Pair } from "../intake/diff.js";
@@ -17,14 +18,7 @@ import {
   type Cell,
 } from "./table.js";
 
-export interface DryRunRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-export function renderDryRun(request: DryRunRequest, json: boolean): string {
+export function renderDryRun(request: RequestDescription, json: boolean): string {
   if (json) return jsonDocument({ dry_run: true, request });
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
   const head = `${request.method} ${request.url}\n${headers.join("\n")}\n`;

@@ -3,8 +3,8 @@ import type { UnreadableRecord } from "../api/client.js";
 import type { Intake } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
-import { foodNames, KIND_LABELS } from "../intake/kinds.js";
-import { intakeKind, readItems, readTotals } from "../intake/items.js";
+import { foodNames, KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
+import { readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
 import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatMinute, formatTime } from "./time.js";
@@ -39,7 +39,7 @@ export const ITEM_HEAD = ["position", "food", "grams", "salt", "sugar", "oil", "
 export function renderIntake(intake: Intake, stream: OutputStream, color: boolean, zone: string | null = null): string {
   const tty = stream.isTTY === true;
   const s = styler(color);
-  const kind = KIND_LABELS[intakeKind(intake)];
+  const kind = KIND_LABELS[readIntakeKind(intake)];
   const summary: Array<[string, string]> = [
     ["image_id", String(intake.image_id)],
     ["kind", kind],
@@ -95,7 +95,7 @@ export function listRows(entries: ListEntry[], tty: boolean, zone: string | null
       intake.image_id,
       tty ? formatMinute(intake.timestamp, zone) : formatTime(intake.timestamp, false, Date.now(), zone),
       intake.occasion ?? "-",
-      tty ? intakeKind(intake) : KIND_LABELS[intakeKind(intake)],
+      tty ? readIntakeKind(intake) : KIND_LABELS[readIntakeKind(intake)],
       foodsText(intake),
       formatAmount(readTotals(intake)[0]?.value ?? null),
       intake.has_display_image ? "yes" : "no",

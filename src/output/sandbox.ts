@@ -62,15 +62,7 @@ export function renderStartText(stream: OutputStream, color: boolean, url: strin
   ].join("");
 }
 
-export interface DetachedView {
-  pid: number;
-  url: string;
-  port: number;
-  log: string;
-  pidFile: string;
-}
-
 /** After `--detach`: the export lines, then a comment a shell ignores with the PID and how to stop it. */
-export function renderDetached(view: DetachedView, env: EnvExport, stop: string): string {
+export function renderDetached(view: { pid: number; url: string; log: string }, env: EnvExport, stop: string): string {
   return `${renderEnvLines(env)}# foodctl sandbox: PID ${view.pid} on ${view.url}, log ${view.log}; stop it with: ${stop}\n`;
 }

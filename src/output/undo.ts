@@ -5,7 +5,7 @@
 import type { BatchResultError, ResultChange } from "../batch/results.js";
 import { thousands } from "../intake/amounts.js";
 import { escapeJsonControls } from "../sanitize.js";
-import { changesIn, describeChanges } from "./batch.js";
+import { changesIn, describeChanges, describeDryRun } from "./batch.js";
 import type { StateDifference } from "../journal/state.js";
 import { styler } from "./style.js";
 import { padText, printedText, renderTsv, textWidth } from "./table.js";
@@ -49,16 +49,9 @@ export const UNDO_TSV_HEAD = ["journal_id", "image_id", "status", "undo_journal_
 
 function detail(result: UndoResult): string {
   if (result.error) return result.error.message;
-  if (result.status === "dry_run") {
-    const request = result.request as { method?: string; url?: string; body?: unknown } | undefined;
-    return `${request?.method ?? ""} ${request?.url ?? ""} ${JSON.stringify(request?.body ?? null)}`;
-  }
+  if (result.status === "dry_run") return describeDryRun(result.request);
   if (result.status === "already_undone") return "already undone: nothing sent";
   return result.changed ? (result.changed.length ? describeChanges(result.changed) : "no change") : "-";
-}
-
-export function renderUndoJson(result: UndoResult): string {
-  return `${escapeJsonControls(JSON.stringify(result))}\n`;
 }
 
 /** One tab-separated row per entry, for a pipe: the header is UNDO_TSV_HEAD. */

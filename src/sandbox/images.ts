@@ -4,8 +4,6 @@ import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../intake/inde
 import { encodePng, type Rgb } from "./png.js";
 import type { SeedImage } from "./seed.js";
 
-export { encodePng, pngChunk } from "./png.js";
-
 /** A 32×24 baseline JPEG of a plate of food: the sample "photo" of some seeded intakes. */
 export const SAMPLE_JPEG_BASE64 = [
   "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/2wBDAQkJCQwLDBgNDRgy",

@@ -149,16 +149,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** The address the socket listens on: `--host 0` or a name resolves to it. */
   let listening = host;
   const app = buildApp({
+    // The rate limit and its clock, credits, latency, --strict and the log, as given.
+    ...options,
     state,
     stats,
     tokens: tokens.book,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    rateLimit: options.rateLimit,
-    now: options.now,
-    credits: options.credits,
-    latencyMs: options.latencyMs,
-    strict: options.strict,
-    log: options.log,
     imageBase: (request: FastifyRequest) =>
       isWildcardHost(listening) ? socketUrl(request.socket.localAddress, request.socket.localPort, url) : url,
     commit: () => {

@@ -19,7 +19,6 @@ export class StateLockedError extends StateFileError {
 }
 
 export interface StateLock {
-  readonly path: string;
   /** Removes the lock; safe to call more than once. */
   release(): void;
 }
@@ -47,5 +46,5 @@ export async function lockStateFile(statePath: string): Promise<StateLock> {
     releaseLock(path);
   };
   process.on("exit", release);
-  return { path, release };
+  return { release };
 }

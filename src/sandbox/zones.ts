@@ -3,10 +3,7 @@
  * come from Intl (through the CLI's own zone module), so the zone database decides every clock
  * change; nothing here knows a rule.
  */
-import { canonicalTimeZone, offsetAt } from "../intake/zones.js";
-
-/** Whether Intl knows the zone. */
-export const isKnownZone = (zone: string): boolean => canonicalTimeZone(zone) !== null;
+import { offsetAt } from "../intake/zones.js";
 
 /** How far the zone's clocks are ahead of UTC at `instant`, in milliseconds (whole seconds). */
 export const zoneOffsetMs = (zone: string, instant: number): number => offsetAt(new Date(instant), zone);

@@ -117,7 +117,7 @@ describe("M1: journal writes on a full disk", () => {
         ),
       ),
     ]);
-    expect(await store.entries()).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
+    expect((await store.query()).entries).toMatchObject([{ id: outcome.journalId, outcome: "unknown" }]);
   });
 
   it("keeps the record glued onto a torn fragment, counting the fragment as unreadable", async () => {
@@ -164,7 +164,7 @@ describe("M5: the journal is read line by line", () => {
     const path = journalIn(dir, line(old) + line(complete("a00000000000")) + "not a record\n" + kept);
     const store = new JournalStore(dir, { chunkBytes: 256, maxLineBytes: 4096 });
     const added = begin("c00000000000");
-    await store.append([added as never], 90, Date.now());
+    await store.append(added as never, 90, Date.now());
     expect(readFileSync(path, "utf8")).toBe(kept + line(added));
   });
 });
@@ -182,7 +182,7 @@ describe("L3 and L4: records of the wrong shape", () => {
     writeFileSync(join(dir, "images", "a00000000002"), "x");
     const store = new JournalStore(dir);
     expect(await store.query()).toEqual({ entries: [expect.objectContaining({ id: "a00000000002" })], unreadable: 1 });
-    await store.append([begin("c00000000000") as never], 90, Date.now());
+    await store.append(begin("c00000000000") as never, 90, Date.now());
     expect(readFileSync(outside, "utf8")).toBe("keep me");
     expect(existsSync(join(dir, "images", "a00000000002"))).toBe(false);
   });

@@ -198,7 +198,6 @@ describe("readJsonLines", () => {
       [1, 1001],
       [4, 1002],
     ]);
-    expect(input.lines).toBe(4);
   });
 
   it("reports the problems of every line and keeps no change once one is found", async () => {
@@ -356,7 +355,7 @@ describe("readCsv", () => {
 });
 
 describe("ChangeList", () => {
-  it("returns every change as pushed, past its first capacity, with bodies replaced in place", () => {
+  it("returns every change as pushed, past its first capacity", () => {
     const list = new ChangeList();
     for (let index = 0; index < 5000; index++) {
       list.push({
@@ -366,10 +365,9 @@ describe("ChangeList", () => {
         fields: { quantity: { [String((index % 9) + 1)]: index + 0.5 }, salt: { "1": "low" } },
       });
     }
-    list.setFields(2, { quantity: 77 });
     expect(list.length).toBe(5000);
     expect(list.at(0)).toEqual({ line: 1, imageId: 1000, userId: undefined, fields: { quantity: { "1": 0.5 }, salt: { "1": "low" } } });
-    expect(list.at(2)).toEqual({ line: 3, imageId: 1002, userId: undefined, fields: { quantity: 77 } });
+    expect(list.at(2)).toEqual({ line: 3, imageId: 1002, userId: undefined, fields: { quantity: { "3": 2.5 }, salt: { "1": "low" } } });
     expect(list.at(4999)).toEqual({ line: 5000, imageId: 5999, userId: 101, fields: { quantity: { "5": 4999.5 }, salt: { "1": "low" } } });
     expect(() => list.at(5000)).toThrow(RangeError);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cleanParsed } from "../../src/api/answers.js";
-import { errorMessage, parseRetryAfter } from "../../src/api/client.js";
+import { parseRetryAfter, readErrorBody } from "../../src/api/answers.js";
 
 describe("parseRetryAfter", () => {
   const now = Date.parse("2026-11-21T12:00:00Z");
@@ -24,8 +24,9 @@ describe("parseRetryAfter", () => {
   });
 });
 
-describe("errorMessage", () => {
+describe("the message of an error body", () => {
   const body = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value));
+  const errorMessage = (bytes: Buffer) => readErrorBody(bytes).message;
 
   it("reads the message of a JSON error body", () => {
     expect(errorMessage(body({ message: "Unknown position 4.", code: 400 }))).toBe("Unknown position 4.");

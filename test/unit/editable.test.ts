@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/records/intake.js";
-import { buildRestoreFields, buildSmokeChange, describeState, editableState, stateDifference } from "../../src/intake/editable.js";
+import { buildRestoreFields, buildSmokeChange, describeState, stateDifference } from "../../src/intake/editable.js";
+import { readItems } from "../../src/intake/items.js";
 import { xmlEscape } from "../../src/output/smoke.js";
 import { manualIntake, segmentationIntake } from "../faults/fixtures.js";
 
@@ -18,7 +19,7 @@ describe("the editable state of an intake", () => {
     const change = buildSmokeChange(manualIntake() as Intake)!;
     expect(change.fields).toEqual({ quantity: { manual1: 251 } });
     expect(change.position).toBe("manual1");
-    expect(stateDifference(change.expected, editableState(manualIntake() as Intake))).toBe("position manual1: 251 g instead of 250 g");
+    expect(stateDifference(change.expected, readItems(manualIntake() as Intake))).toBe("position manual1: 251 g instead of 250 g");
   });
 
   it("the smoke change takes a recognition-only total to the next whole gram", () => {
@@ -44,13 +45,13 @@ describe("the editable state of an intake", () => {
   it("a level that differs is named with its field", () => {
     const changed = segmentationIntake(1002) as Intake;
     changed.recipe_per_item![1]!.salt = "high";
-    expect(stateDifference(editableState(changed), editableState(segmentationIntake(1002) as Intake))).toBe(
+    expect(stateDifference(readItems(changed), readItems(segmentationIntake(1002) as Intake))).toBe(
       "position 2: salt high instead of medium",
     );
   });
 
   it("describes each item on one line for a person to restore by hand", () => {
-    expect(describeState(editableState(recognition(320)))).toEqual(["total  pizza  320 g  salt low  sugar none"]);
+    expect(describeState(readItems(recognition(320)))).toEqual(["total  pizza  320 g  salt low  sugar none"]);
   });
 });
 

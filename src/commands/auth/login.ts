@@ -2,9 +2,10 @@ import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { checkToken } from "../../config/token.js";
-import { interruptedError, usageError } from "../../errors.js";
+import { usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
 import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
+import { prompt } from "../confirm.js";
 import { describeClaims } from "./describe.js";
 
 const MAX_TOKEN_BYTES = 16 * 1024;
@@ -17,17 +18,8 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
 
 async function promptToken(ctx: Context): Promise<string> {
   const { default: password } = await import("@inquirer/password");
-  try {
-    return await password(
-      { message: "Paste your API token (input hidden):", mask: false },
-      { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as unknown as NodeJS.WritableStream, signal: ctx.signal },
-    );
-  } catch (error) {
-    // Ctrl-C at the prompt is an interruption (130), not an answer (3 is for answering no).
-    const name = (error as Error).name;
-    if (name === "ExitPromptError" || name === "AbortPromptError") throw interruptedError("login interrupted: nothing was stored");
-    throw error;
-  }
+  const message = "Paste your API token (input hidden):";
+  return prompt(ctx, (on) => password({ message, mask: false }, on), "login interrupted: nothing was stored");
 }
 
 export async function loginCommand(ctx: Context, options: { withToken: boolean }): Promise<number> {

@@ -1,6 +1,7 @@
 /** Reading a display image from a file or stdin, refused (exit 2) before anything is sent. */
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import type { ImageUpload } from "../../api/imageUpload.js";
 import { usageError } from "../../errors.js";
 import { notRegularFile } from "../../files.js";
 import { readAtMost } from "../../io.js";
@@ -8,11 +9,7 @@ import { thousands } from "../../intake/amounts.js";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
 import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
 
-export interface ImageFile {
-  bytes: Buffer;
-  filename: string;
-  contentType: ImageType;
-}
+export type ImageFile = ImageUpload & { contentType: ImageType };
 
 const LIMIT_TEXT = `display images are limited to 1 MiB (${thousands(MAX_DISPLAY_IMAGE_BYTES)} bytes)`;
 

@@ -16,6 +16,7 @@ import { thousands } from "../../intake/amounts.js";
 import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
+import { shellQuote } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
@@ -59,10 +60,6 @@ export interface ApplyFlags extends ChangeFlags {
 
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
-  const formatFlag = options.format;
-  if (formatFlag !== undefined && formatFlag !== "jsonl" && formatFlag !== "csv" && formatFlag !== "edit") {
-    throw usageError(`--format must be jsonl, csv or edit, got "${String(formatFlag)}"`);
-  }
   const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
   const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
   if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
@@ -73,7 +70,8 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
   if (results === "-" || results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   return {
-    format: formatFlag,
+    // One of BatchFormat: commander refuses any other (the option's choices).
+    format: options.format as BatchFormat | undefined,
     concurrency,
     continueOnError: options.continueOnError === true,
     skipApplied,
@@ -184,9 +182,8 @@ async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, 
 
 /** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */
 function resumeCommand(input: { file: string; results: string | undefined }): string {
-  const quote = (text: string) => (/^[A-Za-z0-9._/-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
-  const results = input.results === undefined ? "<the results file>" : quote(input.results);
-  return `foodctl intake apply ${quote(input.file)} --skip-applied ${results} --results ${results}`;
+  const results = input.results === undefined ? "<the results file>" : shellQuote(input.results);
+  return `foodctl intake apply ${shellQuote(input.file)} --skip-applied ${results} --results ${results}`;
 }
 
 function plural(count: number, noun: string): string {

@@ -127,14 +127,8 @@ async function applyChange(
   let outcome: UpdateOutcome;
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
-    const changeOptions = {
-      dryRun: options.dryRun,
-      verify: options.verify,
-      precheck: options.verify && !options.dryRun,
-      before,
-      batchId: options.batchId,
-      journal: options.journal,
-    };
+    // The batch's dry run, verify, batch id and journal; the read before is the pre-check's.
+    const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before };
     outcome = await update(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();

@@ -5,9 +5,21 @@ import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { readGramsText } from "../../intake/quantity.js";
 
-function mixedPositions(key: string, imageId: number) {
-  const hint = `an intake has one kind of position; see them with \`foodctl intake show ${imageId}\``;
-  return usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint });
+/** Checks each position as it comes: a food item position, not given before, of the same kind as the ones before it. */
+function positionChecker(imageId: number): (key: string) => void {
+  const seen = new Set<string>();
+  const kinds = new Set<string>();
+  return (key) => {
+    const position = parsePositionKey(key);
+    if (!position) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
+    if (seen.has(key)) throw usageError(`position ${key} is given twice`);
+    seen.add(key);
+    kinds.add(position.kind);
+    if (kinds.size > 1) {
+      const hint = `an intake has one kind of position; see them with \`foodctl intake show ${imageId}\``;
+      throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint });
+    }
+  };
 }
 
 export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
@@ -29,17 +41,13 @@ export function parseQuantityArgs(values: string[], imageId: number): QuantityAr
     throw usageError(`mixes a total with per-item quantities: "${total}"`, { hint: "write every quantity as <pos>=<grams>" });
   }
   const quantities: Record<string, number> = {};
-  const kinds = new Set<string>();
+  const checkPosition = positionChecker(imageId);
   for (const value of values) {
     const [key = "", gramsText = "", ...rest] = value.split("=");
     if (rest.length) throw usageError(`"${value}" has more than one "="`);
     if (key === "") throw usageError(`"${value}" has no position before "="`);
-    const position = parsePositionKey(key);
-    if (!position) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
-    if (gramsText === "") throw usageError(`"${value}" has no grams after "="`);
-    if (Object.hasOwn(quantities, key)) throw usageError(`position ${key} is given twice`);
-    kinds.add(position.kind);
-    if (kinds.size > 1) throw mixedPositions(key, imageId);
+    if (gramsText === "" && parsePositionKey(key)) throw usageError(`"${value}" has no grams after "="`);
+    checkPosition(key);
     const read = readGramsText(gramsText, `quantity of position ${key}`, false);
     if ("problem" in read) throw usageError(read.problem);
     quantities[key] = read.grams;
@@ -47,12 +55,7 @@ export function parseQuantityArgs(values: string[], imageId: number): QuantityAr
   return { form: "items", quantities };
 }
 
-export interface ModifierFlags {
-  salt?: string | undefined;
-  sugar?: string | undefined;
-  oil?: string | undefined;
-  measures?: string | undefined;
-}
+export type ModifierFlags = Partial<ModifierLevels>;
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn one text into the other. */
 function editDistance(a: string, b: string): number {
@@ -106,15 +109,6 @@ export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
 }
 
 export function checkPositionArgs(positions: string[], imageId: number): string[] {
-  const seen = new Set<string>();
-  const kinds = new Set<string>();
-  for (const position of positions) {
-    const parsed = parsePositionKey(position);
-    if (!parsed) throw usageError(`"${position}" is not a food item position (1, 2, … or manual1, manual2, …)`);
-    if (seen.has(position)) throw usageError(`position ${position} is given twice`);
-    kinds.add(parsed.kind);
-    if (kinds.size > 1) throw mixedPositions(position, imageId);
-    seen.add(position);
-  }
+  positions.forEach(positionChecker(imageId));
   return positions;
 }

@@ -137,6 +137,6 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   const { env, note } = chooseExport(url, users, options);
   if (note) io.stderr.write(`${note}\n`);
   const stop = options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
-  io.stdout.write(renderDetached({ pid, url, port, log, pidFile }, env, stop));
+  io.stdout.write(renderDetached({ pid, url, log }, env, stop));
   return 0;
 }

@@ -27,12 +27,6 @@ export function parseRateLimit(given: string | undefined): RateLimitSpec | undef
   return { limit: Number(match[1]), windowMs };
 }
 
-function parseTokenKind(value: string | undefined): TokenKind {
-  const given = value ?? "jwt";
-  if (given !== "jwt" && given !== "opaque") throw usageError(`--token-kind must be jwt or opaque, got "${given}"`);
-  return given;
-}
-
 const START_OPTIONS = {
   port: option("--port <n>", "port, 0 for any free one (default 8787)"),
   host: option("--host <addr>", "address to bind", { defaultValue: "127.0.0.1" }),
@@ -68,7 +62,8 @@ export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): S
     state: input.state,
     env: input.env,
     as: input.as,
-    tokenKind: parseTokenKind(input.tokenKind),
+    // Commander refuses any other kind (the option's choices).
+    tokenKind: (input.tokenKind ?? "jwt") as TokenKind,
     rateLimit: parseRateLimit(input.rateLimit),
     latencyMs: latencyText === undefined ? undefined : Number(latencyText),
     strict: input.strict,

@@ -4,17 +4,12 @@ import type { EnvExport, SandboxUserView } from "../../output/sandbox.js";
 import type { SeedUser } from "../../sandbox/seed.js";
 import type { SandboxCommandOptions } from "./options.js";
 
-/** The seeded users with what the command prints about them; the opaque token once the server has one. */
+/** The seeded users with what the command prints about them: whom each manages. */
 export function userViews(
   handle: { users: ReadonlyArray<Omit<SandboxUserView, "manages">> },
   seed: readonly SeedUser[],
 ): SandboxUserView[] {
-  return handle.users.map((user) => {
-    const opaque =
-      (user as { opaqueToken?: unknown; opaque_token?: unknown }).opaqueToken ?? (user as { opaque_token?: unknown }).opaque_token;
-    const manages = seed.find((seeded) => seeded.name === user.name)?.manages ?? [];
-    return { ...user, manages, ...(typeof opaque === "string" ? { opaque_token: opaque } : {}) };
-  });
+  return handle.users.map((user) => ({ ...user, manages: seed.find((seeded) => seeded.name === user.name)?.manages ?? [] }));
 }
 
 /** Refuses an unknown `--as` before anything starts. */

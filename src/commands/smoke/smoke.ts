@@ -9,10 +9,11 @@ import type { Context } from "../../context.js";
 import { systemClock } from "../../clock.js";
 import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
-import { buildRestoreFields, describeState, editableState } from "../../intake/editable.js";
+import { buildRestoreFields, describeState } from "../../intake/editable.js";
+import { readItems } from "../../intake/items.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
-import { parseImageIdArg } from "../args.js";
+import { parseImageIdArg, shellQuote } from "../args.js";
 import { checkReportPath } from "./reportFile.js";
 import * as steps from "./steps.js";
 import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
@@ -199,11 +200,7 @@ function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
   ].filter(Boolean);
   const command = `echo ${shellQuote(line)} | foodctl ${[...globals, "intake apply - --format jsonl"].join(" ")}`;
   const undo = state.changeEntry ? `foodctl ${[...globals, "undo", state.changeEntry].join(" ")}` : null;
-  return { original: describeState(editableState(original)), fields, command, undo };
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+  return { original: describeState(readItems(original)), fields, command, undo };
 }
 
 /** Whether `path` is this run's own stdout (`/dev/stdout`, `/dev/fd/1`), which may be a socket no path opens. */

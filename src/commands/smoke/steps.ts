@@ -11,7 +11,8 @@ import type { Context } from "../../context.js";
 import { CliError, failure, rejectedError } from "../../errors.js";
 import { formatAmount } from "../../intake/amounts.js";
 import { toApiDateTime } from "../../intake/dates.js";
-import { buildRestoreFields, buildSmokeChange, editableState, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
+import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
+import { readItems } from "../../intake/items.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { openJournal } from "../journaled.js";
@@ -78,7 +79,7 @@ export async function readStep(state: SmokeState): Promise<StepOutcome> {
   const intake = (await need(state.client, "client").getIntake(state.imageId)).data.intake_info;
   if (intake.image_id !== state.imageId)
     throw failure(`asked for intake ${state.imageId}, the API answered with intake ${intake.image_id}`);
-  const items = editableState(intake);
+  const items = readItems(intake);
   if (!items.length || items.some((item) => item.grams === null))
     throw failure(`intake ${state.imageId} has no quantities: its kind cannot be told`);
   state.original = intake;
@@ -121,7 +122,7 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
   const outcome = await runIntakeUpdate(client, state.imageId, change.fields, { ...options, journalId: state.changeEntry });
   const after = need(outcome.after, "the intake after the change");
   const where = change.position === null ? "total" : `position ${change.position}`;
-  const difference = stateDifference(editableState(after), change.expected);
+  const difference = stateDifference(readItems(after), change.expected);
   if (difference) throw failure(`intake ${state.imageId}: the change to ${where} did not show as sent: ${difference}`);
   const kcal = { before: itemKcal(original, change.position), after: itemKcal(after, change.position) };
   if (kcal.before !== null && kcal.after !== null && kcal.before > 0 && !(kcal.after > kcal.before)) {
@@ -144,9 +145,9 @@ export async function changeStep(state: SmokeState): Promise<StepOutcome> {
 export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
   const client = need(state.client, "client").derive({ signal: state.cleanupSignal });
   const original = need(state.original, "the intake");
-  const originalState = editableState(original);
+  const originalState = readItems(original);
   const current = (await client.getIntake(state.imageId)).data.intake_info;
-  const currentState = editableState(current);
+  const currentState = readItems(current);
   if (stateDifference(currentState, originalState) === null) {
     return state.changeVerified
       ? "not needed: the intake is already as it was"
@@ -160,7 +161,7 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
   }
   const fields = buildRestoreFields(original);
   const outcome = await runIntakeUpdate(client, state.imageId, fields, await sendOptions(state, current, true));
-  const left = stateDifference(editableState(need(outcome.after, "the intake after the restore")), originalState);
+  const left = stateDifference(readItems(need(outcome.after, "the intake after the restore")), originalState);
   if (left !== null) throw failure(`intake ${state.imageId} is not as it was after the restore: ${left}`);
   return underneath === null
     ? "original quantities and levels back"

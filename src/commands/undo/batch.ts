@@ -14,7 +14,6 @@ import type { IntakeState } from "../../journal/state.js";
 import {
   renderUndoDocument,
   renderUndoHead,
-  renderUndoJson,
   renderUndoLine,
   renderUndoRow,
   renderUndoSummary,
@@ -22,10 +21,10 @@ import {
   type UndoStatus,
   type UndoSummary,
 } from "../../output/undo.js";
+import { renderResult } from "../../output/batch.js";
 import { askYesNo } from "../confirm.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
-import { openJournal } from "../journaled.js";
 import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
 import {
   planEntryUndo,
@@ -69,7 +68,7 @@ function newState(targets: readonly JournalEntry[]): BatchState {
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
-    json: renderUndoJson,
+    json: renderResult,
     // --json prints one document at the end.
     stdout: (result, human, color) => (ctx.json ? "" : human ? renderUndoLine(result, color) : renderUndoRow(result)),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
@@ -77,26 +76,19 @@ function printer(ctx: Context): ResultPrinter<UndoResult> {
 }
 
 export async function undoBatch(
-  ctx: Context,
+  single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
   options: UndoOptions,
 ): Promise<number> {
-  const client = await ctx.client();
+  const { ctx } = single;
   if (!options.dryRun && !options.yes) {
     const question = `Undo ${thousands(targets.length)} changes of batch ${targets[0]!.batch_id ?? "?"} (last line first)?`;
     if (!(await askYesNo(ctx, question))) throw cancelledError("cancelled: nothing was sent");
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
-  const run: UndoRun = {
-    ctx,
-    // Ctrl-C stops the batch between entries; the undo in flight is finished and reported.
-    client: client.derive({ signal: undefined }),
-    journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
-    force: options.force,
-    dryRun: options.dryRun,
-    verify: options.verify,
-  };
+  // Ctrl-C stops the batch between entries; the undo in flight is finished and reported.
+  const run: UndoRun = { ...single, client: single.client.derive({ signal: undefined }) };
   const state = newState(targets);
   const started = performance.now();
   const output = createBatchOutput(

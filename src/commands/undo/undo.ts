@@ -37,7 +37,6 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     throw usageError(`entry ${elsewhere.id} was sent to ${elsewhere.api_url}, not ${apiUrl}`, {
       hint: "nothing was sent; run undo with that API URL (--api-url or --profile)",
     });
-  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(ctx, journal, targets, options);
   const run: UndoRun = {
     ctx,
     client: await ctx.client(),
@@ -46,6 +45,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     dryRun: options.dryRun,
     verify: options.verify,
   };
+  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, options);
   await undoOne(run, targets[0]!, !options.yes);
   return 0;
 }
