@@ -16,6 +16,8 @@
 //                         to write a code cache: one such helper for the journal, the sandbox and the cache.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
+// Before bundling, src/records/validators/ is written from the records' zod schemas (scripts/records.mjs).
+//
 // fastify (the sandbox's server framework), terminal-image and open stay external: loaded from node_modules.
 //
 //   node scripts/build.mjs [outdir] [--analyze] [--metafile]
@@ -23,6 +25,7 @@
 import { analyzeMetafile, build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { writeValidators } from "./records.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -152,6 +155,9 @@ module.exports = m.__esModule && names.length === 1 && names[0] === "default" ? 
 }
 
 const sourcesOf = (metafile) => Object.keys(metafile.inputs).filter((input) => input.startsWith("src/"));
+
+// 0. The records' validators, compiled from their zod schemas (build output, like dist/).
+await writeValidators();
 
 // 1. What the hot file holds (everything main.ts reaches except the cold files).
 const probe = await build({
