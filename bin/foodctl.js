@@ -151,6 +151,8 @@ const runtime = () =>
 
 /** The cache folder, looked for once a run. */
 let cacheDir;
+/** A module of the hot file by source path, for the cold files (`require("foodctl-hot:src/errors.ts")`, scripts/build.mjs). */
+let hotModule;
 /** Cold files already loaded, by path: each is evaluated once, like a module Node loads. */
 const coldModules = new Map();
 
@@ -191,8 +193,8 @@ function loadCached(file, module = { exports: {} }) {
 }
 
 /**
- * The `require` of a file of dist/: a cold file (`./cold/x.cjs`, `./x.cjs` between cold files)
- * loads through loadCached, anything else as Node loads it. The bundles require only those, Node's
+ * The `require` of a file of dist/: a module of the hot file comes from its lookup, a cold file
+ * (`./cold/x.cjs`, `./x.cjs` between cold files) loads through loadCached, anything else as Node loads it. The bundles require only those, Node's
  * modules and packages, which this file's own `require` finds as one in dist/ would (both look in
  * the package's node_modules); a relative path is made absolute first.
  */
@@ -200,6 +202,7 @@ function requireFrom(file) {
   const cold = path.join(dist, "cold");
   const from = path.dirname(file);
   const coldRequire = (id) => {
+    if (id.startsWith("foodctl-hot:")) return hotModule(id.slice("foodctl-hot:".length));
     const target = id.startsWith("./") || id.startsWith("../") ? path.join(from, id) : undefined;
     if (target === undefined || !target.endsWith(".cjs") || path.dirname(target) !== cold) return require(target ?? id);
     let module = coldModules.get(target);
@@ -276,6 +279,7 @@ function main() {
   const bundle = path.join(dist, "foodctl.cjs");
   mapStackTraces();
   const hot = loadCached(bundle);
+  hotModule = hot.hotModule;
   hot.run(argv).then(hot.exit);
 }
 

@@ -64,10 +64,13 @@ const COLD_PACKAGES = [
 /** Loaded from node_modules as they are: the sandbox's server framework, and the image drawer (with jimp) and browser opener of `intake show`. */
 const EXTERNAL = ["fastify", "@fastify/multipart", "terminal-image", "open"];
 /**
- * How a cold file reaches the hot file's modules: a lookup the hot file sets on the global object,
- * so each module has one copy whichever loader (the bin's, or Node's under a plain require) ran them.
+ * How a cold file names a module of the hot file: `require("foodctl-hot:src/errors.ts")`, which the
+ * bin answers from the hot file's `hotModule` lookup, so each module has one copy (`instanceof
+ * CliError` holds across files). An external require, not a module of the cold file: esbuild reads
+ * named imports from it as they are, where a bundled stand-in would be copied into a namespace
+ * object by every module importing it.
  */
-const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
+const HOT_PREFIX = "foodctl-hot:";
 
 const packageOf = (path) => COLD_PACKAGES.find((name) => path === name || path.startsWith(`${name}/`));
 const coldFileName = (name) => `${name.replace(/^@/, "").replace(/\//g, "-")}.cjs`;
@@ -131,13 +134,9 @@ function placement({ coldDir, hot }) {
         if (resolved.errors.length) return undefined;
         const key = sourceKey(resolved.path);
         if (COLD_SOURCES[key] && args.kind === "dynamic-import") return { path: `${coldDir}${COLD_SOURCES[key]}.cjs`, external: true };
-        if (hot?.has(key)) return { path: key, namespace: "foodctl-hot" };
+        if (hot?.has(key)) return { path: `${HOT_PREFIX}${key}`, external: true };
         return undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: "foodctl-hot" }, (args) => ({
-        contents: `module.exports = ${REGISTRY}(${JSON.stringify(args.path)});`,
-        loader: "js",
-      }));
     },
   };
 }
@@ -182,12 +181,16 @@ const cold = await build({
   write: false,
   plugins: [placement({ coldDir: "./", hot })],
 });
-const fromHot = Object.keys(cold.metafile.inputs).filter((input) => input.startsWith("foodctl-hot:"));
-const shared = [...new Set(fromHot.map((input) => input.slice("foodctl-hot:".length)))].sort();
+const fromHot = Object.values(cold.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+const shared = [...new Set(fromHot.filter((path) => path.startsWith(HOT_PREFIX)).map((path) => path.slice(HOT_PREFIX.length)))].sort();
 
 // 3. The hot file, with a lookup for the modules cold files take from it (each evaluated on first use).
 const lookup = shared.map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}`)}),`).join("\n");
-const hotEntry = `const modules = {\n${lookup}\n};\n${REGISTRY} = (key) => modules[key]();\nmodule.exports = require("./src/main.ts");\n`;
+const hotEntry = `const modules = {\n${lookup}\n};
+const loaded = {};
+const { run, exit } = require("./src/main.ts");
+module.exports = { run, exit, hotModule: (key) => (loaded[key] ??= modules[key]()) };
+`;
 const hotBuild = await build({
   ...common,
   stdin: { contents: hotEntry, resolveDir: root, sourcefile: "hot-entry.js", loader: "js" },
