@@ -37,7 +37,10 @@ function jsonSchemasOf(records, parts, zod) {
         );
     },
   });
-  for (const schema of Object.values(schemas)) dropNoOps(schema);
+  for (const schema of Object.values(schemas)) {
+    dropNoOps(schema);
+    mergeTypeUnions(schema);
+  }
   return schemas;
 }
 
@@ -48,6 +51,44 @@ function dropNoOps(node) {
   if (empty(node.additionalProperties)) delete node.additionalProperties;
   if (node.propertyNames?.type === "string" && Object.keys(node.propertyNames).length === 1) delete node.propertyNames;
   for (const child of Object.values(node)) dropNoOps(child);
+}
+
+/** The keywords that apply to values of one JSON type only (JSON Schema ignores them for any other type). */
+const KEYWORDS_OF_TYPE = {
+  object: ["properties", "required", "additionalProperties", "propertyNames", "minProperties", "maxProperties"],
+  array: ["items", "minItems", "maxItems", "uniqueItems"],
+  string: ["minLength", "maxLength", "pattern"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  null: [],
+  boolean: [],
+};
+
+/**
+ * Writes a union of parts of different JSON types (zod's nullable and its unions of a list or a
+ * text: anyOf [{type: "array", items}, {type: "string"}, {type: "null"}]) as one part of
+ * several types (type: ["array", "string", "null"], items): the same values pass, since
+ * each branch's other keywords apply to its own type only, and a validator checks one type test
+ * where it tried each branch and collected their errors. A refusal reads the same: the union's
+ * errors were one problem naming every branch's type.
+ */
+function mergeTypeUnions(node) {
+  if (node === null || typeof node !== "object") return;
+  for (const child of Object.values(node)) mergeTypeUnions(child);
+  if (!Array.isArray(node.anyOf)) return;
+  const branches = node.anyOf.flatMap((branch) =>
+    Array.isArray(branch.anyOf) && Object.keys(branch).length === 1 ? branch.anyOf : [branch],
+  );
+  const family = (type) => (type === "integer" ? "number" : type);
+  const typeList = (branch) => [branch.type ?? []].flat();
+  const mergeable = branches.every(
+    (branch) =>
+      typeList(branch).length > 0 &&
+      Object.keys(branch).every((key) => key === "type" || typeList(branch).some((type) => KEYWORDS_OF_TYPE[family(type)]?.includes(key))),
+  );
+  const families = branches.flatMap((branch) => typeList(branch).map(family));
+  if (!mergeable || new Set(families).size !== families.length) return;
+  delete node.anyOf;
+  Object.assign(node, ...branches, { type: branches.flatMap(typeList) });
 }
 
 /** The JSON types a part of a schema allows (through references and unions). */

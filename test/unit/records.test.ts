@@ -46,6 +46,16 @@ describe("the compiled validators", () => {
     expect(() => compileGroups({ one, two })).toThrow(/#\/properties\/a of/);
   });
 
+  it("write a union of parts of different JSON types (a nullable, a list or a text) as one part of those types", () => {
+    const names = z.nullable(z.union([z.array(z.string()), z.string()]));
+    const code = compile({ Named: z.object({ names, other: z.nullable(z.union([z.string(), z.string().check(z.regex(/^a/))])) }) })[
+      "test.js"
+    ]!;
+    expect(code).toContain('"names":{"type":["array","string","null"],"items":{"type":"string"}}');
+    // Two branches of one type stay a union: each may hold rules of its own.
+    expect(code).toMatch(/"other":\{"anyOf":/);
+  });
+
   it("refuse to compile a refinement, which a validator would not check", () => {
     const even = z.number().check(z.refine((value) => value % 2 === 0));
     expect(() => compile({ Even: z.object({ count: even }) })).toThrow(/refinement at .*count/);
