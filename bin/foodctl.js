@@ -156,12 +156,13 @@ let hotModule;
 /** Cold files already loaded, by path: each is evaluated once, like a module Node loads. */
 const coldModules = new Map();
 
-// Node's own CommonJS wrapper (require("node:module").wrap), spelled out: node:module is not loaded for it.
-const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
+// Node's own CommonJS wrapper (require("node:module").wrap), which the build puts around each file this
+// compiles (scripts/build.mjs): its length is taken off the first line of a stack trace.
+const WRAPPER_START = "(function (exports, require, module, __filename, __dirname) { ";
 
 /**
- * Compiles and runs one file of dist/ as a CommonJS module, with its code cache when there is a
- * good one; `module` is what the file exports into.
+ * Compiles and runs one file of dist/ (a CommonJS module in Node's wrapper, as the build writes it),
+ * with its code cache when there is a good one; `module` is what the file exports into.
  */
 function loadCached(file, module = { exports: {} }) {
   const bytes = fs.readFileSync(file);
@@ -179,7 +180,7 @@ function loadCached(file, module = { exports: {} }) {
     cacheFile = undefined;
   }
   const vm = require("node:vm");
-  const script = new vm.Script(WRAPPER[0] + source + WRAPPER[1], { filename: file, cachedData: cached.data });
+  const script = new vm.Script(source, { filename: file, cachedData: cached.data });
   compiledFiles.add(file);
   const command = commandOf(argv);
   const usable = cached.data !== undefined && !script.cachedDataRejected;
@@ -261,7 +262,7 @@ function mappedFrame(frame) {
     const line = frame.getLineNumber();
     const column = frame.getColumnNumber();
     // The first line starts with the wrapper's text, which the map does not know.
-    const entry = sourceMaps.get(file).findEntry(line - 1, column - 1 - (line === 1 ? WRAPPER[0].length : 0));
+    const entry = sourceMaps.get(file).findEntry(line - 1, column - 1 - (line === 1 ? WRAPPER_START.length : 0));
     if (entry.originalSource === undefined) return text;
     const source = path.resolve(path.dirname(file), entry.originalSource);
     return text.replace(`${file}:${line}:${column}`, `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`);

@@ -1,4 +1,5 @@
-// Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js):
+// Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js), which compiles the hot and cold
+// files itself (each is written inside Node's CommonJS wrapper):
 //
 //   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
 //                         and the `intake` commands that read, with their printers, in one file
@@ -209,10 +210,17 @@ const filesBuild = await build({
 
 const hotText = hotBuild.outputFiles.find((file) => file.path.endsWith(".cjs"))?.text ?? "";
 if (/[^\x00-\x7f]/.test(hotText)) throw new Error("dist/foodctl.cjs must be ASCII: the bin decodes it as Latin-1");
+/**
+ * The files the bin compiles (the hot and the cold files) hold Node's CommonJS wrapper around their
+ * code, so the bin compiles the text it read as it is, where wrapping it made a second copy of every
+ * file at every start. The bin's stack traces take the wrapper's length off the first line.
+ */
+const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
+const compiledByBin = new Set([...hotBuild.outputFiles, ...cold.outputFiles].filter((file) => file.path.endsWith(".cjs")));
 rmSync(outdir, { recursive: true, force: true });
 for (const file of [...hotBuild.outputFiles, ...cold.outputFiles, ...filesBuild.outputFiles]) {
   mkdirSync(resolve(file.path, ".."), { recursive: true });
-  writeFileSync(file.path, file.text);
+  writeFileSync(file.path, compiledByBin.has(file) ? `${WRAPPER[0]}${file.text}${WRAPPER[1]}` : file.text);
 }
 writeFileSync(join(outdir, "version.txt"), `${version}\n`);
 if (args.includes("--metafile"))
