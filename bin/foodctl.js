@@ -7,7 +7,8 @@
 // bin reads it for its --version shortcut, and takes the command's words to label the cache.
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
-// dist/, its content, Node version, architecture and Node flags. It is used only when it is this
+// dist/ (as written: its length, inode and times of last change), Node version, architecture and
+// Node flags. It is used only when it is this
 // user's own: a folder (not a link) owned by the effective user that no one else may write to,
 // holding regular files of that user, read without following links and up to a size. Anything
 // else (another user's folder, a link, a FIFO, a damaged or rejected cache, a read-only folder)
@@ -81,9 +82,8 @@ function readOwnFile(file) {
 
 // V8 checks a code cache's header (version, flags, source length, payload length) but not its
 // payload: a damaged one can crash the process (SIGTRAP, SIGSEGV). So each cache file carries a
-// CRC-32 of what follows it, and the key of a file of dist/ is the CRC-32 of its content (V8 would
-// take a cache made for other source of the same length). Whose cache it is, not the checksum,
-// keeps other people's code out (the folder and file checks above).
+// CRC-32 of what follows it. Whose cache it is, not the checksum, keeps other people's code out
+// (the folder and file checks above).
 let crc32;
 /** The CRC-32 of `bytes` as 8 hex digits (node:zlib's, native). */
 function checksum(bytes) {
@@ -142,6 +142,14 @@ function commandOf(words) {
   return names.join(" ") || "-";
 }
 
+/**
+ * Which file of dist/ a cache was made for: its length, inode, and times of last change, so a file
+ * written again (a rebuild, an update, an edit to the same length) gets a cache of its own. V8
+ * itself checks only the source's length, and would run a cache made for other source of that length.
+ */
+const fileKey = (stats, length) =>
+  [length, stats.ino, Math.trunc(stats.mtimeMs * 1000), Math.trunc(stats.ctimeMs * 1000)].map((n) => n.toString(36)).join("-");
+
 let runtimeKey;
 /** What else a code cache depends on: the Node version, the architecture and Node's flags. */
 const runtime = () =>
@@ -165,7 +173,15 @@ const WRAPPER_START = "(function (exports, require, module, __filename, __dirnam
  * with its code cache when there is a good one; `module` is what the file exports into.
  */
 function loadCached(file, module = { exports: {} }) {
-  const bytes = fs.readFileSync(file);
+  const fd = fs.openSync(file, "r");
+  let bytes;
+  let stats;
+  try {
+    stats = fs.fstatSync(fd);
+    bytes = fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   // The build keeps its files ASCII: Latin-1 decodes them as UTF-8 would, and faster.
   const source = bytes.toString("latin1");
   const dir = (cacheDir ??= { path: privateCacheDir(process.env) }).path;
@@ -173,7 +189,7 @@ function loadCached(file, module = { exports: {} }) {
   let cached = NO_CACHE;
   try {
     if (dir !== undefined) {
-      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${checksum(bytes)}-${bytes.length.toString(16)}-${runtime()}.code`);
+      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${fileKey(stats, bytes.length)}-${runtime()}.code`);
       cached = readCache(cacheFile);
     }
   } catch {
