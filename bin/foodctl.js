@@ -7,7 +7,8 @@
 // bin reads it for its --version shortcut, and takes the command's words to label the cache.
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
-// dist/, its content, Node version, architecture and Node flags. It is used only when it is this
+// dist/ (as written: its length, inode and times of last change), Node version, architecture and
+// Node flags. It is used only when it is this
 // user's own: a folder (not a link) owned by the effective user that no one else may write to,
 // holding regular files of that user, read without following links and up to a size. Anything
 // else (another user's folder, a link, a FIFO, a damaged or rejected cache, a read-only folder)
@@ -81,9 +82,8 @@ function readOwnFile(file) {
 
 // V8 checks a code cache's header (version, flags, source length, payload length) but not its
 // payload: a damaged one can crash the process (SIGTRAP, SIGSEGV). So each cache file carries a
-// CRC-32 of what follows it, and the key of a file of dist/ is the CRC-32 of its content (V8 would
-// take a cache made for other source of the same length). Whose cache it is, not the checksum,
-// keeps other people's code out (the folder and file checks above).
+// CRC-32 of what follows it. Whose cache it is, not the checksum, keeps other people's code out
+// (the folder and file checks above).
 let crc32;
 /** The CRC-32 of `bytes` as 8 hex digits (node:zlib's, native). */
 function checksum(bytes) {
@@ -142,6 +142,14 @@ function commandOf(words) {
   return names.join(" ") || "-";
 }
 
+/**
+ * Which file of dist/ a cache was made for: its length, inode, and times of last change, so a file
+ * written again (a rebuild, an update, an edit to the same length) gets a cache of its own. V8
+ * itself checks only the source's length, and would run a cache made for other source of that length.
+ */
+const fileKey = (stats, length) =>
+  [length, stats.ino, Math.trunc(stats.mtimeMs * 1000), Math.trunc(stats.ctimeMs * 1000)].map((n) => n.toString(36)).join("-");
+
 let runtimeKey;
 /** What else a code cache depends on: the Node version, the architecture and Node's flags. */
 const runtime = () =>
@@ -151,18 +159,29 @@ const runtime = () =>
 
 /** The cache folder, looked for once a run. */
 let cacheDir;
+/** A module of the hot file by source path, for the cold files (`require("foodctl-hot:src/errors.ts")`, scripts/build.mjs). */
+let hotModule;
 /** Cold files already loaded, by path: each is evaluated once, like a module Node loads. */
 const coldModules = new Map();
 
-// Node's own CommonJS wrapper (require("node:module").wrap), spelled out: node:module is not loaded for it.
-const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
+// Node's own CommonJS wrapper (require("node:module").wrap), which the build puts around each file this
+// compiles (scripts/build.mjs): its length is taken off the first line of a stack trace.
+const WRAPPER_START = "(function (exports, require, module, __filename, __dirname) { ";
 
 /**
- * Compiles and runs one file of dist/ as a CommonJS module, with its code cache when there is a
- * good one; `module` is what the file exports into.
+ * Compiles and runs one file of dist/ (a CommonJS module in Node's wrapper, as the build writes it),
+ * with its code cache when there is a good one; `module` is what the file exports into.
  */
 function loadCached(file, module = { exports: {} }) {
-  const bytes = fs.readFileSync(file);
+  const fd = fs.openSync(file, "r");
+  let bytes;
+  let stats;
+  try {
+    stats = fs.fstatSync(fd);
+    bytes = fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   // The build keeps its files ASCII: Latin-1 decodes them as UTF-8 would, and faster.
   const source = bytes.toString("latin1");
   const dir = (cacheDir ??= { path: privateCacheDir(process.env) }).path;
@@ -170,14 +189,14 @@ function loadCached(file, module = { exports: {} }) {
   let cached = NO_CACHE;
   try {
     if (dir !== undefined) {
-      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${checksum(bytes)}-${bytes.length.toString(16)}-${runtime()}.code`);
+      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${fileKey(stats, bytes.length)}-${runtime()}.code`);
       cached = readCache(cacheFile);
     }
   } catch {
     cacheFile = undefined;
   }
   const vm = require("node:vm");
-  const script = new vm.Script(WRAPPER[0] + source + WRAPPER[1], { filename: file, cachedData: cached.data });
+  const script = new vm.Script(source, { filename: file, cachedData: cached.data });
   compiledFiles.add(file);
   const command = commandOf(argv);
   const usable = cached.data !== undefined && !script.cachedDataRejected;
@@ -191,8 +210,8 @@ function loadCached(file, module = { exports: {} }) {
 }
 
 /**
- * The `require` of a file of dist/: a cold file (`./cold/x.cjs`, `./x.cjs` between cold files)
- * loads through loadCached, anything else as Node loads it. The bundles require only those, Node's
+ * The `require` of a file of dist/: a module of the hot file comes from its lookup, a cold file
+ * (`./cold/x.cjs`, `./x.cjs` between cold files) loads through loadCached, anything else as Node loads it. The bundles require only those, Node's
  * modules and packages, which this file's own `require` finds as one in dist/ would (both look in
  * the package's node_modules); a relative path is made absolute first.
  */
@@ -200,6 +219,7 @@ function requireFrom(file) {
   const cold = path.join(dist, "cold");
   const from = path.dirname(file);
   const coldRequire = (id) => {
+    if (id.startsWith("foodctl-hot:")) return hotModule(id.slice("foodctl-hot:".length));
     const target = id.startsWith("./") || id.startsWith("../") ? path.join(from, id) : undefined;
     if (target === undefined || !target.endsWith(".cjs") || path.dirname(target) !== cold) return require(target ?? id);
     let module = coldModules.get(target);
@@ -258,7 +278,7 @@ function mappedFrame(frame) {
     const line = frame.getLineNumber();
     const column = frame.getColumnNumber();
     // The first line starts with the wrapper's text, which the map does not know.
-    const entry = sourceMaps.get(file).findEntry(line - 1, column - 1 - (line === 1 ? WRAPPER[0].length : 0));
+    const entry = sourceMaps.get(file).findEntry(line - 1, column - 1 - (line === 1 ? WRAPPER_START.length : 0));
     if (entry.originalSource === undefined) return text;
     const source = path.resolve(path.dirname(file), entry.originalSource);
     return text.replace(`${file}:${line}:${column}`, `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`);
@@ -276,6 +296,7 @@ function main() {
   const bundle = path.join(dist, "foodctl.cjs");
   mapStackTraces();
   const hot = loadCached(bundle);
+  hotModule = hot.hotModule;
   hot.run(argv).then(hot.exit);
 }
 

@@ -1,4 +1,5 @@
-// Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js):
+// Bundles src/ into dist/ for the CommonJS bin (bin/foodctl.js), which compiles the hot and cold
+// files itself (each is written inside Node's CommonJS wrapper):
 //
 //   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
 //                         and the `intake` commands that read, with their printers, in one file
@@ -16,6 +17,8 @@
 //                         to write a code cache: one such helper for the journal, the sandbox and the cache.
 //   dist/version.txt      what `foodctl --version` prints, read by the bin alone.
 //
+// Before bundling, src/records/validators/ is written from the records' zod schemas (scripts/records.mjs).
+//
 // fastify (the sandbox's server framework), terminal-image and open stay external: loaded from node_modules.
 //
 //   node scripts/build.mjs [outdir] [--analyze] [--metafile]
@@ -23,6 +26,7 @@
 import { analyzeMetafile, build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { writeValidators } from "./records.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -61,10 +65,13 @@ const COLD_PACKAGES = [
 /** Loaded from node_modules as they are: the sandbox's server framework, and the image drawer (with jimp) and browser opener of `intake show`. */
 const EXTERNAL = ["fastify", "@fastify/multipart", "terminal-image", "open"];
 /**
- * How a cold file reaches the hot file's modules: a lookup the hot file sets on the global object,
- * so each module has one copy whichever loader (the bin's, or Node's under a plain require) ran them.
+ * How a cold file names a module of the hot file: `require("foodctl-hot:src/errors.ts")`, which the
+ * bin answers from the hot file's `hotModule` lookup, so each module has one copy (`instanceof
+ * CliError` holds across files). An external require, not a module of the cold file: esbuild reads
+ * named imports from it as they are, where a bundled stand-in would be copied into a namespace
+ * object by every module importing it.
  */
-const REGISTRY = 'globalThis[Symbol.for("foodctl.hot")]';
+const HOT_PREFIX = "foodctl-hot:";
 
 const packageOf = (path) => COLD_PACKAGES.find((name) => path === name || path.startsWith(`${name}/`));
 const coldFileName = (name) => `${name.replace(/^@/, "").replace(/\//g, "-")}.cjs`;
@@ -128,13 +135,9 @@ function placement({ coldDir, hot }) {
         if (resolved.errors.length) return undefined;
         const key = sourceKey(resolved.path);
         if (COLD_SOURCES[key] && args.kind === "dynamic-import") return { path: `${coldDir}${COLD_SOURCES[key]}.cjs`, external: true };
-        if (hot?.has(key)) return { path: key, namespace: "foodctl-hot" };
+        if (hot?.has(key)) return { path: `${HOT_PREFIX}${key}`, external: true };
         return undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: "foodctl-hot" }, (args) => ({
-        contents: `module.exports = ${REGISTRY}(${JSON.stringify(args.path)});`,
-        loader: "js",
-      }));
     },
   };
 }
@@ -152,6 +155,9 @@ module.exports = m.__esModule && names.length === 1 && names[0] === "default" ? 
 }
 
 const sourcesOf = (metafile) => Object.keys(metafile.inputs).filter((input) => input.startsWith("src/"));
+
+// 0. The records' validators, compiled from their zod schemas (build output, like dist/).
+await writeValidators();
 
 // 1. What the hot file holds (everything main.ts reaches except the cold files).
 const probe = await build({
@@ -176,12 +182,16 @@ const cold = await build({
   write: false,
   plugins: [placement({ coldDir: "./", hot })],
 });
-const fromHot = Object.keys(cold.metafile.inputs).filter((input) => input.startsWith("foodctl-hot:"));
-const shared = [...new Set(fromHot.map((input) => input.slice("foodctl-hot:".length)))].sort();
+const fromHot = Object.values(cold.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+const shared = [...new Set(fromHot.filter((path) => path.startsWith(HOT_PREFIX)).map((path) => path.slice(HOT_PREFIX.length)))].sort();
 
 // 3. The hot file, with a lookup for the modules cold files take from it (each evaluated on first use).
 const lookup = shared.map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}`)}),`).join("\n");
-const hotEntry = `const modules = {\n${lookup}\n};\n${REGISTRY} = (key) => modules[key]();\nmodule.exports = require("./src/main.ts");\n`;
+const hotEntry = `const modules = {\n${lookup}\n};
+const loaded = {};
+const { run, exit } = require("./src/main.ts");
+module.exports = { run, exit, hotModule: (key) => (loaded[key] ??= modules[key]()) };
+`;
 const hotBuild = await build({
   ...common,
   stdin: { contents: hotEntry, resolveDir: root, sourcefile: "hot-entry.js", loader: "js" },
@@ -200,10 +210,17 @@ const filesBuild = await build({
 
 const hotText = hotBuild.outputFiles.find((file) => file.path.endsWith(".cjs"))?.text ?? "";
 if (/[^\x00-\x7f]/.test(hotText)) throw new Error("dist/foodctl.cjs must be ASCII: the bin decodes it as Latin-1");
+/**
+ * The files the bin compiles (the hot and the cold files) hold Node's CommonJS wrapper around their
+ * code, so the bin compiles the text it read as it is, where wrapping it made a second copy of every
+ * file at every start. The bin's stack traces take the wrapper's length off the first line.
+ */
+const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
+const compiledByBin = new Set([...hotBuild.outputFiles, ...cold.outputFiles].filter((file) => file.path.endsWith(".cjs")));
 rmSync(outdir, { recursive: true, force: true });
 for (const file of [...hotBuild.outputFiles, ...cold.outputFiles, ...filesBuild.outputFiles]) {
   mkdirSync(resolve(file.path, ".."), { recursive: true });
-  writeFileSync(file.path, file.text);
+  writeFileSync(file.path, compiledByBin.has(file) ? `${WRAPPER[0]}${file.text}${WRAPPER[1]}` : file.text);
 }
 writeFileSync(join(outdir, "version.txt"), `${version}\n`);
 if (args.includes("--metafile"))

@@ -2,18 +2,18 @@
 // validators: zod's JSON Schema export of each, compiled by ajv's standalone mode into one module
 // per group of records, src/records/validators/<group>.js with its types in <group>.d.ts (a run
 // loads only the groups it checks: `intake show` never the update payloads), and the tables that
-// word a refusal in validators/places.js. Run it after changing a schema; test/unit/records.test.ts
-// fails while the committed files are not what the schemas compile to.
+// word a refusal in validators/places.js. The files are build output, never committed: the build
+// (scripts/build.mjs, so `npm install`) and `npm test` write them; run this after changing a schema
+// to type-check or run sources against it at once.
 //
-//   node scripts/records.mjs            writes the files
-//   node scripts/records.mjs --check    exits 1 when they are stale
+//   node scripts/records.mjs            writes the files (only those whose text changed)
 //
 // A refinement (z.refine, a custom check) has no JSON Schema: the compiled validator would not
 // see it, so a schema with one is refused here rather than checked by half.
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,7 +37,10 @@ function jsonSchemasOf(records, parts, zod) {
         );
     },
   });
-  for (const schema of Object.values(schemas)) dropNoOps(schema);
+  for (const schema of Object.values(schemas)) {
+    dropNoOps(schema);
+    mergeTypeUnions(schema);
+  }
   return schemas;
 }
 
@@ -48,6 +51,44 @@ function dropNoOps(node) {
   if (empty(node.additionalProperties)) delete node.additionalProperties;
   if (node.propertyNames?.type === "string" && Object.keys(node.propertyNames).length === 1) delete node.propertyNames;
   for (const child of Object.values(node)) dropNoOps(child);
+}
+
+/** The keywords that apply to values of one JSON type only (JSON Schema ignores them for any other type). */
+const KEYWORDS_OF_TYPE = {
+  object: ["properties", "required", "additionalProperties", "propertyNames", "minProperties", "maxProperties"],
+  array: ["items", "minItems", "maxItems", "uniqueItems"],
+  string: ["minLength", "maxLength", "pattern"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  null: [],
+  boolean: [],
+};
+
+/**
+ * Writes a union of parts of different JSON types (zod's nullable and its unions of a list or a
+ * text: anyOf [{type: "array", items}, {type: "string"}, {type: "null"}]) as one part of
+ * several types (type: ["array", "string", "null"], items): the same values pass, since
+ * each branch's other keywords apply to its own type only, and a validator checks one type test
+ * where it tried each branch and collected their errors. A refusal reads the same: the union's
+ * errors were one problem naming every branch's type.
+ */
+function mergeTypeUnions(node) {
+  if (node === null || typeof node !== "object") return;
+  for (const child of Object.values(node)) mergeTypeUnions(child);
+  if (!Array.isArray(node.anyOf)) return;
+  const branches = node.anyOf.flatMap((branch) =>
+    Array.isArray(branch.anyOf) && Object.keys(branch).length === 1 ? branch.anyOf : [branch],
+  );
+  const family = (type) => (type === "integer" ? "number" : type);
+  const typeList = (branch) => [branch.type ?? []].flat();
+  const mergeable = branches.every(
+    (branch) =>
+      typeList(branch).length > 0 &&
+      Object.keys(branch).every((key) => key === "type" || typeList(branch).some((type) => KEYWORDS_OF_TYPE[family(type)]?.includes(key))),
+  );
+  const families = branches.flatMap((branch) => typeList(branch).map(family));
+  if (!mergeable || new Set(families).size !== families.length) return;
+  delete node.anyOf;
+  Object.assign(node, ...branches, { type: branches.flatMap(typeList) });
 }
 
 /** The JSON types a part of a schema allows (through references and unions). */
@@ -173,25 +214,16 @@ async function loadRecords() {
   return import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Writes src/records/validators/ as the schemas compile: a file whose text is already that is left as it is (tools' caches go by content and time), a file no group makes any more goes. */
+export async function writeValidators() {
   const { COMPILED_GROUPS, ...zod } = await loadRecords();
   const files = compileRecords(COMPILED_GROUPS, zod);
-  let committed = [];
-  try {
-    committed = readdirSync(outputDir);
-  } catch {
-    // none yet
-  }
-  if (process.argv.includes("--check")) {
-    const read = (name) => readFileSync(join(outputDir, name), "utf8");
-    const stale = [...new Set([...committed, ...Object.keys(files)])].filter(
-      (name) => !committed.includes(name) || files[name] !== read(name),
-    );
-    for (const name of stale) process.stderr.write(`src/records/validators/${name} is stale: run node scripts/records.mjs\n`);
-    process.exitCode = stale.length > 0 ? 1 : 0;
-  } else {
-    rmSync(outputDir, { recursive: true, force: true });
-    mkdirSync(outputDir);
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(outputDir, name), text);
+  mkdirSync(outputDir, { recursive: true });
+  for (const name of readdirSync(outputDir)) if (!(name in files)) rmSync(join(outputDir, name));
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(outputDir, name);
+    if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileSync(path, text);
   }
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await writeValidators();

@@ -165,8 +165,11 @@ export class Context {
       role: token.claims?.role,
       transport,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
-      // A wait is said on a terminal, where someone watches; on a pipe only with --verbose.
-      onWait: this.io.stderr.isTTY === true || this.verbose ? (line) => this.info(line) : undefined,
+      // A wait is said on a terminal, where someone watches; on a pipe only with --verbose. Asked
+      // when a wait comes: a run that never waits never opens stderr.
+      onWait: (line) => {
+        if (this.io.stderr.isTTY === true || this.verbose) this.info(line);
+      },
       signal: this.signal,
       clock: this.services.clock,
     });

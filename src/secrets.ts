@@ -6,7 +6,7 @@
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const BEARER_VALUE = /\b(bearer\s+)[^\s"',;]+/gi;
 /** The user-info part of a URL (`https://user:pass@host`): credentials, whoever typed them there. */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
+const URL_CREDENTIALS = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@"']+@/g;
 /** Shorter strings than this are not treated as secrets: masking "1" everywhere would garble text. */
 const MIN_SECRET_LENGTH = 8;
 

@@ -53,7 +53,7 @@ export function parseSeconds(value: string | undefined): number | undefined {
  * these parses to clean values, so the walk is skipped for it: the common case, and the hot path
  * of a batch.
  */
-const MAY_HOLD_CONTROLS = new RegExp(`${TERMINAL_UNSAFE.source}|\\\\[bfr]|\\\\u(00[0-9a-f]{2}|061c|200[ef]|202[a-e]|206[6-9])`, "i");
+const MAY_HOLD_CONTROLS = new RegExp(`${TERMINAL_UNSAFE.source}|\\\\[bfr]|\\\\u(00[0-9A-Fa-f]{2}|061[Cc]|200[EFef]|202[A-Ea-e]|206[6-9])`);
 
 /**
  * The parsed answer with every terminal-unsafe character in its strings (and keys) replaced by

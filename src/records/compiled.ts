@@ -1,7 +1,7 @@
 /**
- * The records checked at run time. `node scripts/records.mjs` compiles each schema here into a
- * plain validator of ./validators/ (generated, committed; a test fails when it is stale), so a
- * run checks with the schema's rules without loading zod.
+ * The records checked at run time. `node scripts/records.mjs` (run by the build and by `npm test`)
+ * compiles each schema here into a plain validator of ./validators/ (build output, not committed),
+ * so a run checks with the schema's rules without loading zod.
  */
 import type * as z from "zod/mini";
 import { ConfigFileSchema } from "./config.js";

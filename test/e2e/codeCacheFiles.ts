@@ -77,7 +77,7 @@ export function cacheFile(commands: string[], data: Buffer): Buffer {
   return Buffer.concat([Buffer.from(checksum(body), "hex"), body]);
 }
 
-// The bin's CommonJS wrapper: V8 checks only the wrapped source's length.
+// The CommonJS wrapper the build puts around each bundle: planted code must have the same length and shape.
 const WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
 
 /**
@@ -89,13 +89,13 @@ function compileInChild(bundle: string, mode: { plant: string } | { useCache: Bu
   const script = `
 const fs = require("node:fs"), vm = require("node:vm");
 const [bundle, mode, arg] = process.argv.slice(1);
-const wrap = (source) => ${JSON.stringify(WRAPPER[0])} + source + ${JSON.stringify(WRAPPER[1])};
+const [start, end] = ${JSON.stringify(WRAPPER)};
 const real = fs.readFileSync(bundle, "latin1");
 if (mode === "plant") {
-  const code = arg.padEnd(real.length, " ");
-  process.stdout.write(new vm.Script(wrap(code), { filename: bundle }).createCachedData().toString("base64"));
+  const code = (start + arg).padEnd(real.length - end.length, " ") + end;
+  process.stdout.write(new vm.Script(code, { filename: bundle }).createCachedData().toString("base64"));
 } else {
-  const script = new vm.Script(wrap(real), { filename: bundle, cachedData: fs.readFileSync(arg) });
+  const script = new vm.Script(real, { filename: bundle, cachedData: fs.readFileSync(arg) });
   process.stdout.write(String(script.cachedDataRejected));
   if (!script.cachedDataRejected) script.runInThisContext()({}, require, { exports: {} }, bundle, "");
 }`;
