@@ -26,16 +26,8 @@ import { askYesNo } from "../confirm.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
 import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
-import {
-  planEntryUndo,
-  readForUndo,
-  refuseChangedSince,
-  refuseNotBack,
-  refuseUnknownAfter,
-  sendUndo,
-  type UndoOptions,
-  type UndoRun,
-} from "./steps.js";
+import * as steps from "./steps.js";
+import type { UndoOptions, UndoRun } from "./steps.js";
 
 /** Thrown before an undo is sent when the run stopped meanwhile. */
 class NotSent extends Error {}
@@ -135,14 +127,14 @@ async function undoEntry(run: UndoRun, state: BatchState, entry: JournalEntry, a
   };
   let sent = false;
   try {
-    const action = planEntryUndo(entry);
-    const ready = await readForUndo(run, entry, action);
+    const action = steps.planEntryUndo(entry);
+    const ready = await steps.readForUndo(run, entry, action);
     if (alreadyUndone(entry, action, ready.state)) return result("already_undone");
-    refuseUnknownAfter(run, entry);
+    steps.refuseUnknownAfter(run, entry);
     // A later entry of an intake is checked against the state the earlier dry-run undos would leave.
     const simulated = state.dryRunStates.get(entry.image_id);
-    refuseChangedSince(run, simulated ? { ...ready, state: simulated } : ready);
-    const outcome = await sendUndo(run, ready, () => {
+    steps.refuseChangedSince(run, simulated ? { ...ready, state: simulated } : ready);
+    const outcome = await steps.sendUndo(run, ready, () => {
       if (state.stopped !== null) throw new NotSent();
       sent = !run.dryRun;
     });
@@ -150,7 +142,7 @@ async function undoEntry(run: UndoRun, state: BatchState, entry: JournalEntry, a
       if (entry.before) state.dryRunStates.set(entry.image_id, entry.before);
       return { ...result("dry_run"), request: outcome.dryRun };
     }
-    refuseNotBack(entry, action, outcome);
+    steps.refuseNotBack(entry, action, outcome);
     const changed = changesOf(outcome.diff);
     return {
       ...result("undone"),
