@@ -3,7 +3,7 @@
  * JSON read (every command does it); writing goes through conf (atomic write,
  * file mode 0600), loaded only by the commands that write.
  */
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { usageError } from "../errors.js";
 import { homeDir } from "../home.js";
@@ -48,7 +48,7 @@ export function checkOwnEntry(stats: Stats, path: string, what: "file" | "folder
   }
 }
 
-/** The file's text, or null when there is none; at most MAX_CONFIG_BYTES of a regular file we own, never through a link. */
+/** The file's text, or null when there is none: a regular file we own of at most MAX_CONFIG_BYTES, never through a link. */
 function readConfigText(path: string): string | null {
   try {
     checkOwnEntry(lstatSync(dirname(path)), dirname(path), "folder");
@@ -70,12 +70,10 @@ function readConfigText(path: string): string | null {
     const stats = fstatSync(fd);
     checkOwnEntry(stats, path, "file");
     if (stats.size > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let length = 0;
-    for (let read = -1; read !== 0 && length <= MAX_CONFIG_BYTES; length += read)
-      read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
-    return buffer.subarray(0, length).toString("utf8");
+    // A regular file of this user's (checked above), read to its end: it may have grown since fstat.
+    const bytes = readFileSync(fd);
+    if (bytes.length > MAX_CONFIG_BYTES) throw usageError(`config file ${path} is over ${MAX_CONFIG_BYTES} bytes: not a foodctl config`);
+    return bytes.toString("utf8");
   } finally {
     closeSync(fd);
   }
