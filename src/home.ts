@@ -1,7 +1,11 @@
 /**
- * The user's home folder: $HOME, else the account's (from node:os, asked only when $HOME is
- * not set).
+ * foodctl's folders in the user's XDG base folders. The home folder is $HOME, else the account's
+ * (from node:os, asked only when $HOME is not set).
  */
-export function homeDir(env: NodeJS.ProcessEnv): string {
-  return env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+import { join } from "node:path";
+
+/** foodctl's folder in an XDG base folder: `$<variable>/foodctl` when it is set, else `<home>/<fallback>/foodctl`. */
+export function xdgFolder(env: NodeJS.ProcessEnv, variable: "XDG_CONFIG_HOME" | "XDG_STATE_HOME", ...fallback: string[]): string {
+  const home = () => env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+  return join(env[variable] || join(home(), ...fallback), "foodctl");
 }

@@ -6,7 +6,7 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { usageError } from "../errors.js";
-import { homeDir } from "../home.js";
+import { xdgFolder } from "../home.js";
 import { checkRecord } from "../records/check.js";
 import type { Profile } from "../records/config.js";
 import * as validators from "../records/validators/config.js";
@@ -20,10 +20,7 @@ export interface ConfigData {
 
 export const DEFAULT_PROFILE = "default";
 
-export function configDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeDir(env), ".config");
-  return join(base, "foodctl");
-}
+export const configDir = (env: NodeJS.ProcessEnv): string => xdgFolder(env, "XDG_CONFIG_HOME", ".config");
 
 export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), "config.json");

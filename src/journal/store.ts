@@ -19,7 +19,7 @@ import {
 import { join } from "node:path";
 import { failure } from "../errors.js";
 import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
-import { homeDir } from "../home.js";
+import { xdgFolder } from "../home.js";
 import { withFileLock } from "../lock.js";
 import {
   beginTime,
@@ -38,10 +38,7 @@ export const JOURNAL_FILE = "journal.jsonl";
 const IMAGES = "images";
 const DAY_MS = 86_400_000;
 
-export function journalDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== "" ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
-  return join(base, "foodctl");
-}
+export const journalDir = (env: NodeJS.ProcessEnv): string => xdgFolder(env, "XDG_STATE_HOME", ".local", "state");
 
 /** The journal's folder or lock cannot be written: nothing is sent, and the hint says why (a full disk by name). */
 export function journalUnwritable(dir: string, error: Error): Error {

@@ -4,9 +4,9 @@
  * or the file `--pid-file` names. `sandbox stop` reads it; a file whose process is gone is stale.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../files.js";
+import { xdgFolder } from "../../home.js";
 import { isProcessAlive } from "../../lock.js";
 
 export interface SandboxRecord {
@@ -18,9 +18,7 @@ export interface SandboxRecord {
 }
 
 export function runtimeDir(env: NodeJS.ProcessEnv): string {
-  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "foodctl");
-  const state = env.XDG_STATE_HOME ? env.XDG_STATE_HOME : join(env.HOME || homedir(), ".local", "state");
-  return join(state, "foodctl");
+  return env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "foodctl") : xdgFolder(env, "XDG_STATE_HOME", ".local", "state");
 }
 
 export const pidFileFor = (env: NodeJS.ProcessEnv, port: number) => join(runtimeDir(env), `sandbox-${port}.json`);
