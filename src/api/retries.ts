@@ -25,7 +25,7 @@ export interface RetrySettings {
 const reason = (status: number) => `${status} ${statusText(status)}`;
 
 /** "waiting 100 s before retrying (503 Service Unavailable)…" */
-export function describeWait(ms: number, reason: string): string {
+function retryWaitLine(ms: number, reason: string): string {
   const seconds = ms >= 10_000 ? String(Math.round(ms / 1000)) : (Math.round(ms / 100) / 10).toString();
   return `waiting ${seconds} s before retrying (${reason})…`;
 }
@@ -111,7 +111,7 @@ export class Attempts {
       else this.attempt++;
       // Every request of this client waits, so a batch slows down as a whole; said once per longer pause.
       const until = clock.now() + (retryAfter ?? this.backoffMs(this.count));
-      if (until > pause.until) this.settings.onWait?.(describeWait(until - clock.now(), reason(429)));
+      if (until > pause.until) this.settings.onWait?.(retryWaitLine(until - clock.now(), reason(429)));
       pause.until = Math.max(pause.until, until);
     } else {
       this.attempt++;
@@ -127,7 +127,7 @@ export class Attempts {
 
   private async backoff(attempt: number, retryAfterMs: number | undefined, why: string): Promise<void> {
     const ms = retryAfterMs ?? this.backoffMs(attempt);
-    this.settings.onWait?.(describeWait(ms, why));
+    this.settings.onWait?.(retryWaitLine(ms, why));
     await this.settings.clock.sleep(ms, this.settings.signal);
   }
 }
