@@ -6,6 +6,7 @@
  */
 import { closeSync } from "node:fs";
 import type { ApiClient, ResponseInfo } from "../../api/client.js";
+import { readQuota } from "../../api/quota.js";
 import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
 import { newBatchId } from "../../batch/results.js";
@@ -95,13 +96,11 @@ export function holdOnRateLimit(
   now: () => number = Date.now,
 ): (info: ResponseInfo) => void {
   return (info) => {
-    const remainingText = info.headers["ratelimit-remaining"]?.trim();
-    const remaining = remainingText === undefined || remainingText === "" ? NaN : Number(remainingText);
-    if (!(remaining < Math.max(1, inFlight()))) return;
-    const reset = Number(info.headers["ratelimit-reset"]?.trim());
+    const quota = readQuota(info.headers);
+    if (quota?.remaining === undefined || quota.remaining >= Math.max(1, inFlight())) return;
     // A reset beyond the hold is not waited for: the next request's 429 stops the batch and says when.
-    if (!Number.isFinite(reset) || reset <= 0 || reset * 1000 > MAX_RATE_LIMIT_HOLD_MS) return;
-    client()?.pauseUntil(now() + Math.min(reset * 1000, MAX_RATE_LIMIT_HOLD_MS));
+    if (quota.resetMs === undefined || quota.resetMs <= 0 || quota.resetMs > MAX_RATE_LIMIT_HOLD_MS) return;
+    client()?.pauseUntil(now() + quota.resetMs);
   };
 }
 
