@@ -8,12 +8,11 @@
 //
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
 // dist/ (as written: its length, inode and times of last change), Node version, architecture and
-// Node flags. It is used only when it is this
-// user's own: a folder (not a link) owned by the effective user that no one else may write to,
-// holding regular files of that user, read without following links and up to a size. Anything
-// else (another user's folder, a link, a FIFO, a damaged or rejected cache, a read-only folder)
-// runs the bundle uncached and silently, writing a fresh cache where it can;
-// FOODCTL_NO_CACHE=1 turns it off.
+// Node flags. It is used only when it is this user's own: a folder (not a link) owned by the
+// effective user that no one else may write to, holding regular files of that user, read without
+// following links and up to a size. Anything else (another user's folder, a link, a FIFO, a
+// damaged or rejected cache, a read-only folder) runs the bundle uncached and silently, writing a
+// fresh cache where it can; FOODCTL_NO_CACHE=1 turns it off.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -211,9 +210,10 @@ function loadCached(file, module = { exports: {} }) {
 
 /**
  * The `require` of a file of dist/: a module of the hot file comes from its lookup, a cold file
- * (`./cold/x.cjs`, `./x.cjs` between cold files) loads through loadCached, anything else as Node loads it. The bundles require only those, Node's
- * modules and packages, which this file's own `require` finds as one in dist/ would (both look in
- * the package's node_modules); a relative path is made absolute first.
+ * (`./cold/x.cjs`, `./x.cjs` between cold files) loads through loadCached, anything else as Node
+ * loads it. The bundles require only those, Node's modules and packages, which this file's own
+ * `require` finds as one in dist/ would (both look in the package's node_modules); a relative path
+ * is made absolute first.
  */
 function requireFrom(file) {
   const cold = path.join(dist, "cold");
