@@ -9,8 +9,9 @@
 // The cache lives in $XDG_CACHE_HOME/foodctl (default ~/.cache/foodctl), one file per file of
 // dist/ (as written: its length, inode and times of last change), Node version, architecture and
 // Node flags. It is used only when it is this user's own: a folder (not a link) owned by the
-// effective user that no one else may write to, holding regular files of that user, read without
-// following links and up to a size. Anything else (another user's folder, a link, a FIFO, a
+// effective user that no one else may write to, below folders no other user may rename entries
+// in, opened once and used through that descriptor, holding regular files of that user, read
+// without following links and up to a size. Anything else (another user's folder, a link, a FIFO, a
 // damaged or rejected cache, a read-only folder) runs the bundle uncached and silently, writing a
 // fresh cache where it can; FOODCTL_NO_CACHE=1 turns it off.
 "use strict";
@@ -27,7 +28,12 @@ const euid = process.geteuid?.();
 
 // --- the cache folder -------------------------------------------------------------------------
 
-/** The cache folder when it is this user's alone (created 0700 when missing); otherwise none. */
+/**
+ * The cache folder when it is this user's alone (created 0700 when missing), opened once: its
+ * files are then reached through that descriptor (/proc/self/fd/N/…), so a folder swapped for a
+ * link later is never read or written through. None when a folder above it lets another user
+ * rename what is in it (she could swap the folder between the check and the write).
+ */
 function privateCacheDir(env) {
   if (euid === undefined || env.FOODCTL_NO_CACHE === "1") return undefined;
   const base =
@@ -35,20 +41,42 @@ function privateCacheDir(env) {
       ? env.XDG_CACHE_HOME
       : path.join(env.HOME || require("node:os").homedir(), ".cache");
   const dir = path.join(base, "foodctl");
-  if (isPrivateDir(dir)) return dir;
   try {
+    // Folders still missing are made by this user, 0700: the nearest one there decides.
+    let existing = base;
+    while (!fs.existsSync(existing)) existing = path.dirname(existing);
+    if (othersMayRename(existing) || othersMayRename(fs.realpathSync.native(existing))) return undefined;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+    const stats = fs.fstatSync(fd);
+    if (stats.uid !== euid || (stats.mode & 0o022) !== 0) return void fs.closeSync(fd);
+    return fs.existsSync("/proc/self/fd")
+      ? { path: `/proc/self/fd/${fd}`, check: () => true }
+      : { path: dir, check: () => isSameDir(dir, stats) };
   } catch {
     return undefined;
   }
-  return isPrivateDir(dir) ? dir : undefined;
 }
 
-/** A folder, not a link, owned by this user, that neither its group nor others may write to. */
-function isPrivateDir(dir) {
+/** Whether a folder on the way to `dir` (itself included; a link's own folder, not the link) lets another user rename its entries. */
+function othersMayRename(dir) {
+  for (let folder = dir; ; folder = path.dirname(folder)) {
+    const stats = fs.lstatSync(folder);
+    if (
+      !stats.isSymbolicLink() &&
+      ((stats.uid !== euid && stats.uid !== 0) || ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0))
+    ) {
+      return true;
+    }
+    if (path.dirname(folder) === folder) return false;
+  }
+}
+
+/** Where /proc is missing: whether `dir` is still the folder that was opened and checked. */
+function isSameDir(dir, opened) {
   try {
     const stats = fs.lstatSync(dir);
-    return stats.isDirectory() && stats.uid === euid && (stats.mode & 0o022) === 0;
+    return stats.isDirectory() && stats.dev === opened.dev && stats.ino === opened.ino;
   } catch {
     return false;
   }
@@ -112,8 +140,8 @@ function readCache(file) {
 /** Writes a cache file through a fresh temporary file renamed over it (dist/files.cjs, src/files.ts); never an error. */
 function writeCache(script, dir, file, commands) {
   try {
-    // Checked again: the folder may have been replaced while the command ran.
-    if (!isPrivateDir(dir)) return;
+    // Without /proc, checked again: the folder may have been replaced while the command ran.
+    if (!dir.check()) return;
     // Whatever stands at the name (a link, a FIFO) is replaced, never written through.
     const existing = fs.lstatSync(file, { throwIfNoEntry: false });
     if (existing !== undefined && !existing.isFile()) fs.unlinkSync(file);
@@ -183,12 +211,12 @@ function loadCached(file, module = { exports: {} }) {
   }
   // The build keeps its files ASCII: Latin-1 decodes them as UTF-8 would, and faster.
   const source = bytes.toString("latin1");
-  const dir = (cacheDir ??= { path: privateCacheDir(process.env) }).path;
+  const dir = (cacheDir ??= { dir: privateCacheDir(process.env) }).dir;
   let cacheFile;
   let cached = NO_CACHE;
   try {
-    if (dir !== undefined) {
-      cacheFile = path.join(dir, `${path.basename(file, ".cjs")}-${fileKey(stats, bytes.length)}-${runtime()}.code`);
+    if (dir !== undefined && dir.check()) {
+      cacheFile = path.join(dir.path, `${path.basename(file, ".cjs")}-${fileKey(stats, bytes.length)}-${runtime()}.code`);
       cached = readCache(cacheFile);
     }
   } catch {

@@ -1,12 +1,14 @@
 /**
- * Lock files and pid checks, one way for every file that several processes share: the config
- * file and the journal wait for a live holder (withFileLock), a sandbox's state file refuses one
- * at once (takeLock with no wait). A lock is created exclusively and holds its owner's pid; it is
- * stale, and taken over, when that process is gone, or when it holds no pid and is older than a
- * few seconds (its writer died, or the disk filled, between creating it and writing the pid).
+ * Lock files, one way for every file that several processes share: the config file and the
+ * journal wait for a live holder (withFileLock), a sandbox's state file refuses one at once
+ * (takeLock with no wait). A lock is created exclusively and names its owner (pid and start time,
+ * src/processes.ts); it is stale, and taken over, when that process is gone (a pid reused by a
+ * later process, this one included, is not its owner), or when it names no process and is older
+ * than a few seconds (its writer died, or the disk filled, between creating it and writing).
  */
 import { closeSync, constants, lstatSync, openSync, readSync, unlinkSync, type Stats } from "node:fs";
 import { writeAll } from "./files.js";
+import { formatProcessId, isRunning, parseProcessId, thisProcess, type ProcessId } from "./processes.js";
 
 /** How long a config or journal writer waits for another one to finish before giving up. */
 const LOCK_WAIT_MS = 10_000;
@@ -15,24 +17,6 @@ export const PIDLESS_LOCK_STALE_MS = 5_000;
 
 function errnoCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** Whether a process with this pid exists (EPERM: it does, run by another user). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === "EPERM";
-  }
-}
-
-/** The pid a lock holds: a whole number a process can have, else null. */
-function parsePid(text: string): number | null {
-  const trimmed = text.trim();
-  if (!/^[1-9][0-9]{0,9}$/.test(trimmed)) return null;
-  const pid = Number(trimmed);
-  return pid <= 2 ** 31 - 1 ? pid : null;
 }
 
 export type LockHolder = { kind: "gone" } | { kind: "stale" } | { kind: "held"; pid: number | null };
@@ -46,13 +30,23 @@ export function lockHolder(lock: string, now = Date.now()): LockHolder {
     return errnoCode(error) === "ENOENT" ? { kind: "gone" } : { kind: "held", pid: null };
   }
   // Anything but a regular file (a planted link, a FIFO) holds no pid: stale once old enough.
-  const pid = info.isFile() ? readLockPid(lock) : null;
-  if (pid === null) return now - info.mtimeMs >= PIDLESS_LOCK_STALE_MS ? { kind: "stale" } : { kind: "held", pid: null };
-  return isProcessAlive(pid) ? { kind: "held", pid } : { kind: "stale" };
+  const owner = info.isFile() ? readLockOwner(lock) : null;
+  if (owner === null) return now - info.mtimeMs >= PIDLESS_LOCK_STALE_MS ? { kind: "stale" } : { kind: "held", pid: null };
+  return ownerRuns(owner) ? { kind: "held", pid: owner.pid } : { kind: "stale" };
 }
 
-/** The pid at the start of a lock file, read without following a link or waiting on a FIFO; null when there is none. */
-function readLockPid(lock: string): number | null {
+/**
+ * Whether the process a lock names still runs. With this process's pid, it must be this process
+ * (another writer of this run): a lock of an earlier process that had the same pid is stale.
+ */
+function ownerRuns(owner: ProcessId): boolean {
+  const self = thisProcess();
+  if (owner.pid === self.pid) return owner.start === self.start;
+  return isRunning(owner);
+}
+
+/** The process a lock file names, read without following a link or waiting on a FIFO; null when it names none. */
+function readLockOwner(lock: string): ProcessId | null {
   let fd: number;
   try {
     fd = openSync(lock, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -60,8 +54,8 @@ function readLockPid(lock: string): number | null {
     return null;
   }
   try {
-    const buffer = Buffer.alloc(32);
-    return parsePid(buffer.toString("utf8", 0, readSync(fd, buffer, 0, buffer.length, 0)));
+    const buffer = Buffer.alloc(64);
+    return parseProcessId(buffer.toString("utf8", 0, readSync(fd, buffer, 0, buffer.length, 0)));
   } catch {
     return null;
   } finally {
@@ -76,7 +70,7 @@ export interface LockErrors {
   busy: (pid: number | null) => Error;
 }
 
-/** Creates the lock holding this process's pid; false when it exists. A lock whose pid cannot be written is removed. */
+/** Creates the lock naming this process; false when it exists. A lock whose owner cannot be written is removed. */
 function createLock(lock: string, errors: LockErrors): boolean {
   let fd: number;
   try {
@@ -87,7 +81,7 @@ function createLock(lock: string, errors: LockErrors): boolean {
   }
   try {
     try {
-      writeAll(fd, `${process.pid}\n`);
+      writeAll(fd, `${formatProcessId(thisProcess())}\n`);
     } finally {
       closeSync(fd);
     }
@@ -117,7 +111,8 @@ export async function takeLock(lock: string, errors: LockErrors, waitMs: number)
 
 /** Removes `lock` when it is still this process's. */
 export function releaseLock(lock: string): void {
-  if (readLockPid(lock) === process.pid) removeFile(lock);
+  const owner = readLockOwner(lock);
+  if (owner !== null && owner.pid === process.pid && owner.start === thisProcess().start) removeFile(lock);
 }
 
 /** Runs `work` holding `lock` (a path), so concurrent read-change-writes both land. */

@@ -6,6 +6,8 @@
 import {
   chmodSync,
   closeSync,
+  constants,
+  existsSync,
   fstatSync,
   ftruncateSync,
   mkdirSync,
@@ -13,7 +15,6 @@ import {
   readFileSync,
   readSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { failure } from "../errors.js";
 import { diskFullHint, writeAll, writeFileAtomic } from "../files.js";
 import { xdgFolder } from "../home.js";
 import { withFileLock } from "../lock.js";
+import { openPrivateFolder, UnsafeFolderError, type PrivateFolder } from "../privateFolder.js";
 import {
   beginTime,
   completeEntry,
@@ -42,6 +44,10 @@ export const journalDir = (env: NodeJS.ProcessEnv): string => xdgFolder(env, "XD
 
 /** The journal's folder or lock cannot be written: nothing is sent, and the hint says why (a full disk by name). */
 export function journalUnwritable(dir: string, error: Error): Error {
+  if (error instanceof UnsafeFolderError) {
+    const hint = "nothing was sent; point XDG_STATE_HOME at a folder only you can change, or pass --no-journal";
+    return failure(`cannot use the journal in ${dir}: ${error.message}`, { hint });
+  }
   return failure(`cannot write the journal in ${dir}: ${error.message}`, {
     hint: `nothing was sent; ${diskFullHint(error) ?? "fix the folder's permissions"}, or pass --no-journal`,
   });
@@ -67,7 +73,7 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export class JournalStore {
   readonly path: string;
-  private prepared = false;
+  private folder: PrivateFolder | undefined;
   private readonly chunkBytes: number;
   private readonly maxLineBytes: number;
   private readonly write: typeof writeSync;
@@ -83,27 +89,32 @@ export class JournalStore {
     this.write = options.writeSync ?? writeSync;
   }
 
-  /** The folder and its images/, private: once a store (a run writes twice per change). */
-  private prepare(): void {
-    if (this.prepared) return;
+  /**
+   * The folder, opened and checked once a store (a run writes twice per change), and its images/:
+   * every file of the journal is then reached through it, never through a folder swapped in since.
+   */
+  private prepare(): PrivateFolder {
     try {
-      mkdirSync(join(this.dir, IMAGES), { recursive: true, mode: 0o700 });
-      chmodSync(this.dir, 0o700);
+      this.folder ??= openPrivateFolder(this.dir);
+      mkdirSync(this.folder.at(IMAGES), { recursive: true, mode: 0o700 });
+      return this.folder;
     } catch (error) {
       throw this.unwritable(error as Error);
     }
-    this.prepared = true;
   }
 
-  private unwritable(error: Error): Error {
-    return journalUnwritable(this.dir, error);
+  /** A file of the journal's folder; undefined when there is no folder yet (nothing journaled). */
+  private existing(name: string): string | undefined {
+    return this.folder || existsSync(this.dir) ? this.prepare().at(name) : undefined;
   }
+
+  private readonly unwritable = (error: Error): Error => journalUnwritable(this.dir, error);
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
     const lock = `${this.path}.lock`;
     const busy = () =>
       failure(`the journal ${this.path} is locked by another foodctl`, { hint: `try again; if no foodctl is running, remove ${lock}` });
-    return withFileLock(lock, { cannotCreate: (error) => this.unwritable(error), busy }, work);
+    return withFileLock(this.prepare().at(`${JOURNAL_FILE}.lock`), { cannotCreate: (error) => this.unwritable(error), busy }, work);
   }
 
   /** The journal's record check, loaded by the first read: appending a change needs none. */
@@ -116,21 +127,21 @@ export class JournalStore {
    * write cut short (a full disk) is taken back, so no half record stays to glue onto the next.
    */
   async append(record: JournalRecord, days: number | null, now: number): Promise<void> {
-    this.prepare();
+    const file = this.prepare().at(JOURNAL_FILE);
     const text = `${JSON.stringify(record)}\n`;
     await this.locked(async () => {
       try {
         if (days !== null) await this.dropOlderThan(now - days * DAY_MS);
-        this.appendText(text);
-        chmodSync(this.path, 0o600);
+        this.appendText(file, text);
+        chmodSync(file, 0o600);
       } catch (error) {
         throw this.unwritable(error as Error);
       }
     });
   }
 
-  private appendText(text: string): void {
-    const fd = openSync(this.path, "a+", 0o600);
+  private appendText(file: string, text: string): void {
+    const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     try {
       const size = fstatSync(fd).size;
       // A tail left by a crash mid-write becomes a line of its own instead of the start of this record.
@@ -151,8 +162,10 @@ export class JournalStore {
   }
 
   /** Each line of the file in order (null for one over the line limit); none when there is no file. */
-  private lines(): Generator<string | null> {
-    return fileLines(this.path, { chunkBytes: this.chunkBytes, maxLineBytes: this.maxLineBytes }, (error) =>
+  private *lines(): Generator<string | null> {
+    const file = this.existing(JOURNAL_FILE);
+    if (file === undefined) return;
+    yield* fileLines(file, { chunkBytes: this.chunkBytes, maxLineBytes: this.maxLineBytes }, (error) =>
       failure(`cannot read the journal ${this.path}: ${error.message}`),
     );
   }
@@ -216,9 +229,10 @@ export class JournalStore {
       if (record.image_copy) images.push(record.image_copy.file);
     });
     if (dropped.size === 0 && unreadable === 0) return;
-    writeFileAtomic(this.path, this.linesKept(dropped, await this.recordCheck()), { mode: 0o600 });
+    const folder = this.prepare();
+    writeFileAtomic(folder.at(JOURNAL_FILE), this.linesKept(dropped, await this.recordCheck()), { mode: 0o600 });
     // Only images/<id>: the record's schema refuses any other file (docs/journal.md, retention).
-    for (const file of images) rmSync(join(this.dir, file), { force: true });
+    for (const file of images) rmSync(folder.at(file), { force: true });
   }
 
   /** The file's records as lines, without the dropped entries' and without unreadable lines. */
@@ -253,9 +267,8 @@ export class JournalStore {
 
   /** Keeps a display image's bytes for undo: `images/<id>`, 0600. */
   async saveImage(id: string, bytes: Buffer): Promise<ImageCopy> {
-    this.prepare();
     const file = join(IMAGES, id);
-    writeFileSync(join(this.dir, file), bytes, { mode: 0o600 });
+    writeFileAtomic(this.prepare().at(file), bytes, { mode: 0o600 });
     return { file, bytes: bytes.byteLength, sha256: await sha256(bytes) };
   }
 
@@ -263,7 +276,9 @@ export class JournalStore {
   async readImage(copy: ImageCopy): Promise<Buffer | null> {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(this.dir, copy.file));
+      const file = this.existing(copy.file);
+      if (file === undefined) return null;
+      bytes = readFileSync(file);
     } catch {
       return null;
     }

@@ -2,7 +2,7 @@
  * The sandbox's HTTP application: Fastify with the sandbox's body parser, limits and timeouts,
  * the per-request counting and rate limit, and every route.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from "fastify";
@@ -14,6 +14,7 @@ import type { SandboxContext, SandboxStats } from "./context.js";
 import { errorBody, SERVICE_CODES, unsupportedMedia } from "./errors.js";
 import { answerClientError, describeFailure, JSON_BODY_LIMIT } from "./failures.js";
 import { parseJsonBody } from "./json.js";
+import { isLoopbackHost } from "./network.js";
 import { createRateLimiter, rateLimited, type RateLimitSpec } from "./rateLimit.js";
 import { renderIntake } from "./render.js";
 import { registerDisplayImageRoutes } from "./routes/displayImage.js";
@@ -30,9 +31,9 @@ export interface SandboxLimits {
   headersTimeoutMs: number;
   /** An idle keep-alive connection between requests; default 5 s. */
   keepAliveTimeoutMs: number;
-  /** Connections open at once; more are closed at once; default 256. */
+  /** Connections open at once; a new one over it takes an idle one's place, or is closed; default 256. */
   maxConnections: number;
-  /** Connections open at once from one address; more from it are closed at once, so one client cannot take them all; default 128. */
+  /** Connections open at once from one address (all of loopback is one), so one client cannot take them all; default 128. */
   maxConnectionsPerAddress: number;
 }
 
@@ -65,22 +66,81 @@ export interface AppRuntime {
   commit(): void;
 }
 
-/** Closes at once a connection from an address that already has `cap` open: trickling sockets from one client leave room for others. */
-function capConnectionsPerAddress(server: Server, cap: number): void {
-  const open = new Map<string, number>();
-  server.on("connection", (socket: Socket) => {
-    const address = socket.remoteAddress ?? "";
-    const count = open.get(address) ?? 0;
-    if (count >= cap) {
-      socket.destroy();
-      return;
+/** The address a connection counts under: every loopback address is one (127.0.0.2 and ::1 are this machine too). */
+function capKey(address: string): string {
+  const host = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  return isLoopbackHost(host) ? "loopback" : host;
+}
+
+/**
+ * Caps the connections open at once, in all and per address (loopback counting as one). A
+ * connection over a cap takes the place of the oldest connection with no request under way (one
+ * that has sent no request for a moment first, then an idle keep-alive one): of its address when
+ * that cap is full, else of any. With none to take, it is closed at once. So silent or trickling clients
+ * cannot hold the places a client that sends its request needs (docs/sandbox.md, safety).
+ */
+function capConnections(server: Server, limits: SandboxLimits): void {
+  interface Slot {
+    key: string;
+    /** When it connected (performance.now): a connection is given a moment to send its request before it counts as silent. */
+    since: number;
+    requests: number;
+    /** The answer under way, until it is sent whole or its connection ends. */
+    response: ServerResponse | undefined;
+  }
+  // In the order they connected: the first idle one found is the oldest.
+  const open = new Map<Socket, Slot>();
+  const counts = new Map<string, number>();
+  const grace = Math.min(1000, limits.headersTimeoutMs / 4);
+  const evictable = (key?: string) => {
+    const now = performance.now();
+    let idle: Socket | undefined;
+    for (const [socket, slot] of open) {
+      if (slot.response !== undefined || (key !== undefined && slot.key !== key)) continue;
+      if (slot.requests === 0 && now - slot.since >= grace) return socket;
+      if (slot.requests > 0) idle ??= socket;
     }
-    open.set(address, count + 1);
-    socket.once("close", () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
+    return idle;
+  };
+  server.on("connection", (socket: Socket) => {
+    const key = capKey(socket.remoteAddress ?? "");
+    const full = (counts.get(key) ?? 0) >= limits.maxConnectionsPerAddress ? key : open.size >= limits.maxConnections ? null : undefined;
+    if (full !== undefined) {
+      const victim = evictable(full ?? undefined);
+      if (victim === undefined) return void socket.destroy();
+      victim.destroy();
+      forget(victim);
+    }
+    open.set(socket, { key, since: performance.now(), requests: 0, response: undefined });
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    socket.once("close", () => forget(socket));
+    // Answered on the socket itself (a 408 for a slow request) and ended: nothing under way any more.
+    socket.once("finish", () => {
+      const slot = open.get(socket);
+      if (slot) slot.response = undefined;
     });
+  });
+  const forget = (socket: Socket) => {
+    const slot = open.get(socket);
+    if (!slot) return;
+    open.delete(socket);
+    const left = (counts.get(slot.key) ?? 1) - 1;
+    if (left > 0) counts.set(slot.key, left);
+    else counts.delete(slot.key);
+  };
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const slot = open.get(request.socket);
+    if (!slot) return;
+    slot.requests++;
+    slot.response = response;
+    response.once("close", () => (slot.response = undefined));
+  });
+  // A connection silent for the header timeout (Fastify's connectionTimeout) is closed, unless a
+  // route is still working on its answer (--latency): a client that never reads its answer too.
+  server.on("timeout", (socket: Socket) => {
+    const response = open.get(socket)?.response;
+    if (response !== undefined && !response.headersSent && !socket.writableEnded) socket.setTimeout(limits.headersTimeoutMs);
+    else socket.destroy();
   });
 }
 
@@ -94,7 +154,8 @@ function createFastify(limits: SandboxLimits): FastifyInstance {
     return503OnClosing: false,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionTimeout: limits.requestTimeoutMs,
+    // A connection silent this long (sending nothing, or reading nothing of its answer) is closed.
+    connectionTimeout: limits.headersTimeoutMs,
     http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: interval },
     clientErrorHandler: answerClientError,
     // Fastify's own routing errors (a malformed URL) before any route runs.
@@ -102,8 +163,7 @@ function createFastify(limits: SandboxLimits): FastifyInstance {
       void (reply as FastifyReply).code(400).send(errorBody(SERVICE_CODES.badQuery, "the request URL is malformed"));
     },
   });
-  app.server.maxConnections = limits.maxConnections;
-  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  capConnections(app.server, limits);
   app.removeContentTypeParser(["text/plain", "application/json"]);
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: JSON_BODY_LIMIT }, (_request, body, done) => {
     try {

@@ -6,7 +6,7 @@
  * with a valid checksum): a run that used it would leave the marker. Each test runs a private copy
  * of the built CLI staged in a fresh world-readable folder, so uid 65534 can run and plant there.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -15,6 +15,8 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -31,6 +33,7 @@ import {
   runWithCodeCache,
   type PrivateCli,
 } from "./codeCacheFiles.js";
+import { baseEnv } from "../helpers/cli.js";
 
 afterAll(removeCliCopies);
 
@@ -142,6 +145,57 @@ describe("the code cache is used only when it is the user's own", () => {
     expect(readdirSync(real)).toEqual([setup.name]);
     expect(readFileSync(join(real, setup.name)).equals(setup.planted)).toBe(true);
   });
+
+  it.each([
+    ["anyone", 0o777],
+    ["its group", 0o775],
+  ])("uses no cache below a folder %s may rename entries in (no sticky bit), and makes nothing there", (_who, mode) => {
+    const setup = setUp();
+    const { home, folder } = freshHome(setup);
+    mkdirSync(home);
+    chmodSync(home, mode);
+    expectUncached(setup, home);
+    expect(existsSync(folder)).toBe(false);
+    // The sticky bit (as /tmp has) keeps others from renaming what is not theirs: used.
+    chmodSync(home, mode | 0o1000);
+    expect(setup.cli.run(COMMAND, { XDG_CACHE_HOME: home })).toEqual(setup.expected);
+    expect(readdirSync(folder)).toContain(setup.name);
+  });
+
+  it("a cache folder swapped for a link while the command runs: the cache is written into the folder that was checked, never through the link", async () => {
+    const setup = setUp();
+    const { home, folder } = freshHome(setup);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const victim = join(setup.cli.root, "victim.txt");
+    writeFileSync(victim, "the victim's file\n");
+    // A command that waits for its stdin: the bin has checked and opened the cache folder by then.
+    const child = spawn(process.execPath, [join(setup.cli.root, "bin", "foodctl.js"), "auth", "login", "--with-token"], {
+      env: baseEnv({ XDG_CACHE_HOME: home, XDG_CONFIG_HOME: join(setup.cli.root, `config-${homes}`) }),
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const opened = () =>
+      readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === folder;
+        } catch {
+          return false;
+        }
+      });
+    for (let waited = 0; !opened() && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(opened()).toBe(true);
+    // The swap: the folder moves away; a link to a folder where the cache's name is a link to the victim's file takes its name.
+    const elsewhere = `${home}-elsewhere`;
+    mkdirSync(elsewhere);
+    symlinkSync(victim, join(elsewhere, setup.name));
+    renameSync(folder, `${folder}-checked`);
+    symlinkSync(elsewhere, folder);
+    child.stdin!.end("not-a-token\n");
+    await exited;
+    expect(readFileSync(victim, "utf8")).toBe("the victim's file\n");
+    expect(lstatSync(join(elsewhere, setup.name)).isSymbolicLink()).toBe(true);
+    expect(readdirSync(`${folder}-checked`)).toContain(setup.name);
+  }, 60_000);
 
   it("ignores a cache folder its group or others may write to, and writes nothing there", SLOW, () => {
     const setup = setUp();

@@ -3,6 +3,7 @@
  * byte for byte as it was, even by the commands that write it. Two writers at once never leave
  * a broken file.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -153,12 +154,15 @@ describe("two config set runs at once", () => {
     expect(existsSync(join(dir, "config.json.lock"))).toBe(false);
   });
 
-  it("waits for a live writer's lock instead of overwriting its change", async () => {
+  it("waits for a live writer's lock instead of overwriting its change", async ({ onTestFinished }) => {
     const home = tempConfigHome();
     const dir = join(home, "foodctl");
     mkdirSync(dir, { mode: 0o700 });
     const lock = join(dir, "config.json.lock");
-    writeFileSync(lock, String(process.pid));
+    // The other writer: a live process of its own (a lock naming this process's pid would be an earlier process's).
+    const writer = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
+    onTestFinished(() => void writer.kill("SIGKILL"));
+    writeFileSync(lock, String(writer.pid));
     const pending = runFoodctl(["config", "set", "user", "101"], { env: { XDG_CONFIG_HOME: home } });
     await new Promise((resolve) => setTimeout(resolve, 400));
     // The "other writer" finishes its change, then lets go.

@@ -1,6 +1,6 @@
 /** The journal and results files under a full disk, torn lines, wrong shapes and large files (issue 28: M1, M5, L3, L4, L6). */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sendChange } from "../../src/change/pipeline.js";
@@ -239,5 +239,56 @@ describe("the commands", () => {
     expect(result.stderr).toMatch(/applied 1 · failed 0/);
     expect(result.stderr).toMatch(/error: 1 result could not be written to the --results file \(ENOSPC/);
     expect(JSON.parse(result.stdout)).toMatchObject({ line: 1, image_id: 1002, status: "applied" });
+  });
+});
+
+describe("H1: the journal is never written through a link or into a folder another user may rename entries in", () => {
+  it("a folder swapped for a link between the check and the write: the write still lands in the folder that was checked", async () => {
+    const base = runTempDir("journal-swap-");
+    const dir = join(base, "foodctl");
+    const store = new JournalStore(dir);
+    // The check: the store opens its folder with the first record.
+    await store.append(begin("a00000000001") as never, null, Date.now());
+    // The swap: the folder moves away and a link to another folder takes its name, where the journal is a link to the victim's file.
+    const victim = join(base, "victim.txt");
+    writeFileSync(victim, "the victim's file\n");
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(elsewhere);
+    symlinkSync(victim, join(elsewhere, "journal.jsonl"));
+    renameSync(dir, join(base, "checked"));
+    symlinkSync(elsewhere, dir);
+    await store.append(complete("a00000000001") as never, null, Date.now());
+    expect(readFileSync(victim, "utf8")).toBe("the victim's file\n");
+    const kept = readFileSync(join(base, "checked", "journal.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(kept.map((text) => JSON.parse(text).record)).toEqual(["begin", "complete"]);
+  });
+
+  it.each([
+    ["anyone", 0o777],
+    ["its group", 0o770],
+  ])("a state folder %s may change without the sticky bit is refused with a hint, and nothing is sent", async (_who, mode) => {
+    const sandbox = await startJournalSandbox();
+    try {
+      const shared = join(sandbox.home, "shared");
+      mkdirSync(shared);
+      chmodSync(shared, mode);
+      const before = await sandbox.show(1002);
+      const env = { XDG_STATE_HOME: shared };
+      const result = await sandbox.cli(["intake", "set-quantity", "1002", "1=151"], { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `error: cannot use the journal in ${join(shared, "foodctl")}: ${shared} may be changed by ${_who} (mode ${mode.toString(8)}, no sticky bit), who may rename what is in it\n` +
+          "hint: nothing was sent; point XDG_STATE_HOME at a folder only you can change, or pass --no-journal\n",
+      );
+      expect(await sandbox.show(1002)).toEqual(before);
+      expect(existsSync(join(shared, "foodctl"))).toBe(false);
+      // With the sticky bit (as /tmp has), no one else may rename what is not theirs: used.
+      chmodSync(shared, mode | 0o1000);
+      expect((await sandbox.cli(["intake", "set-quantity", "1002", "1=151"], { env })).code).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

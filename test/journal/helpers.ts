@@ -12,7 +12,10 @@ export interface JournalSandbox {
   home: string;
   journalPath: string;
   /** Runs foodctl in process as a seeded user (default alice); stdin is not a terminal. */
-  cli(args: string[], options?: { as?: string; stdin?: Buffer }): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(
+    args: string[],
+    options?: { as?: string; stdin?: Buffer; env?: Record<string, string> },
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** `intake show --json` as parsed JSON. */
   show(imageId: number, as?: string): Promise<{ intake_info: Record<string, unknown> & { image_url?: string } }>;
   file(name: string, content: string | Buffer): string;
@@ -26,8 +29,14 @@ export async function startJournalSandbox(options: SandboxOptions = {}): Promise
     handle,
     home,
     journalPath: join(home, "foodctl", "journal.jsonl"),
-    async cli(args, { as = "alice", stdin } = {}) {
-      const env = { FOODCTL_API_URL: handle.url, FOODCTL_TOKEN: handle.tokenFor(as), XDG_CONFIG_HOME: home, XDG_STATE_HOME: home };
+    async cli(args, { as = "alice", stdin, env: extra } = {}) {
+      const env = {
+        FOODCTL_API_URL: handle.url,
+        FOODCTL_TOKEN: handle.tokenFor(as),
+        XDG_CONFIG_HOME: home,
+        XDG_STATE_HOME: home,
+        ...extra,
+      };
       const buffers = bufferIO({ env });
       if (stdin) buffers.io.stdin = Object.assign(Readable.from([stdin]), { isTTY: false });
       const code = await run(args, { io: buffers.io, signal: new AbortController().signal });

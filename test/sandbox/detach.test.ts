@@ -12,6 +12,7 @@ import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/commands/
 import { sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { stopSandbox } from "../../src/commands/sandbox/stop.js";
 import { bufferIO } from "../helpers/bufferIO.js";
+import { processStart } from "../../src/processes.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 
 const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: true };
@@ -24,7 +25,7 @@ beforeEach(() => {
   env = baseEnv({ XDG_RUNTIME_DIR: join(dir, "run") });
 });
 afterEach(() => {
-  for (const pid of started.splice(0)) if (isSandboxRunning(pid)) process.kill(pid, "SIGKILL");
+  for (const pid of started.splice(0)) if (isSandboxRunning({ pid, start: null })) process.kill(pid, "SIGKILL");
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,7 +65,7 @@ describe("--detach", () => {
     const stop = deps();
     expect(await stopSandbox(stop.deps, {})).toBe(0);
     expect(stop.stderr()).toBe(`stopped the sandbox on ${url} (PID ${pid})\n`);
-    expect(isSandboxRunning(Number(pid))).toBe(false);
+    expect(isSandboxRunning({ pid: Number(pid), start: null })).toBe(false);
     expect(listPidFiles(env)).toEqual([]);
     await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
   });
@@ -129,7 +130,7 @@ describe("sandbox stop", () => {
     const stop = deps();
     expect(await stopSandbox(stop.deps, {})).toBe(0);
     expect(stop.stderr()).toBe(`stopped the sandbox on ${b.url} (PID ${b.pid})\n`);
-    expect(isSandboxRunning(a.pid)).toBe(true);
+    expect(isSandboxRunning({ pid: a.pid, start: null })).toBe(true);
     expect(await stopSandbox(deps().deps, { port: a.port })).toBe(0);
   });
 
@@ -141,11 +142,37 @@ describe("sandbox stop", () => {
   it("a stale record (its process is gone) is removed and the stop succeeds", async () => {
     const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     const path = join(dir, "run", "foodctl", "sandbox-4321.json");
-    writeRecord(path, { pid: gone, url: "http://127.0.0.1:4321", port: 4321, log: "", started_at: "" });
+    writeRecord(path, { pid: gone, start: null, url: "http://127.0.0.1:4321", port: 4321, log: "", started_at: "" });
     const stop = deps();
     expect(await stopSandbox(stop.deps, { port: 4321 })).toBe(0);
     expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4321 (PID ${gone}) was not running; removed its stale record\n`);
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe("N9: sandbox stop signals only the sandbox it recorded", () => {
+  it("a stale record whose pid is now another program's (even one with `sandbox` in its arguments) is removed, and that program left alone", async ({
+    onTestFinished,
+  }) => {
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "sandbox"], { stdio: "ignore" });
+    onTestFinished(() => void other.kill("SIGKILL"));
+    await until(() => processStart(other.pid!) !== null);
+    const pid = other.pid!;
+    for (const [port, start] of [
+      [4322, "1"], // recorded with another start time: the pid was reused
+      [4323, null], // an older record without one: its command line is not foodctl's
+    ] as const) {
+      const path = join(dir, "run", "foodctl", `sandbox-${port}.json`);
+      writeRecord(path, { pid, start, url: `http://127.0.0.1:${port}`, port, log: "", started_at: "" });
+      const stop = deps();
+      expect(await stopSandbox(stop.deps, { port })).toBe(0);
+      expect(stop.stderr()).toBe(
+        `the sandbox on http://127.0.0.1:${port} (PID ${pid}) was not running (PID ${pid} is another process now, left alone); removed its stale record\n`,
+      );
+      expect(existsSync(path)).toBe(false);
+    }
+    expect(other.exitCode).toBe(null);
+    expect(other.signalCode).toBe(null);
   });
 });
 
@@ -169,7 +196,7 @@ describe("a foreground sandbox whose launcher dies", () => {
     const { url } = JSON.parse(out.split("\n")[1]!);
     expect((await fetch(`${url}/sandbox/stats`)).status).toBe(200);
     launcher.kill("SIGKILL");
-    await until(() => !isSandboxRunning(pid));
+    await until(() => !isSandboxRunning({ pid, start: null }));
     await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
   });
 });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { PIDLESS_LOCK_STALE_MS } from "../../src/lock.js";
+import { formatProcessId, processStart, thisProcess } from "../../src/processes.js";
 import { startSandbox, StateFileError, StateLockedError, type SandboxHandle } from "../../src/sandbox/server.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 import { runTempDir } from "../helpers/tempDir.js";
@@ -98,44 +99,102 @@ describe("issue 15 #4: request, header and keep-alive timeouts and a connection 
   });
 });
 
-describe("issue 28 L10: a cap per address, so trickling sockets from one address do not lock out another", () => {
-  // The whole cap from one address (8), trickling headers: before the per-address cap, every other client was refused until the header timeout.
+/** A connection from `localAddress` that sends `head` (nothing by default) and then nothing more; resolves once connected. */
+async function quietSocket(handle: SandboxHandle, localAddress: string, head = ""): Promise<QuietSocket> {
+  const { port } = new URL(handle.url);
+  const socket = connect({ port: Number(port), host: "127.0.0.1", localAddress });
+  const quiet: QuietSocket = { socket, ended: false, received: "" };
+  socket.on("error", () => undefined);
+  socket.on("close", () => (quiet.ended = true));
+  socket.setEncoding("latin1").on("data", (chunk: string) => (quiet.received += chunk));
+  await new Promise((resolve) => socket.once("connect", resolve).once("close", resolve));
+  if (head !== "") socket.write(head);
+  return quiet;
+}
+
+interface QuietSocket {
+  socket: Socket;
+  /** Closed, by either side. */
+  ended: boolean;
+  received: string;
+}
+
+/** A GET of /sandbox/stats from `localAddress` on a connection of its own: its status, or the error that ended it. */
+function statsFrom(handle: SandboxHandle, localAddress: string): Promise<number | string> {
+  const { port } = new URL(handle.url);
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port: Number(port), path: "/sandbox/stats", localAddress, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.end();
+  });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("L10: loopback shares one cap, and silent clients give way to a client that sends its request", () => {
   const sb = withSandbox({
     limits: { headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, maxConnections: 8, maxConnectionsPerAddress: 4 },
   });
 
-  /** A GET from another loopback address (127.0.0.2): its status, or the error that ended it. */
-  function fromOtherAddress(): Promise<number | string> {
-    const { port } = new URL(sb.handle.url);
-    return new Promise((resolve) => {
-      const req = request(
-        { host: "127.0.0.1", port: Number(port), path: "/sandbox/stats", localAddress: "127.0.0.2", agent: false },
-        (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        },
-      );
-      req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-      req.end();
-    });
-  }
-
-  it("the connections over the cap from 127.0.0.1 are closed at once, and a client on 127.0.0.2 is served", async () => {
-    const trickling = Array.from({ length: 8 }, () =>
-      rawRequest(sb.handle, "GET /sandbox/stats HTTP/1.1\r\nHost: x\r\n", { text: "X-Slow: 1\r\n", everyMs: 50 }),
-    );
+  it("trickling sockets from 127.0.0.2 and 127.0.0.3 hold at most the one loopback cap, and a client on 127.0.0.1 is answered", async () => {
+    const trickling: QuietSocket[] = [];
     try {
-      // Four (whichever the server met last) are cut without an answer; the other four still trickle.
-      const closed: string[] = [];
-      for (const { answer } of trickling) void answer.then((text) => closed.push(text));
-      for (let waited = 0; closed.length < 4 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(closed).toEqual(["", "", "", ""]);
-      expect(await fromOtherAddress()).toBe(200);
+      for (let i = 0; i < 8; i++) {
+        // After the first four, a moment: a connection just made is given time to send its request.
+        if (i === 4) await pause(1_100);
+        trickling.push(await quietSocket(sb.handle, i % 2 === 0 ? "127.0.0.2" : "127.0.0.3", "GET /sandbox/stats HTTP/1.1\r\nHost: x\r\n"));
+      }
+      await pause(1_100);
+      // The four oldest gave their places to the four newest: one cap for all of loopback.
+      expect(trickling.map((quiet) => quiet.ended)).toEqual([true, true, true, true, false, false, false, false]);
+      expect(await statsFrom(sb.handle, "127.0.0.1")).toBe(200);
     } finally {
-      for (const { socket } of trickling) socket.destroy();
+      for (const quiet of trickling) quiet.socket.destroy();
     }
   }, 10_000);
+
+  it("a connection that sends nothing is closed after the header timeout, not the request timeout", async () => {
+    const local = await startSandbox({
+      port: 0,
+      limits: {
+        headersTimeoutMs: 500,
+        requestTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 20_000,
+        maxConnections: 8,
+        maxConnectionsPerAddress: 4,
+      },
+    });
+    try {
+      const silent = await quietSocket(local, "127.0.0.2");
+      await pause(2_500);
+      expect(silent.ended).toBe(true);
+      expect(silent.received).toBe("");
+    } finally {
+      await local.close();
+    }
+  }, 15_000);
+});
+
+describe("L10: the default limits hold 256 silent connections and still answer", () => {
+  const sb = withSandbox();
+
+  it("a well-behaved client on loopback is answered every time while 256 silent connections are held", async () => {
+    const silent: QuietSocket[] = [];
+    try {
+      for (let i = 0; i < 256; i++) silent.push(await quietSocket(sb.handle, i % 2 === 0 ? "127.0.0.2" : "127.0.0.3"));
+      await pause(1_100);
+      const answers: (number | string)[] = [];
+      for (let i = 0; i < 10; i++) answers.push(await statsFrom(sb.handle, "127.0.0.1"));
+      expect(answers).toEqual(Array(10).fill(200));
+      // The silent ones hold no more than the loopback cap.
+      expect(silent.filter((quiet) => !quiet.ended).length).toBeLessThanOrEqual(128);
+    } finally {
+      for (const quiet of silent) quiet.socket.destroy();
+    }
+  }, 20_000);
 });
 
 describe("issue 15 #5: one sandbox per state file", () => {
@@ -149,7 +208,7 @@ describe("issue 15 #5: one sandbox per state file", () => {
       expect((refused as Error).message).toBe(
         `state file ${path} is in use by another sandbox (pid ${process.pid}); stop it or use another --state file`,
       );
-      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(formatProcessId(thisProcess()));
     } finally {
       await first.close();
     }
@@ -177,7 +236,7 @@ describe("issue 15 #5: one sandbox per state file", () => {
     writeFileSync(`${path}.lock`, `${gone.pid}\n`);
     const handle = await startSandbox({ port: 0, statePath: path });
     try {
-      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(formatProcessId(thisProcess()));
     } finally {
       await handle.close();
     }
@@ -188,10 +247,25 @@ describe("issue 15 #5: one sandbox per state file", () => {
     await (await startSandbox({ port: 0, statePath: path })).close();
   });
 
+  it("N8: a lock naming this pid, left by an earlier process (containers reuse pids), is stale: taken over at once", async () => {
+    const path = join(tempDir(), "state.json");
+    for (const text of [`${process.pid}\n`, `${process.pid} 1\n`]) {
+      writeFileSync(`${path}.lock`, text);
+      const started = Date.now();
+      const handle = await startSandbox({ port: 0, statePath: path });
+      try {
+        expect(Date.now() - started).toBeLessThan(PIDLESS_LOCK_STALE_MS);
+        expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(formatProcessId(thisProcess()));
+      } finally {
+        await handle.close();
+      }
+    }
+  });
+
   it("#5 an empty lock just made is another sandbox starting: refused once it holds that sandbox's pid", async () => {
     const path = join(tempDir(), "state.json");
     writeFileSync(`${path}.lock`, "");
-    setTimeout(() => writeFileSync(`${path}.lock`, `${process.pid}\n`), 100);
+    setTimeout(() => writeFileSync(`${path}.lock`, `${formatProcessId(thisProcess())}\n`), 100);
     const refused = await startSandbox({ port: 0, statePath: path }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StateLockedError);
     expect((refused as StateLockedError).pid).toBe(process.pid);
@@ -207,7 +281,7 @@ describe("issue 15 #5: one sandbox per state file", () => {
     const handle = await startSandbox({ port: 0, statePath: path });
     try {
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(process.pid));
+      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(formatProcessId(thisProcess()));
     } finally {
       await handle.close();
     }
@@ -225,16 +299,17 @@ describe("issue 15 #5: one sandbox per state file", () => {
       return { child, exited };
     };
     const first = await startProcess();
-    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(first.child.pid));
+    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(`${first.child.pid} ${processStart(first.child.pid!)}`);
     await expect(startSandbox({ port: 0, statePath: path })).rejects.toBeInstanceOf(StateLockedError);
     first.child.kill("SIGTERM");
     await first.exited;
     expect(existsSync(`${path}.lock`)).toBe(false);
 
     const second = await startProcess();
+    const secondName = `${second.child.pid} ${processStart(second.child.pid!)}`;
     second.child.kill("SIGKILL");
     await second.exited;
-    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(second.child.pid));
+    expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(secondName);
     const handle = await startSandbox({ port: 0, statePath: path });
     await handle.close();
     expect(existsSync(`${path}.lock`)).toBe(false);

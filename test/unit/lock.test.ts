@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../src/errors.js";
 import { journalUnwritable } from "../../src/journal/store.js";
-import { isProcessAlive, lockHolder, PIDLESS_LOCK_STALE_MS, releaseLock, takeLock, withFileLock, type LockErrors } from "../../src/lock.js";
+import { lockHolder, PIDLESS_LOCK_STALE_MS, releaseLock, takeLock, withFileLock, type LockErrors } from "../../src/lock.js";
+import { formatProcessId, isProcessAlive, processStart, thisProcess } from "../../src/processes.js";
 import { runTempDir } from "../helpers/tempDir.js";
 
 const tempDir = () => runTempDir("foodctl-lock-");
@@ -21,6 +22,16 @@ async function deadPid(): Promise<number> {
 function age(path: string, ms: number): void {
   const when = (Date.now() - ms) / 1000;
   utimesSync(path, when, when);
+}
+
+/** What a lock this process takes holds: its pid and start time. */
+const ours = () => `${formatProcessId(thisProcess())}\n`;
+
+/** A live process of another pid (a child that sleeps), ended when the test ends. */
+function liveChild(onTestFinished: (fn: () => void) => void): number {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+  onTestFinished(() => void child.kill("SIGKILL"));
+  return child.pid!;
 }
 
 class Busy extends Error {
@@ -42,12 +53,36 @@ describe("isProcessAlive", () => {
 });
 
 describe("lockHolder", () => {
-  it("tells a live holder, a dead one (stale) and a lock that is gone", async () => {
+  it("tells a live holder, a dead one (stale) and a lock that is gone", async ({ onTestFinished }) => {
     const lock = join(tempDir(), "x.lock");
     expect(lockHolder(lock)).toEqual({ kind: "gone" });
-    writeFileSync(lock, `${process.pid}\n`);
+    writeFileSync(lock, ours());
     expect(lockHolder(lock)).toEqual({ kind: "held", pid: process.pid });
+    const live = liveChild(onTestFinished);
+    writeFileSync(lock, `${live}\n`);
+    expect(lockHolder(lock)).toEqual({ kind: "held", pid: live });
     writeFileSync(lock, String(await deadPid()));
+    expect(lockHolder(lock)).toEqual({ kind: "stale" });
+  });
+
+  it("a lock naming this process's pid but another start time is an earlier process's (a reused pid, pid 1 in containers): stale", () => {
+    const lock = join(tempDir(), "x.lock");
+    const start = thisProcess().start;
+    expect(start).toMatch(/^[0-9]+$/);
+    writeFileSync(lock, `${process.pid} ${BigInt(start!) - 1n}\n`);
+    expect(lockHolder(lock)).toEqual({ kind: "stale" });
+    // Written before locks named a start time: not this process's either, since this process writes one.
+    writeFileSync(lock, `${process.pid}\n`);
+    expect(lockHolder(lock)).toEqual({ kind: "stale" });
+  });
+
+  it("a lock naming a live pid with another start time (the pid reused by another program) is stale", async ({ onTestFinished }) => {
+    const lock = join(tempDir(), "x.lock");
+    const live = liveChild(onTestFinished);
+    const start = processStart(live)!;
+    writeFileSync(lock, `${live} ${start}\n`);
+    expect(lockHolder(lock)).toEqual({ kind: "held", pid: live });
+    writeFileSync(lock, `${live} ${BigInt(start) + 7n}\n`);
     expect(lockHolder(lock)).toEqual({ kind: "stale" });
   });
 
@@ -73,10 +108,10 @@ describe("lockHolder", () => {
 });
 
 describe("takeLock", () => {
-  it("creates the lock with this process's pid, and releaseLock removes it", async () => {
+  it("creates the lock with this process's pid and start time, and releaseLock removes it", async () => {
     const lock = join(tempDir(), "x.lock");
     await takeLock(lock, errors, 0);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${thisProcess().start}\n`);
     releaseLock(lock);
     expect(existsSync(lock)).toBe(false);
   });
@@ -85,21 +120,31 @@ describe("takeLock", () => {
     const lock = join(tempDir(), "x.lock");
     writeFileSync(lock, String(await deadPid()));
     await takeLock(lock, errors, 0);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    expect(readFileSync(lock, "utf8")).toBe(ours());
     writeFileSync(lock, "");
     age(lock, PIDLESS_LOCK_STALE_MS + 1000);
     await takeLock(lock, errors, 0);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    expect(readFileSync(lock, "utf8")).toBe(ours());
   });
 
-  it("refuses a live holder once the wait is over, naming its pid", async () => {
+  it("refuses a live holder once the wait is over, naming its pid", async ({ onTestFinished }) => {
     const lock = join(tempDir(), "x.lock");
-    writeFileSync(lock, String(process.pid));
-    await expect(takeLock(lock, errors, 0)).rejects.toEqual(new Busy(process.pid));
+    const live = liveChild(onTestFinished);
+    writeFileSync(lock, String(live));
+    await expect(takeLock(lock, errors, 0)).rejects.toEqual(new Busy(live));
     const started = Date.now();
     await expect(takeLock(lock, errors, 200)).rejects.toBeInstanceOf(Busy);
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+    expect(readFileSync(lock, "utf8")).toBe(String(live));
+  });
+
+  it("takes over at once a lock an earlier process with this pid left (no 10 s wait)", async () => {
+    const lock = join(tempDir(), "x.lock");
+    writeFileSync(lock, `${process.pid} 1\n`);
+    const started = Date.now();
+    await takeLock(lock, errors, 10_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(readFileSync(lock, "utf8")).toBe(ours());
   });
 
   it("waits on a young lock without a pid instead of taking it over, and takes it once it is stale", async () => {
@@ -109,7 +154,7 @@ describe("takeLock", () => {
     const started = Date.now();
     await takeLock(lock, errors, 0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    expect(readFileSync(lock, "utf8")).toBe(ours());
   });
 
   it("words a lock that cannot be created with the caller's error", async () => {
@@ -119,11 +164,14 @@ describe("takeLock", () => {
 });
 
 describe("releaseLock", () => {
-  it("leaves a lock that is another process's", () => {
+  it("leaves a lock that is another process's, and one of an earlier process with this pid", () => {
     const lock = join(tempDir(), "x.lock");
     writeFileSync(lock, "1");
     releaseLock(lock);
     expect(readFileSync(lock, "utf8")).toBe("1");
+    writeFileSync(lock, `${process.pid} 1\n`);
+    releaseLock(lock);
+    expect(readFileSync(lock, "utf8")).toBe(`${process.pid} 1\n`);
   });
 });
 
@@ -132,7 +180,7 @@ describe("withFileLock", () => {
     const dir = tempDir();
     mkdirSync(join(dir, "sub"));
     const lock = join(dir, "sub", "x.lock");
-    expect(await withFileLock(lock, errors, async () => readFileSync(lock, "utf8"))).toBe(`${process.pid}\n`);
+    expect(await withFileLock(lock, errors, async () => readFileSync(lock, "utf8"))).toBe(ours());
     expect(existsSync(lock)).toBe(false);
     await expect(
       withFileLock(lock, errors, async () => {

@@ -11,6 +11,7 @@ import { CliError, EXIT, failure, interruptedError, unavailableError, type Error
 import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
 import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
+import { processStart } from "../../processes.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
 import { chooseExport, userViews } from "./users.js";
 
@@ -125,7 +126,7 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   renameSync(startingLog, log);
   const pidFile = options.pidFile === undefined ? pidFileFor(io.env, port) : resolve(options.pidFile);
   const pid = child.pid ?? 0;
-  writeRecord(pidFile, { pid, url, port, log, started_at: new Date().toISOString() });
+  writeRecord(pidFile, { pid, start: processStart(pid), url, port, log, started_at: new Date().toISOString() });
   child.stdout?.destroy();
   child.unref();
 

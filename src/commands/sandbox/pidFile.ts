@@ -3,14 +3,16 @@
  * folder ($XDG_RUNTIME_DIR/foodctl, else $XDG_STATE_HOME/foodctl, else ~/.local/state/foodctl),
  * or the file `--pid-file` names. `sandbox stop` reads it; a file whose process is gone is stale.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../files.js";
 import { xdgFolder } from "../../home.js";
-import { isProcessAlive } from "../../lock.js";
+import { isProcessAlive, processStart } from "../../processes.js";
 
 export interface SandboxRecord {
   pid: number;
+  /** The process's start time (src/processes.ts), so a pid reused by another process is not taken for the sandbox; null where unknown. */
+  start: string | null;
   url: string;
   port: number;
   log: string;
@@ -50,9 +52,16 @@ export function readRecord(path: string): SandboxRecord | undefined {
     return undefined;
   }
   if (typeof data !== "object" || data === null) return undefined;
-  const { pid, url, port, log, started_at } = data as Record<string, unknown>;
+  const { pid, start, url, port, log, started_at } = data as Record<string, unknown>;
   if (typeof pid !== "number" || !Number.isSafeInteger(pid) || typeof url !== "string" || typeof port !== "number") return undefined;
-  return { pid, url, port, log: typeof log === "string" ? log : "", started_at: typeof started_at === "string" ? started_at : "" };
+  return {
+    pid,
+    start: typeof start === "string" && /^[0-9]{1,20}$/.test(start) ? start : null,
+    url,
+    port,
+    log: typeof log === "string" ? log : "",
+    started_at: typeof started_at === "string" ? started_at : "",
+  };
 }
 
 export function removeRecord(path: string): void {
@@ -60,14 +69,25 @@ export function removeRecord(path: string): void {
 }
 
 /**
- * Whether this PID is still a foodctl sandbox: the process exists and, where /proc tells, its
- * command line says `sandbox` (a PID reused by another program after a crash is not ours).
+ * Whether the recorded sandbox still runs: a process with its pid that can be shown to be it.
+ * Where /proc tells, its start time must be the recorded one (a record without one, written
+ * before records kept it, needs a command line of `foodctl … sandbox`); without /proc, a live pid.
+ * A pid reused by another program after a crash is never taken for the sandbox, so never signalled.
  */
-export function isSandboxRunning(pid: number): boolean {
-  if (!isProcessAlive(pid)) return false;
+export function isSandboxRunning(record: Pick<SandboxRecord, "pid" | "start">): boolean {
+  if (!isProcessAlive(record.pid)) return false;
+  const start = processStart(record.pid);
+  if (start === null) return !existsSync("/proc/self/stat");
+  if (record.start !== null) return start === record.start;
+  return isFoodctlSandbox(record.pid);
+}
+
+/** Whether a process's command line is foodctl's (its program or script named foodctl…) with the word `sandbox`. */
+function isFoodctlSandbox(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("sandbox");
+    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return args.includes("sandbox") && args.slice(0, 2).some((arg) => /(^|\/)foodctl(\.c?js)?$/.test(arg));
   } catch {
-    return true;
+    return false;
   }
 }

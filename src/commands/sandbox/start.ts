@@ -4,10 +4,9 @@
  * seeded users once it is listening, and logs one line per request on stderr. `--detach`
  * hands over to detach.ts (docs/sandbox.md, starting it).
  */
-import { readFileSync } from "node:fs";
 import { failure, unavailableError, usageError } from "../../errors.js";
 import type { IO } from "../../io.js";
-import { isProcessAlive } from "../../lock.js";
+import { isProcessAlive, procStatField } from "../../processes.js";
 import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
 import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
@@ -22,7 +21,7 @@ function errorCode(error: unknown): string | undefined {
 export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
   const where = `port ${port} on ${options.host} is already in use`;
   const record = readRecord(pidFileFor(io.env, port));
-  if (record && isSandboxRunning(record.pid)) {
+  if (record && isSandboxRunning(record)) {
     return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`;
   }
   if (options.port === undefined) return `${where} (another sandbox?): start with --port 0 for a free port`;
@@ -54,12 +53,8 @@ async function listen(io: IO, options: SandboxCommandOptions): Promise<SandboxHa
  * once at start, so ask the system: /proc where there is one, else whether that PID lives.
  */
 function parentIsAlive(parent: number): boolean {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
-  } catch {
-    return isProcessAlive(parent);
-  }
+  const ppid = procStatField("self", 4);
+  return ppid === null ? isProcessAlive(parent) : Number(ppid) === parent;
 }
 
 /**

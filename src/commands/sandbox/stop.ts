@@ -4,6 +4,7 @@
  * stale: it is removed and the stop succeeds (docs/sandbox.md, in the background).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
+import { isProcessAlive } from "../../processes.js";
 import type { SandboxDeps, SandboxStopOptions } from "./options.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
 
@@ -30,7 +31,7 @@ function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): str
   const files = listPidFiles(env);
   const live = files.filter((file) => {
     const record = readRecord(file);
-    return record !== undefined && isSandboxRunning(record.pid);
+    return record !== undefined && isSandboxRunning(record);
   });
   if (live.length > 1) {
     const ports = live.map((file) => readRecord(file)?.port).join(", ");
@@ -43,19 +44,21 @@ function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): str
   return chosen;
 }
 
-async function waitForExit(pid: number, ms: number): Promise<boolean> {
+async function waitForExit(record: SandboxRecord, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += POLL_MS) {
-    if (!isSandboxRunning(pid)) return true;
+    if (!isSandboxRunning(record)) return true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  return !isSandboxRunning(pid);
+  return !isSandboxRunning(record);
 }
 
 function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
   if (deps.json)
     deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
-  else if (stale) deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running; removed its stale record\n`);
-  else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
+  else if (stale) {
+    const reused = isProcessAlive(record.pid) ? ` (PID ${record.pid} is another process now, left alone)` : "";
+    deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running${reused}; removed its stale record\n`);
+  } else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
   return 0;
 }
 
@@ -63,14 +66,14 @@ export async function stopSandbox(deps: SandboxDeps, options: SandboxStopOptions
   const path = choosePidFile(deps.io.env, options);
   const record = readRecord(path);
   if (!record) throw notFoundError(`no detached sandbox is recorded in ${path}`);
-  if (!isSandboxRunning(record.pid)) {
+  if (!isSandboxRunning(record)) {
     removeRecord(path);
     return report(deps, record, true);
   }
   process.kill(record.pid, "SIGTERM");
-  if (!(await waitForExit(record.pid, STOP_WAIT_MS))) {
+  if (!(await waitForExit(record, STOP_WAIT_MS))) {
     process.kill(record.pid, "SIGKILL");
-    if (!(await waitForExit(record.pid, 1_000))) throw unavailableError(`the sandbox (PID ${record.pid}) did not stop`);
+    if (!(await waitForExit(record, 1_000))) throw unavailableError(`the sandbox (PID ${record.pid}) did not stop`);
   }
   removeRecord(path);
   return report(deps, record, false);
