@@ -46,9 +46,9 @@ describe("seed tables", () => {
     expect(ingredients((table) => table.nutrients.pop())).toThrow(/header must name each of ENERC_KCAL/);
     expect(ingredients((table) => (table.nutrients[1] = "ENERC_KCAL"))).toThrow(/header must name each/);
     expect(ingredients((table) => table.ingredients.rice!.per100g.pop())).toThrow(
-      "ingredient table: rice needs 16 finite values of 0 or more",
+      "ingredient table: rice needs 18 finite values of 0 or more",
     );
-    expect(ingredients((table) => (table.ingredients.rice!.per100g[3] = -1))).toThrow(/rice needs 16 finite values/);
+    expect(ingredients((table) => (table.ingredients.rice!.per100g[3] = -1))).toThrow(/rice needs 18 finite values/);
     expect(ingredients((table) => (table.ingredients.rice!.name = ""))).toThrow("ingredient table: rice has no name");
   });
 
