@@ -63,13 +63,17 @@ export function refuseOverQuota(
   context: { host: string; now: number; zone: string; holdMs: number },
 ): void {
   if (quota?.remaining === undefined || needed.total <= quota.remaining) return;
-  if (quota.resetMs !== undefined && quota.resetMs <= context.holdMs) return;
+  // An empty window (its reset is 0) frees nothing by waiting: the batch needs more than the whole window.
+  const empty = quota.resetMs === 0;
+  if (!empty && quota.resetMs !== undefined && quota.resetMs <= context.holdMs) return;
   const count = (n: number, noun: string) => `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
   const parts = [count(needed.reads, "read"), count(needed.updates, "update"), count(needed.readBacks, "read-back")];
   const until =
     quota.resetMs === undefined
       ? ""
-      : ` until ${formatClock(context.now + quota.resetMs, context.zone)} (in ${describeWait(quota.resetMs)})`;
+      : empty
+        ? " in its whole rolling window"
+        : ` until ${formatClock(context.now + quota.resetMs, context.zone)} (in ${describeWait(quota.resetMs)})`;
   throw usageError(
     `the batch needs ${thousands(needed.total)} calls (${parts.join(", ")}) but ${context.host} allows ${thousands(quota.remaining)} more${until}`,
     {
