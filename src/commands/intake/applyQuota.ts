@@ -63,17 +63,13 @@ export function refuseOverQuota(
   context: { host: string; now: number; zone: string; holdMs: number },
 ): void {
   if (quota?.remaining === undefined || needed.total <= quota.remaining) return;
-  // An empty window (its reset is 0) frees nothing by waiting: the batch needs more than the whole window.
-  const empty = quota.resetMs === 0;
-  if (!empty && quota.resetMs !== undefined && quota.resetMs <= context.holdMs) return;
+  if (quota.resetMs !== undefined && quota.resetMs <= context.holdMs) return;
   const count = (n: number, noun: string) => `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
   const parts = [count(needed.reads, "read"), count(needed.updates, "update"), count(needed.readBacks, "read-back")];
   const until =
     quota.resetMs === undefined
       ? ""
-      : empty
-        ? " in its whole rolling window"
-        : ` until ${formatClock(context.now + quota.resetMs, context.zone)} (in ${describeWait(quota.resetMs)})`;
+      : ` until ${formatClock(context.now + quota.resetMs, context.zone)} (in ${describeWait(quota.resetMs)})`;
   throw usageError(
     `the batch needs ${thousands(needed.total)} calls (${parts.join(", ")}) but ${context.host} allows ${thousands(quota.remaining)} more${until}`,
     {
