@@ -93,6 +93,20 @@ export class Context {
     return zone;
   }
 
+  /**
+   * The language the answers name dishes in: `--language`, else the profile's `language`, else
+   * none (the service uses the user's own). Refused (exit 2, nothing sent) unless one of the service's ten codes.
+   */
+  async language(flag: unknown): Promise<string | undefined> {
+    const profile = this.settings().language;
+    const given = typeof flag === "string" ? { value: flag, name: "--language" } : profile;
+    if (!given) return undefined;
+    const { languageProblem } = await import("./records/languages.js");
+    const problem = languageProblem(given.value);
+    if (problem !== null) throw usageError(`${given.name}: ${problem}`, { hint: "nothing was sent" });
+    return given.value;
+  }
+
   /** The API base URL, checked (http only to loopback) before anything is sent. */
   apiUrl(): URL {
     const setting = this.settings().apiUrl;

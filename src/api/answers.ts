@@ -7,7 +7,7 @@ import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
 import { checkRecord, describeProblem } from "../records/check.js";
-import type { IntakeListResponse } from "../records/intake.js";
+import type { IntakeListResponse, PeriodTotals } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import type { TransportResponse } from "./transport.js";
 
@@ -174,6 +174,17 @@ export interface UnreadableRecord {
  * A history list that failed its check as a whole, record by record: the records that pass, with
  * each one that does not pushed to `unreadable`; null when the list itself is not there.
  */
+/**
+ * The period totals beside a history list (`total_intake`), or null when the answer has none or
+ * they are unreadable: the list is shown either way.
+ */
+export function readPeriodTotals(list: unknown): PeriodTotals | null {
+  const value = typeof list === "object" && list !== null ? (list as Record<string, unknown>).total_intake : undefined;
+  if (value === undefined || value === null) return null;
+  const checked = checkRecord(validators.PeriodTotals, value);
+  return checked.valid ? checked.data : null;
+}
+
 export function keepReadableIntakes(json: unknown, unreadable: UnreadableRecord[]): IntakeListResponse | null {
   const list = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>).intakes_list : null;
   if (!Array.isArray(list)) return null;

@@ -24,6 +24,8 @@ export interface ClientOptions {
   baseUrl: URL;
   token: string;
   userId?: number | undefined;
+  /** The `language` query parameter of every request (docs/api.md, language); unset: the user's own at the service. */
+  language?: string | undefined;
   timeoutMs: number;
   retries: number;
   /**
@@ -73,7 +75,9 @@ export class ApiClient {
    * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
    * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
    */
-  derive(overrides: Partial<Pick<ClientOptions, "userId" | "signal" | "retries" | "rateLimitRetries" | "onResponse">>): ApiClient {
+  derive(
+    overrides: Partial<Pick<ClientOptions, "userId" | "language" | "signal" | "retries" | "rateLimitRetries" | "onResponse">>,
+  ): ApiClient {
     return new ApiClient({ ...this.options, ...overrides }, this.pause);
   }
 
@@ -91,6 +95,7 @@ export class ApiClient {
     const url = new URL(this.options.baseUrl.href.replace(/\/$/, "") + path);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     if (this.options.userId !== undefined) url.searchParams.set("user_id", String(this.options.userId));
+    if (this.options.language !== undefined) url.searchParams.set("language", this.options.language);
     return url;
   }
 

@@ -39,6 +39,8 @@ export interface Settings {
   token: TokenSetting | null;
   /** The end user's IANA zone as given (--tz, FOODCTL_TZ, the profile's timezone), checked where it is used. */
   timeZone: { value: string; source: Source; name: string } | null;
+  /** The profile's `language` for the answers' dish names (docs/cli.md, settings), as stored: checked where it is used. */
+  language: { value: string; name: string } | null;
   /** Whether changes are journaled (--no-journal, then the profile's journal key), and for how many days. */
   journal: { enabled: boolean; source: Source; days: number; daysSource: Source };
 }
@@ -144,6 +146,7 @@ export function resolveSettings(
     token,
     journal,
     timeZone: resolveTimeZone(flags, env, profile, profileName),
+    language: profile.language ? { value: profile.language, name: `language of profile "${profileName}"` } : null,
   };
 }
 

@@ -17,8 +17,8 @@ export function isMeasure(value: unknown): value is Measure {
   return typeof value === "string" && (MEASURES as readonly string[]).includes(value);
 }
 
-/** Plan tiers, lowest to highest (docs/api.md, users and tokens). */
-export const PLANS = ["Recognise", "Analyse", "Monitor", "Recommend", "Custom"] as const;
+/** Plan tiers, lowest to highest, as the current plans page lists them ("Free (Trial)" is Free; docs/api.md, users and tokens). */
+export const PLANS = ["Free", "Analyse", "Monitor", "Recommend", "Custom"] as const;
 export type Plan = (typeof PLANS)[number];
 
 /** Item-level salt, sugar, oil and measures need Monitor or higher (docs/api.md, update rule 2). */

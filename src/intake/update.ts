@@ -28,6 +28,9 @@ export interface ShapeOptions {
   strictMeasures: boolean;
 }
 
+/** Why only two measures are known (docs/api.md, levels and measures). */
+export const UNPUBLISHED_MEASURES = "the service also has cooking measures and portions, but has not published their names";
+
 const KIND_ARTICLES: Record<IntakeKind, string> = { recognition: "a recognition-only", segmentation: "a segmentation", manual: "a manual" };
 
 /** Picks the update fields out of a body; everything else is left to the caller. */
@@ -73,8 +76,8 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     const message = quantityProblem(value, where, shape === "recognition") ?? `${where} is not a quantity the API takes`;
     return { field, rule: "quantity", message };
   }
-  const allowed = name === "measures" ? MEASURES : LEVELS;
-  return { field, rule: "level", message: `${where} must be one of ${allowed.join(", ")}` };
+  if (name === "measures") return { field, rule: "level", message: `${where} must be ${MEASURES.join(" or ")}: ${UNPUBLISHED_MEASURES}` };
+  return { field, rule: "level", message: `${where} must be one of ${LEVELS.join(", ")}` };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Presenters for intakes: data in, text out. Only the io decides terminal and colour. */
 import type { UnreadableRecord } from "../api/client.js";
-import type { Intake } from "../records/intake.js";
+import type { Intake, PeriodTotals } from "../records/intake.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import { foodNames, KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
@@ -104,6 +104,21 @@ export function listRows(entries: ListEntry[], tty: boolean, zone: string | null
 }
 
 const foodsText = (intake: Intake) => foodNames(intake).join(", ") || "-";
+
+/** The period's totals under the list's table, on a terminal: what the answer gives, in the order calories, carbs, fat, protein. */
+export function renderPeriodTotals(totals: PeriodTotals, stream: OutputStream, color: boolean): string {
+  const parts = [
+    ["calories", totals.calories, "kcal"],
+    ["carbs", totals.carbohydrates, "g"],
+    ["fat", totals.fat, "g"],
+    ["protein", totals.protein, "g"],
+  ] as const;
+  const given = parts
+    .filter(([, value]) => typeof value === "number")
+    .map(([name, value, unit]) => `${name} ${formatAmount(value ?? null)} ${unit}`);
+  if (given.length === 0) return "";
+  return `${styler(color).bold("totals")}  ${joinToWidth(given, " · ", stream.columns, "totals  ".length)}\n`;
+}
 
 /**
  * One row per intake. On a terminal too narrow for the whole row, the foods move to a line of

@@ -5,7 +5,14 @@
  */
 import type * as z from "zod/mini";
 import { ConfigFileSchema } from "./config.js";
-import { ErrorBodySchema, IntakeListResponseSchema, IntakeResponseSchema, IntakeSchema, NutritionSchema } from "./intake.js";
+import {
+  ErrorBodySchema,
+  IntakeListResponseSchema,
+  IntakeResponseSchema,
+  IntakeSchema,
+  NutritionSchema,
+  PeriodTotalsSchema,
+} from "./intake.js";
 import {
   ClientManualUpdateSchema,
   ClientSegmentationUpdateSchema,
@@ -32,6 +39,8 @@ export const COMPILED_GROUPS = {
       /** One record of a list that did not pass as a whole, checked alone. */
       Intake: IntakeSchema,
       ErrorBody: ErrorBodySchema,
+      /** The history list's period totals, checked alone: a list is read without them. */
+      PeriodTotals: PeriodTotalsSchema,
     },
     parts: { Nutrition: NutritionSchema },
   },

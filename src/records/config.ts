@@ -17,6 +17,7 @@ export const ProfileSchema = z
     journal: z.optional(z.boolean().check(z.describe("true or false"))),
     "journal-days": z.optional(positiveInt()),
     timezone: z.optional(z.string().check(z.describe("an IANA time zone name in quotes"))),
+    language: z.optional(z.string().check(z.describe('a language code in quotes, such as "spa"'))),
   })
   .check(z.describe("an object of settings"));
 

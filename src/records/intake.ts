@@ -66,6 +66,17 @@ export const IntakeSchema = z.looseObject({
   recipe_per_item: z.optional(z.nullable(z.array(ItemRecipeSchema))),
 });
 
+/**
+ * The period's total intake of the main nutrients, beside the history list (docs/api.md, the
+ * history list): the service documents the nutrients, not the field names, which are the sandbox's.
+ */
+export const PeriodTotalsSchema = z.looseObject({
+  calories: z.optional(z.nullable(num)),
+  carbohydrates: z.optional(z.nullable(num)),
+  fat: z.optional(z.nullable(num)),
+  protein: z.optional(z.nullable(num)),
+});
+
 export const IntakeResponseSchema = z.looseObject({ intake_info: IntakeSchema });
 export const IntakeListResponseSchema = z.looseObject({ intakes_list: z.array(IntakeSchema) });
 export const ErrorBodySchema = z.looseObject({
@@ -78,6 +89,7 @@ export const ErrorBodySchema = z.looseObject({
 
 export type Nutrition = z.infer<typeof NutritionSchema>;
 export type Intake = z.infer<typeof IntakeSchema>;
+export type PeriodTotals = z.infer<typeof PeriodTotalsSchema>;
 export type IntakeResponse = z.infer<typeof IntakeResponseSchema>;
 export type IntakeListResponse = z.infer<typeof IntakeListResponseSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

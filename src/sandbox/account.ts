@@ -5,6 +5,16 @@
  */
 import type { SeedUser } from "./seed.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * Set on a route the service documents as limited per second only, with no credit and no
+     * daily mark (docs/api.md, rate limit): it spends no credit and no call of the daily window.
+     */
+    unmetered?: true;
+  }
+}
+
 /** Credits a sandbox's account starts with. */
 export const DEFAULT_CREDITS = 100_000;
 

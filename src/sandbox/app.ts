@@ -15,6 +15,7 @@ import { errorBody, SERVICE_CODES, unsupportedMedia } from "./errors.js";
 import { answerClientError, describeFailure, JSON_BODY_LIMIT } from "./failures.js";
 import { parseJsonBody } from "./json.js";
 import { isLoopbackHost } from "./network.js";
+import { readLanguage } from "./request.js";
 import { createRateLimiter, rateLimited, type RateLimitSpec } from "./rateLimit.js";
 import { renderIntake } from "./render.js";
 import { registerDisplayImageRoutes } from "./routes/displayImage.js";
@@ -188,8 +189,11 @@ function createAuthenticate(runtime: AppRuntime, accesses: WeakMap<FastifyReques
   const account = createAccount(runtime.credits ?? DEFAULT_CREDITS);
   return async (request, reply) => {
     const caller = await authenticate(request.headers.authorization, runtime.tokens);
-    const decision = limiter && caller.role === "APIUser" ? limiter.take(caller.id, runtime.now ? runtime.now() : performance.now()) : null;
-    if (decision?.allowed !== false) account.charge();
+    const metered = request.routeOptions.config.unmetered !== true;
+    const now = runtime.now ? runtime.now() : performance.now();
+    const window = limiter && caller.role === "APIUser" ? limiter : null;
+    const decision = window ? (metered ? window.take(caller.id, now) : window.peek(caller.id, now)) : null;
+    if (metered && decision?.allowed !== false) account.charge();
     void reply.headers({ ...account.headers(caller), ...decision?.headers });
     if (decision && !decision.allowed && rate) throw rateLimited(rate, decision.headers);
     requireRole(caller, `${request.method} ${request.routeOptions.url}`, request.routeOptions.config.roles);
@@ -200,6 +204,7 @@ function createAuthenticate(runtime: AppRuntime, accesses: WeakMap<FastifyReques
 
 function createContext(runtime: AppRuntime): SandboxContext {
   const accesses = new WeakMap<FastifyRequest, Access>();
+  const language = (request: FastifyRequest) => readLanguage(request, accesses.get(request)?.target.language ?? "eng");
   return {
     state: runtime.state,
     stats: runtime.stats,
@@ -213,7 +218,11 @@ function createContext(runtime: AppRuntime): SandboxContext {
       strict: runtime.strict === true,
       note: (message) => runtime.log?.(`note: ${request.method} ${pathOf(request.url)}: ${message}`),
     }),
-    render: (request, intake) => renderIntake(intake, runtime.state.images, (name) => `${runtime.imageBase(request)}/images/${name}`),
+    language,
+    render: (request, intake) => {
+      const imageUrl = (name: string) => `${runtime.imageBase(request)}/images/${name}`;
+      return renderIntake(intake, runtime.state.images, imageUrl, language(request));
+    },
     recalculate: (intake) => {
       calculateIntake(intake);
       runtime.stats.nutrition_calculations += 1;

@@ -1,5 +1,6 @@
 /** What the route modules share: the state, the counters and the per-request access. */
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { LanguageCode } from "../records/languages.js";
 import type { Access } from "./access.js";
 import type { IntakeRecord } from "./render.js";
 import type { BodyPolicy } from "./request.js";
@@ -21,6 +22,8 @@ export interface SandboxContext {
   accessOf(request: FastifyRequest): Access;
   /** How this request's body is read: unused fields ignored and logged, or refused with `--strict`. */
   bodyPolicy(request: FastifyRequest): BodyPolicy;
+  /** The language this request's answer names dishes in: its `language` query, else the user's own (docs/api.md, language). */
+  language(request: FastifyRequest): LanguageCode;
   render(request: FastifyRequest, intake: StoredIntake): IntakeRecord;
   /** Runs the nutrition model over an intake: one nutrition calculation. */
   recalculate(intake: StoredIntake): void;

@@ -5,7 +5,10 @@
  */
 import type { Level, Modifier } from "../intake/index.js";
 
-/** The codes, labels and units of `totalNutrients`, as the public service names them (docs/api.md, nutrition). */
+/**
+ * The codes, labels and units of `totalNutrients`, as the public service writes them (docs/api.md,
+ * nutrition): its reference pages give "Saturated fats", "Added sugars", "Trans fat" and "µg".
+ */
 export const NUTRIENTS = {
   ENERC_KCAL: { label: "Energy", unit: "kcal" },
   PROCNT: { label: "Protein", unit: "g" },
@@ -14,15 +17,17 @@ export const NUTRIENTS = {
   SUGAR: { label: "Sugars", unit: "g" },
   NA: { label: "Sodium", unit: "mg" },
   FIBTG: { label: "Fiber", unit: "g" },
-  FASAT: { label: "Saturated", unit: "g" },
-  FAMS: { label: "Monounsaturated", unit: "g" },
-  FAPU: { label: "Polyunsaturated", unit: "g" },
+  FASAT: { label: "Saturated fats", unit: "g" },
+  FAMS: { label: "Monounsaturated fats", unit: "g" },
+  FAPU: { label: "Polyunsaturated fats", unit: "g" },
   CHOLE: { label: "Cholesterol", unit: "mg" },
-  "SUGAR.added": { label: "Sugars, added", unit: "g" },
+  "SUGAR.added": { label: "Added sugars", unit: "g" },
   K: { label: "Potassium", unit: "mg" },
   CA: { label: "Calcium", unit: "mg" },
   FE: { label: "Iron", unit: "mg" },
   VITC: { label: "Vitamin C", unit: "mg" },
+  FATRN: { label: "Trans fat", unit: "g" },
+  VITD: { label: "Vitamin D", unit: "µg" },
 } as const;
 export type NutrientCode = keyof typeof NUTRIENTS;
 export const NUTRIENT_CODES = Object.keys(NUTRIENTS) as NutrientCode[];
@@ -133,8 +138,12 @@ export interface NutrientRecord {
   unit: string;
 }
 
-/** How much of a daily reference one serving holds (docs/api.md, nutrition). */
-export type ReferenceLevel = "low" | "medium" | "high";
+/**
+ * How much of a daily reference one serving holds, in the service's words (docs/api.md, nutrition):
+ * `NONE` when the reference could not be calculated or the code has its levels disabled.
+ */
+export const REFERENCE_LEVELS = ["NONE", "LOW", "MEDIUM", "HIGH"] as const;
+export type ReferenceLevel = (typeof REFERENCE_LEVELS)[number];
 
 export interface DailyReferenceRecord {
   label: string;
@@ -143,34 +152,37 @@ export interface DailyReferenceRecord {
   percent: number;
 }
 
+/** The eight codes the service gives a daily reference for. */
+export type ReferenceCode = "CHOCDF" | "ENERC_KCAL" | "FASAT" | "FAT" | "NA" | "PROCNT" | "SUGAR" | "SUGAR.added";
+
 export interface NutritionRecord {
   calories: number;
   totalNutrients: Record<NutrientCode, NutrientRecord>;
   /** Keyed by nutrient code, as a captured answer of the public service carries it. */
-  dailyIntakeReference: Partial<Record<NutrientCode, DailyReferenceRecord>>;
+  dailyIntakeReference: Record<ReferenceCode, DailyReferenceRecord>;
 }
 
-/** Daily reference amounts (adult, 2,000 kcal) for the codes that have one. */
-const DAILY_REFERENCE: Partial<Record<NutrientCode, number>> = {
-  ENERC_KCAL: 2000,
-  PROCNT: 50,
-  FAT: 70,
-  CHOCDF: 260,
-  SUGAR: 90,
-  NA: 2400,
-  FIBTG: 25,
-  FASAT: 20,
-  CHOLE: 300,
-  K: 3500,
-  CA: 1000,
-  FE: 18,
-  VITC: 90,
+/**
+ * Daily reference amounts (adult, 2,000 kcal) of the service's eight codes, and whether the code
+ * has levels: energy and sugars are `NONE` in a captured answer at 43.6 % and 34.4 %.
+ */
+const DAILY_REFERENCE: Record<ReferenceCode, { amount: number; levels: boolean }> = {
+  CHOCDF: { amount: 260, levels: true },
+  ENERC_KCAL: { amount: 2000, levels: false },
+  FASAT: { amount: 20, levels: true },
+  FAT: { amount: 70, levels: true },
+  NA: { amount: 2400, levels: true },
+  PROCNT: { amount: 50, levels: true },
+  SUGAR: { amount: 90, levels: false },
+  "SUGAR.added": { amount: 50, levels: true },
 };
 
-/** The sandbox's own rule, after the common reading of daily values: 5 % or less is low, 20 % or more is high. */
-export function referenceLevel(percent: number): ReferenceLevel {
-  if (percent <= 5) return "low";
-  return percent >= 20 ? "high" : "medium";
+export const REFERENCE_CODES = Object.keys(DAILY_REFERENCE) as ReferenceCode[];
+
+/** The service's rule: under 20 % of the daily reference is LOW, 20 % to under 35 % MEDIUM, from 35 % HIGH. */
+export function referenceLevel(percent: number): Exclude<ReferenceLevel, "NONE"> {
+  if (percent < 20) return "LOW";
+  return percent < 35 ? "MEDIUM" : "HIGH";
 }
 
 export function nutritionRecord(values: NutrientValues): NutritionRecord {
@@ -178,10 +190,11 @@ export function nutritionRecord(values: NutrientValues): NutritionRecord {
   for (const code of NUTRIENT_CODES) {
     totalNutrients[code] = { label: NUTRIENTS[code].label, quantity: values[code], unit: NUTRIENTS[code].unit };
   }
-  const dailyIntakeReference: NutritionRecord["dailyIntakeReference"] = {};
-  for (const [code, reference] of Object.entries(DAILY_REFERENCE) as Array<[NutrientCode, number]>) {
-    const percent = roundTo((values[code] / reference) * 100, 1);
-    dailyIntakeReference[code] = { label: NUTRIENTS[code].label, level: referenceLevel(percent), percent };
+  const dailyIntakeReference = {} as NutritionRecord["dailyIntakeReference"];
+  for (const code of REFERENCE_CODES) {
+    const { amount, levels } = DAILY_REFERENCE[code];
+    const percent = roundTo((values[code] / amount) * 100, 1);
+    dailyIntakeReference[code] = { label: NUTRIENTS[code].label, level: levels ? referenceLevel(percent) : "NONE", percent };
   }
   return { calories: values.ENERC_KCAL, totalNutrients, dailyIntakeReference };
 }

@@ -23,25 +23,39 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Counts one request of the APIUser `userId` at `now` milliseconds, unless it is over the limit. */
   take(userId: number, now: number): RateDecision;
+  /** The window as it stands, for a route the window does not count (docs/api.md, rate limit): always allowed. */
+  peek(userId: number, now: number): RateDecision;
 }
 
 export function createRateLimiter(spec: RateLimitSpec): RateLimiter {
   const windows = new Map<number, number[]>();
+  const recentOf = (userId: number, now: number) => {
+    const recent = windows.get(userId) ?? [];
+    windows.set(userId, recent);
+    while (recent.length > 0 && recent[0]! <= now - spec.windowMs) recent.shift();
+    return recent;
+  };
+  const headersOf = (recent: readonly number[], now: number, limited: boolean) => {
+    // An empty window has nothing to leave it: it resets in 0 s.
+    const oldest = recent[0];
+    const resetSeconds = oldest === undefined ? 0 : Math.max(limited ? 1 : 0, Math.ceil((oldest + spec.windowMs - now) / 1000));
+    const headers: Record<string, string> = {
+      "ratelimit-limit": String(spec.limit),
+      "ratelimit-remaining": String(spec.limit - recent.length),
+      "ratelimit-reset": String(resetSeconds),
+    };
+    if (limited) headers["retry-after"] = String(resetSeconds);
+    return headers;
+  };
   return {
     take(userId, now) {
-      const recent = windows.get(userId) ?? [];
-      windows.set(userId, recent);
-      while (recent.length > 0 && recent[0]! <= now - spec.windowMs) recent.shift();
+      const recent = recentOf(userId, now);
       const limited = recent.length >= spec.limit;
       if (!limited) recent.push(now);
-      const resetSeconds = Math.max(limited ? 1 : 0, Math.ceil((recent[0]! + spec.windowMs - now) / 1000));
-      const headers: Record<string, string> = {
-        "ratelimit-limit": String(spec.limit),
-        "ratelimit-remaining": String(spec.limit - recent.length),
-        "ratelimit-reset": String(resetSeconds),
-      };
-      if (limited) headers["retry-after"] = String(resetSeconds);
-      return { allowed: !limited, headers };
+      return { allowed: !limited, headers: headersOf(recent, now, limited) };
+    },
+    peek(userId, now) {
+      return { allowed: true, headers: headersOf(recentOf(userId, now), now, false) };
     },
   };
 }

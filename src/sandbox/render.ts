@@ -1,6 +1,8 @@
 /** Stored intakes as the API shows them (docs/api.md, the intake record). */
+import type { LanguageCode } from "../records/languages.js";
 import type { StoredImage } from "./images.js";
 import { nutritionRecord, roundTo, sumNutrients, type NutritionRecord } from "./nutrition.js";
+import { dishName, findDish } from "./seed.js";
 import type { StoredIntake, StoredItem } from "./state.js";
 
 export interface ComponentRecord {
@@ -10,7 +12,7 @@ export interface ComponentRecord {
 }
 
 export interface ItemNutritionRecord {
-  /** The item's id: the public service's answers carry one; the sandbox derives it from the image id and the position. */
+  /** The item's dish (class) id, as the public service's answers carry it (docs/api.md, nutrition). */
   id: number;
   food_item_position: number | string;
   serving_size: number;
@@ -41,6 +43,8 @@ export interface IntakeRecord {
   processed_image_size: { width: number; height: number } | null;
   foodName: string[];
   serving_size: number;
+  /** Always true here: every stored intake has its nutrition (the service leaves `nutritional_info` out when false). */
+  hasNutritionalInfo: true;
   nutritional_info: NutritionRecord;
   recipe?: ComponentRecord[];
   salt?: string;
@@ -57,17 +61,17 @@ function itemPosition(item: StoredItem): number | string {
   return item.position ?? 0;
 }
 
-/** A stable item id: image id × 1000 + the position's number (manual2 → 2; the one portion of a recognition-only intake → 1). */
-export function itemId(imageId: number, item: StoredItem): number {
-  const position = item.position === null ? 1 : Number(String(item.position).replace(/^manual/, ""));
-  return imageId * 1000 + position;
+/** The item's name in a language: its dish's, English when the catalogue has none in it (or the dish is unknown). */
+export function itemName(item: StoredItem, language: LanguageCode): string {
+  const dish = findDish(item.dishId);
+  return dish ? dishName(dish, language) : item.name;
 }
 
-export function itemRecipeRecord(imageId: number, item: StoredItem): ItemRecipeRecord {
+export function itemRecipeRecord(item: StoredItem, language: LanguageCode): ItemRecipeRecord {
   return {
-    id: itemId(imageId, item),
+    id: item.dishId,
     food_item_position: itemPosition(item),
-    name: item.name,
+    name: itemName(item, language),
     serving_size: item.servingSize,
     salt: item.salt,
     sugar: item.sugar,
@@ -77,9 +81,9 @@ export function itemRecipeRecord(imageId: number, item: StoredItem): ItemRecipeR
   };
 }
 
-export function itemNutritionRecord(imageId: number, item: StoredItem): ItemNutritionRecord {
+export function itemNutritionRecord(item: StoredItem): ItemNutritionRecord {
   return {
-    id: itemId(imageId, item),
+    id: item.dishId,
     food_item_position: itemPosition(item),
     serving_size: item.servingSize,
     hasNutritionalInfo: true,
@@ -107,6 +111,7 @@ export function renderIntake(
   intake: StoredIntake,
   images: ReadonlyMap<string, StoredImage>,
   imageUrl: (name: string) => string,
+  language: LanguageCode,
 ): IntakeRecord {
   const shownName = intake.displayImage ?? intake.normalImage;
   const shown = images.get(shownName);
@@ -119,8 +124,9 @@ export function renderIntake(
     can_edit_display_image: intake.kind === "manual",
     image_url: imageUrl(shownName),
     processed_image_size: shown ? { width: shown.width, height: shown.height } : null,
-    foodName: intake.items.map((item) => item.name),
+    foodName: intake.items.map((item) => itemName(item, language)),
     serving_size: totalServingSize(intake),
+    hasNutritionalInfo: true,
     nutritional_info: totalNutrition(intake),
   };
   if (intake.kind === "recognition") {
@@ -129,8 +135,8 @@ export function renderIntake(
     record.salt = portion.salt;
     record.sugar = portion.sugar;
   } else {
-    record.nutritional_info_per_item = intake.items.map((item) => itemNutritionRecord(intake.imageId, item));
-    record.recipe_per_item = intake.items.map((item) => itemRecipeRecord(intake.imageId, item));
+    record.nutritional_info_per_item = intake.items.map((item) => itemNutritionRecord(item));
+    record.recipe_per_item = intake.items.map((item) => itemRecipeRecord(item, language));
   }
   return record;
 }

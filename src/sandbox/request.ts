@@ -1,11 +1,12 @@
 /** Strict reading of ids, query strings and JSON bodies: anything unexpected is a 400. */
 import type { FastifyRequest } from "fastify";
 import { isPlainRecord, parseApiDateTime, parsePositiveId } from "../intake/index.js";
+import { isLanguageCode, languageProblem, type LanguageCode } from "../records/languages.js";
 import { badQuery, badRequest, unsupportedMedia } from "./errors.js";
 import { zonedInstant } from "./zones.js";
 
-/** Accepted on every endpoint and ignored, as the public service documents it (docs/api.md). */
-export const IGNORED_QUERY = ["language"] as const;
+/** Accepted on every endpoint: the language answers name dishes in (docs/api.md, language), read by readLanguage. */
+export const ANY_ROUTE_QUERY = ["language"] as const;
 
 export function describeValue(value: unknown): string {
   if (typeof value === "string") return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
@@ -29,14 +30,22 @@ export function readQuery(request: FastifyRequest, allowed: readonly string[]): 
   const query = (request.query ?? {}) as Record<string, unknown>;
   const values: QueryValues = {};
   for (const [name, value] of Object.entries(query)) {
-    const ignored = (IGNORED_QUERY as readonly string[]).includes(name);
-    if (!allowed.includes(name) && !ignored) {
-      throw badQuery(`unknown query parameter "${name}" (allowed: ${[...allowed, ...IGNORED_QUERY].join(", ")})`);
+    const shared = (ANY_ROUTE_QUERY as readonly string[]).includes(name);
+    if (!allowed.includes(name) && !shared) {
+      throw badQuery(`unknown query parameter "${name}" (allowed: ${[...allowed, ...ANY_ROUTE_QUERY].join(", ")})`);
     }
     if (typeof value !== "string") throw badQuery(`query parameter ${name} is given more than once`);
-    if (!ignored) values[name] = value;
+    const wrongLanguage = name === "language" ? languageProblem(value) : null;
+    if (wrongLanguage !== null) throw badQuery(`language ${wrongLanguage}`);
+    if (!shared) values[name] = value;
   }
   return values;
+}
+
+/** The `language` query parameter when it names one of the service's languages, else the user's own. */
+export function readLanguage(request: FastifyRequest, fallback: LanguageCode): LanguageCode {
+  const value = (request.query as Record<string, unknown> | undefined)?.language;
+  return typeof value === "string" && isLanguageCode(value) ? value : fallback;
 }
 
 /** What a route does with body fields it does not use (docs/api.md, bodies). */

@@ -4,5 +4,5 @@
  */
 export { SEED_USERS, type Role, type SeedUser } from "./seed/users.js";
 export { INGREDIENTS, ingredientPer100g, type IngredientKey } from "./seed/ingredients.js";
-export { DISHES, findDish, type Dish } from "./seed/dishes.js";
+export { DISHES, dishName, findDish, type Dish } from "./seed/dishes.js";
 export { SEED_INTAKES, type SeedImage, type SeedIntake, type SeedItem } from "./seed/intakes.js";

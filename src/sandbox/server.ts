@@ -230,7 +230,7 @@ function handleFor(started: Started): SandboxHandle {
     intake(imageId) {
       const intake = state.intakes.get(imageId);
       if (!intake) return undefined;
-      return structuredClone(renderIntake(intake, state.images, (name) => `${url}/images/${name}`));
+      return structuredClone(renderIntake(intake, state.images, (name) => `${url}/images/${name}`, "eng"));
     },
     close() {
       closing ??= started.stop();

@@ -67,7 +67,7 @@ describe("config messages", () => {
         .trim()
         .split("\n")
         .map((line) => line.split("\t")[2]),
-    ).toEqual(["default", "default", "default", "default", "default", "default"]);
+    ).toEqual(["default", "default", "default", "default", "default", "default", "default"]);
     const json = JSON.parse((await runIn(newHome(), ["config", "list", "--json"])).stdout);
     expect(json.settings).toEqual({
       "api-url": { value: null, source: "default" },
@@ -76,6 +76,7 @@ describe("config messages", () => {
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
       timezone: { value: null, source: "default" },
+      language: { value: null, source: "default" },
     });
   });
 

@@ -110,7 +110,7 @@ describe("seed data", () => {
   it("every seeded record parses with IntakeSchema, and timestamps are in November 2026", () => {
     const state = createSeedState("seed-test-secret-0123456789");
     for (const intake of state.intakes.values()) {
-      const record = renderIntake(intake, state.images, (name) => `http://x/images/${name}`);
+      const record = renderIntake(intake, state.images, (name) => `http://x/images/${name}`, "eng");
       expect(IntakeSchema.safeParse(record).success).toBe(true);
       expect(record.timestamp).toMatch(/^2026-11-/);
     }
@@ -128,13 +128,23 @@ describe("seed data", () => {
 });
 
 describe("dailyIntakeReference", () => {
-  it("each entry is {label, level, percent}: the share of the daily reference, low up to 5 %, high from 20 %", () => {
-    const record = nutritionRecord(nutrientValues({ ENERC_KCAL: 500, FAT: 3.5, NA: 240, SUGAR: 90 }));
-    expect(record.dailyIntakeReference.ENERC_KCAL).toEqual({ label: "Energy", level: "high", percent: 25 });
-    expect(record.dailyIntakeReference.FAT).toEqual({ label: "Fat", level: "low", percent: 5 });
-    expect(record.dailyIntakeReference.NA).toEqual({ label: "Sodium", level: "medium", percent: 10 });
-    expect(record.dailyIntakeReference.SUGAR).toEqual({ label: "Sugars", level: "high", percent: 100 });
-    expect(record.dailyIntakeReference.FAMS).toBeUndefined();
-    expect([0, 5, 5.1, 19.9, 20, 250].map(referenceLevel)).toEqual(["low", "low", "medium", "medium", "high", "high"]);
+  it("has the service's eight codes, each {label, level, percent}: LOW under 20 %, MEDIUM 20 to under 35 %, HIGH from 35 %", () => {
+    const record = nutritionRecord(nutrientValues({ FAT: 14, NA: 840, PROCNT: 9.9, FASAT: 7, CHOCDF: 91, "SUGAR.added": 17.4 }));
+    expect(Object.keys(record.dailyIntakeReference).sort()).toEqual(
+      ["CHOCDF", "ENERC_KCAL", "FASAT", "FAT", "NA", "PROCNT", "SUGAR", "SUGAR.added"].sort(),
+    );
+    expect(record.dailyIntakeReference.FAT).toEqual({ label: "Fat", level: "MEDIUM", percent: 20 });
+    expect(record.dailyIntakeReference.NA).toEqual({ label: "Sodium", level: "HIGH", percent: 35 });
+    expect(record.dailyIntakeReference.PROCNT).toEqual({ label: "Protein", level: "LOW", percent: 19.8 });
+    expect(record.dailyIntakeReference.FASAT).toEqual({ label: "Saturated fats", level: "HIGH", percent: 35 });
+    expect(record.dailyIntakeReference.CHOCDF).toEqual({ label: "Carbs", level: "HIGH", percent: 35 });
+    expect(record.dailyIntakeReference["SUGAR.added"]).toEqual({ label: "Added sugars", level: "MEDIUM", percent: 34.8 });
+    expect([0, 19.9, 20, 34.9, 35, 250].map(referenceLevel)).toEqual(["LOW", "LOW", "MEDIUM", "MEDIUM", "HIGH", "HIGH"]);
+  });
+
+  it("energy and sugars have their levels disabled (NONE), as in the captured answer at 43.6 % and 34.4 %, with the percent still given", () => {
+    const record = nutritionRecord(nutrientValues({ ENERC_KCAL: 872, SUGAR: 31 }));
+    expect(record.dailyIntakeReference.ENERC_KCAL).toEqual({ label: "Energy", level: "NONE", percent: 43.6 });
+    expect(record.dailyIntakeReference.SUGAR).toEqual({ label: "Sugars", level: "NONE", percent: 34.4 });
   });
 });

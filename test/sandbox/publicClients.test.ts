@@ -52,7 +52,7 @@ describe("accepted as the public service accepts them, and noted in the log", ()
       body: { imageId: 1002, class_id: 481, source: "logmeal", food_item_position: [1] },
     });
     expect(info.status).toBe(200);
-    expect(info.body.ids).toEqual([1002001, 1002002, 1002003]);
+    expect(info.body.ids).toEqual([513, 514, 503]);
     const update = await fetchJson(sb.handle, "POST", "/v2/nutrition/confirm/quantity", {
       as: "alice",
       body: { imageId: 1002, quantity: { "2": 60 }, ingredients_per_item: [{ id: 1 }], food_item_position: [2] },

@@ -46,9 +46,9 @@ describe("seed tables", () => {
     expect(ingredients((table) => table.nutrients.pop())).toThrow(/header must name each of ENERC_KCAL/);
     expect(ingredients((table) => (table.nutrients[1] = "ENERC_KCAL"))).toThrow(/header must name each/);
     expect(ingredients((table) => table.ingredients.rice!.per100g.pop())).toThrow(
-      "ingredient table: rice needs 16 finite values of 0 or more",
+      "ingredient table: rice needs 18 finite values of 0 or more",
     );
-    expect(ingredients((table) => (table.ingredients.rice!.per100g[3] = -1))).toThrow(/rice needs 16 finite values/);
+    expect(ingredients((table) => (table.ingredients.rice!.per100g[3] = -1))).toThrow(/rice needs 18 finite values/);
     expect(ingredients((table) => (table.ingredients.rice!.name = ""))).toThrow("ingredient table: rice has no name");
   });
 
@@ -60,5 +60,18 @@ describe("seed tables", () => {
     expect(dishes((table) => (table[0]!.recipe = { spaghetti: 1.5, beefMince: -0.5 }))).toThrow(/shares of dish 501/);
     expect(dishes((table) => (table[1]!.id = 501))).toThrow("dish catalogue: id 501 is not a unique positive whole number");
     expect(dishes((table) => (table[1]!.name = ""))).toThrow("dish catalogue: dish 502 needs a name and likelyAddedSugar");
+  });
+
+  it("every dish has a standard portion and a Spanish name; a name in no language code, or an empty one, is refused", () => {
+    for (const dish of DISHES) {
+      expect(dish.portion).toBeGreaterThan(0);
+      expect(dish.names.spa).toMatch(/\S/);
+      expect(dish.names.spa).not.toBe(dish.name);
+    }
+    expect(dishes((table) => (table[0]!.portion = 0))).toThrow("dish catalogue: dish 501 needs a standard portion in grams over 0");
+    expect(dishes((table) => (table[0]!.names = { es: "Espaguetis" }))).toThrow(
+      'dish catalogue: dish 501 has a name in "es", which is not a language code or has no text',
+    );
+    expect(dishes((table) => (table[0]!.names = { spa: "" }))).toThrow(/dish 501 has a name in "spa"/);
   });
 });

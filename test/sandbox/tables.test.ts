@@ -40,7 +40,10 @@ describe("tables fit the terminal", () => {
     expect(lines[0]).toBe("Intakes from 2026-11-01 00:00 to 2026-11-30 23:59:59 user's clock (30 days)");
     expect(lines[1]).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2,}kind {2,}kcal {2}display$/);
     expect(lines[2]).toBe("      foods");
-    expect(lines).toHaveLength(1 + 3 + 2 * ids.length);
+    // …and, after a blank line, the period's totals on one line.
+    expect(lines).toHaveLength(1 + 3 + 2 * ids.length + 2);
+    expect(lines.at(-2)).toBe("");
+    expect(lines.at(-1)).toMatch(/^totals {2}calories [\d.]+ kcal · carbs [\d.]+ g · fat [\d.]+ g · protein [\d.]+ g$/);
     ids.forEach((id, index) => {
       const foods = (sandbox.handle.intake(id) as { foodName: string[] }).foodName;
       expect(lines[4 + 2 * index]).toMatch(new RegExp(`^${id} {2}2026-11-\\d\\d \\d\\d:\\d\\d {2}`));

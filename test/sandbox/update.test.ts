@@ -247,7 +247,7 @@ describe("update rule 6: nutrition is recalculated and shown everywhere at once"
     const nutrition = await fetchJson(sb.handle, "POST", "/v2/nutrition/recipe/nutritionalInfo", { as: "alice", body: { imageId: 1003 } });
     expect(nutrition.body).toEqual({
       imageId: 1003,
-      ids: [1003001, 1003002],
+      ids: [501, 511],
       foodName: intake.foodName,
       serving_size: intake.serving_size,
       hasNutritionalInfo: true,

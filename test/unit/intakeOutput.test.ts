@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IntakeSchema } from "../../src/records/intake.js";
-import { displayImageText, renderIntake, renderIntakeList } from "../../src/output/intake.js";
+import { readPeriodTotals } from "../../src/api/answers.js";
+import { displayImageText, renderIntake, renderIntakeList, renderPeriodTotals } from "../../src/output/intake.js";
 
 const manual = IntakeSchema.parse({
   image_id: 1003,
@@ -127,5 +128,27 @@ describe("displayImageText", () => {
 describe("renderIntakeList", () => {
   it("pipes one row per intake: id, time, occasion, kind, foods, kcal, display image", () => {
     expect(renderIntakeList([manual], pipe, false)).toBe("1003\t2026-11-04T19:05:00Z\tdinner\tmanual\tSpaghetti, Salad\t696.7\tyes\n");
+  });
+});
+
+describe("the history list's period totals", () => {
+  it("reads total_intake when it is an object of numbers, and gives nothing for an answer without it or with an unreadable one", () => {
+    const totals = { calories: 3014.1, carbohydrates: 361.6, fat: 122.6, protein: 119.3 };
+    expect(readPeriodTotals({ intakes_list: [], total_intake: totals })).toEqual(totals);
+    expect(readPeriodTotals({ intakes_list: [] })).toBeNull();
+    expect(readPeriodTotals({ intakes_list: [], total_intake: null })).toBeNull();
+    expect(readPeriodTotals({ intakes_list: [], total_intake: "3014 kcal" })).toBeNull();
+    expect(readPeriodTotals({ intakes_list: [], total_intake: { calories: "3014" } })).toBeNull();
+  });
+
+  it("prints the nutrients the answer gives, in order, wrapped at the terminal's width, and nothing when it gives none", () => {
+    const all = { calories: 3014.1, carbohydrates: 361.6, fat: 122.6, protein: 119.3 };
+    expect(renderPeriodTotals(all, terminal, false)).toBe("totals  calories 3014.1 kcal · carbs 361.6 g · fat 122.6 g · protein 119.3 g\n");
+    expect(renderPeriodTotals({ calories: 500, protein: null }, terminal, false)).toBe("totals  calories 500 kcal\n");
+    expect(renderPeriodTotals({}, terminal, false)).toBe("");
+    const narrow = renderPeriodTotals(all, { ...terminal, columns: 50 }, false)
+      .trimEnd()
+      .split("\n");
+    expect(narrow).toEqual(["totals  calories 3014.1 kcal · carbs 361.6 g", "        fat 122.6 g · protein 119.3 g"]);
   });
 });

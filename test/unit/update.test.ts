@@ -78,7 +78,11 @@ describe("validateUpdateShape", () => {
     [{ quantity: { 1: "150" } }, "quantity.1", "quantity of position 1 must be a JSON number, not text: write 150"],
     [{ salt: { "01": "low" } }, "salt.01", '"01" is not a food item position (1, 2, … or manual1, manual2, …)'],
     [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation and manual forms ("2")'],
-    [{ measures: { 1: "us" } }, "measures.1", "measures of position 1 must be one of metric, imperial"],
+    [
+      { measures: { 1: "us" } },
+      "measures.1",
+      "measures of position 1 must be metric or imperial: the service also has cooking measures and portions, but has not published their names",
+    ],
     [{ sugar: 3 }, "sugar", "sugar must be one of none, low, medium, high"],
   ])("words the sandbox's refusal of %j at %s", (fields, field, message) => {
     expect(validateUpdateShape(fields, sandbox).problems).toEqual([expect.objectContaining({ field, message })]);

@@ -5,6 +5,7 @@ import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
 import { canonicalTimeZone, TIME_ZONE_HINT } from "../../intake/zones.js";
 import { renderTable } from "../../output/table.js";
+import { languageProblem } from "../../records/languages.js";
 import { jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 
@@ -31,6 +32,8 @@ function effective(settings: Settings, key: ConfigKey): { value: string | number
       return { value: settings.journal.days, source: settings.journal.daysSource };
     case "timezone":
       return settings.timeZone ? { value: settings.timeZone.value, source: settings.timeZone.source } : { value: null, source: "default" };
+    case "language":
+      return settings.language ? { value: settings.language.value, source: "profile" } : { value: null, source: "default" };
   }
 }
 
@@ -41,6 +44,7 @@ const NONE: Record<ConfigKey, string> = {
   journal: "",
   "journal-days": "",
   timezone: "(none: the user's clock, unnamed)",
+  language: "(none: the user's language at the service)",
 };
 
 export async function configList(ctx: Context): Promise<number> {
@@ -94,6 +98,11 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       const zone = canonicalTimeZone(text);
       if (zone === null) throw usageError(`timezone: unknown time zone "${text}"`, { hint: TIME_ZONE_HINT });
       return zone;
+    }
+    case "language": {
+      const problem = languageProblem(text);
+      if (problem !== null) throw usageError(`language: ${problem}`);
+      return text;
     }
   }
 }

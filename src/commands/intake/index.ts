@@ -19,7 +19,18 @@
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
 import { LEVELS, MEASURES } from "../../intake/levels.js";
+import { LANGUAGE_CODES } from "../../records/languages.js";
 import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
+
+/** The answer's language (`language` of the profile when not given); the service's ten ISO 639-2/T codes. */
+const languageOption = () =>
+  option(
+    "--language <code>",
+    `dish names in this language: ${LANGUAGE_CODES.join(", ")} (default: the profile's language key, else the user's own)`,
+    {
+      complete: LANGUAGE_CODES,
+    },
+  );
 
 const list = verb(
   "list",
@@ -35,6 +46,7 @@ const list = verb(
         "up to this date or time, the same forms (a bare date includes the whole day); alone: the 7 days before it",
       ),
       days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
+      language: languageOption(),
     },
     examples: `
       foodctl intake list                      # the last 7 days
@@ -42,6 +54,8 @@ const list = verb(
       foodctl intake list --from 2026-11-01 --to 2026-11-07
       foodctl intake list --tz Asia/Tokyo --from yesterday
       foodctl intake list --json | jq '.intakes_list[].image_id'
+      foodctl intake list --language spa       # dish names in Spanish
+      foodctl intake list --json | jq .total_intake
     `,
     run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
   },
@@ -55,6 +69,7 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
     }),
     image: option("--image", "draw the intake's image below it (the display image when attached); piped: its URL"),
     web: option("--web", "open the intake's image in the browser"),
+    language: languageOption(),
   },
   examples: `
     foodctl intake show 1002
@@ -62,8 +77,10 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
     foodctl intake show 1002 --image
     foodctl intake show 1002 --json | jq .intake_info.serving_size
     foodctl intake show 2001 --user 102
+    foodctl intake show 1002 --language spa
   `,
-  run: async (ctx, { imageId, nutrients, image, web }) => (await import("./show.js")).showCommand(ctx, imageId, { nutrients, image, web }),
+  run: async (ctx, { imageId, nutrients, image, web, language }) =>
+    (await import("./show.js")).showCommand(ctx, imageId, { nutrients, image, web, language }),
 });
 
 const IMAGE_ID = arg("<image_id>", "the intake's id");
@@ -96,7 +113,11 @@ const setModifiers = verb(
       salt: level("--salt <level>", "none, low, medium or high"),
       sugar: level("--sugar <level>", "none, low, medium or high"),
       oil: level("--oil <level>", "none, low, medium or high (itemized intakes only)"),
-      measures: option("--measures <system>", "metric or imperial (itemized intakes only)", { complete: MEASURES }),
+      measures: option(
+        "--measures <system>",
+        "metric or imperial (itemized intakes only); the service's cooking measures and portions have no published names",
+        { complete: MEASURES },
+      ),
       allItems: option("--all-items", "apply to every item of the intake"),
       ...changeOptions({ strict: "exit 7 when a requested modifier did not take effect" }),
     },

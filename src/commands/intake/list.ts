@@ -1,5 +1,6 @@
 import type { Context } from "../../context.js";
 import { MAX_RESPONSE_BYTES } from "../../api/client.js";
+import { readPeriodTotals } from "../../api/answers.js";
 import { TransportError } from "../../api/transport.js";
 import { CliError, failure, usageError } from "../../errors.js";
 import {
@@ -17,6 +18,7 @@ export interface ListOptions {
   from?: unknown;
   to?: unknown;
   days?: unknown;
+  language?: unknown;
 }
 
 const DATE_FORMS = 'a date (YYYY-MM-DD), an ISO 8601 time, a length back from now (3d, 12h, 2w) or words such as "yesterday" or "monday"';
@@ -107,7 +109,8 @@ function tooManyIntakes(error: unknown, window: SentWindow): unknown {
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
   const zone = await ctx.timeZone();
   const window = await historyWindowFrom(options, new Date(ctx.services.clock?.now() ?? Date.now()), zone);
-  const client = await ctx.client();
+  const language = await ctx.language(options.language);
+  const client = language === undefined ? await ctx.client() : (await ctx.client()).derive({ language });
   const result = await client
     .listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) })
     .catch((error: unknown) => {
@@ -126,8 +129,12 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
     ctx.info(`no intakes from ${describeWindow(window)}`);
     return 0;
   }
-  const { renderIntakeList } = await import("../../output/intake.js");
-  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
+  const { renderIntakeList, renderPeriodTotals } = await import("../../output/intake.js");
+  const tty = ctx.io.stdout.isTTY === true;
+  if (tty) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
   ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
+  // The period's totals, as the answer gives them: under the table on a terminal; piped, rows stay one per intake (--json has them).
+  const totals = tty ? readPeriodTotals(result.data) : null;
+  if (totals) ctx.io.stdout.write(`\n${renderPeriodTotals(totals, ctx.io.stdout, ctx.io.color.stdout)}`);
   return 0;
 }

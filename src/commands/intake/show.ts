@@ -14,6 +14,7 @@ export interface ShowOptions {
   nutrients?: unknown;
   image?: boolean;
   web?: boolean;
+  language?: unknown;
 }
 
 export async function showCommand(ctx: Context, imageIdText: string, options: ShowOptions = {}): Promise<number> {
@@ -23,7 +24,8 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
     throw usageError(`--${options.image ? "image" : "web"} shows the picture; --json prints the record`, {
       hint: "its URL: foodctl intake show <image_id> --json | jq -r .intake_info.image_url",
     });
-  const client = await ctx.client();
+  const language = await ctx.language(options.language);
+  const client = language === undefined ? await ctx.client() : (await ctx.client()).derive({ language });
   const result = await client.getIntake(imageId);
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));

@@ -1,6 +1,7 @@
 /** What every sandbox answers besides the API routes: 405s, the images, the request counters, 404s. */
 import type { FastifyInstance } from "fastify";
 import { routes } from "../../api/paths.js";
+import { LANGUAGES_ROUTE } from "../../records/languages.js";
 import type { SandboxContext } from "../context.js";
 import { ApiError, errorBody, notFound, SERVICE_CODES } from "../errors.js";
 
@@ -18,6 +19,7 @@ export function withModelVersion(url: string): [string, string] {
 const API_ROUTE_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
   [routes.intake, ["GET", "HEAD"]],
   [routes.intakesList, ["GET", "HEAD"]],
+  [LANGUAGES_ROUTE, ["GET", "HEAD"]],
   [routes.confirmQuantity, ["POST"]],
   [routes.displayImage, ["POST", "DELETE"]],
   ...[routes.recipeIngredients, routes.recipeNutritionalInfo, routes.confirmDish].flatMap((route) =>

@@ -79,7 +79,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const { fields, shape } = readUpdateFields(body);
     const access = ctx.accessOf(request);
     const intake = lookupIntake(ctx.state.intakes, access, imageId);
-    const ownerPlan = access.target.plan ?? "Recognise";
+    const ownerPlan = access.target.plan ?? "Free";
     const planned = planUpdate(intake, fields, shape, ownerPlan);
     if (!planned.ok) throw badRequest(planned.message, planned.code);
 
@@ -103,7 +103,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const { fields, shape } = readUpdateFields(body);
     const access = ctx.accessOf(request);
     const intake = lookupIntake(ctx.state.intakes, access, imageId);
-    const ownerPlan = access.target.plan ?? "Recognise";
+    const ownerPlan = access.target.plan ?? "Free";
     const dishPlan = planDishConfirmation(intake, dishes, positions);
     if (!dishPlan.ok) throw badRequest(dishPlan.message, dishPlan.code);
     const updatePlan = planUpdate(intake, fields, shape, ownerPlan);

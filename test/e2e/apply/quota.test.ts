@@ -23,9 +23,14 @@ const changes = (count: number) =>
   jsonl(...Array.from({ length: count }, (_, index) => ({ image_id: 1003, quantity: { manual1: 200 + index } })));
 
 describe("auth status --check", () => {
-  it("shows the calls left in the window, when it resets, and the credits left", async () => {
+  it("shows the calls left in the window, when it resets, and the credits left; its own read (the history list) spends neither", async () => {
+    const fresh = await status(["--tz", "Asia/Tokyo"]);
+    expectExit(fresh, 0);
+    expect(fresh.stdout).toMatch(/^calls left +12 of 12 in the rolling window$/m);
+    expect(fresh.stdout).toMatch(/^resets +nothing to reset: no call counted in the window$/m);
+    expect(fresh.stdout).toMatch(/^credits left +100,000 \(0 used\)$/m);
+    await fetch(`${sb.handle.url}/v2/intake/1001`, { headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
     const result = await status(["--tz", "Asia/Tokyo"]);
-    expectExit(result, 0);
     expect(result.stdout).toMatch(/^calls left +11 of 12 in the rolling window$/m);
     expect(result.stdout).toMatch(/^resets +\d{4}-\d{2}-\d{2} \d{2}:\d{2} Asia\/Tokyo \(in 24 h\)$/m);
     expect(result.stdout).toMatch(/^credits left +99,999 \(1 used\)$/m);
@@ -40,9 +45,9 @@ describe("auth status --check", () => {
     expect(JSON.parse(json.stdout).server_check.quota).toMatchObject({
       user_id: "101",
       calls_limit: 12,
-      calls_remaining: 11,
-      reset_seconds: 86_400,
-      credits_used: 2,
+      calls_remaining: 12,
+      reset_seconds: 0,
+      credits_used: 0,
     });
   });
 
@@ -51,10 +56,10 @@ describe("auth status --check", () => {
     expectExit(result, 0);
     for (const header of [
       "user-id: 101",
-      "x-account-credits-remaining: 99999",
+      "x-account-credits-remaining: 100000",
       "ratelimit-limit: 12",
-      "ratelimit-remaining: 11",
-      "ratelimit-reset: 86400",
+      "ratelimit-remaining: 12",
+      "ratelimit-reset: 0",
     ]) {
       expect(result.stderr).toContain(`< ${header}`);
     }
@@ -63,6 +68,8 @@ describe("auth status --check", () => {
 
 describe("intake apply and the quota", () => {
   it("refuses before the first change a batch that needs more calls than are left (exit 2), after one cheap request", async () => {
+    // One counted call starts the window: the cheap request (the history list) counts none.
+    await fetch(`${sb.handle.url}/v2/intake/1001`, { headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
     const file = writeInput("quota.jsonl", changes(6));
     const sent = countRequests(sb.handle);
     const result = await apply(sb.handle, [file, "--tz", "America/New_York"]);

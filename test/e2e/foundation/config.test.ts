@@ -46,7 +46,7 @@ describe("config", () => {
     const list = await cli(home, ["config", "list"]);
     expectExit(list, 0);
     expect(list.stdout).toBe(
-      "api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\ntimezone\t(none: the user's clock, unnamed)\tdefault\n",
+      "api-url\thttps://api.example.com\tprofile\nuser\t101\tprofile\ntimeout\t12.5\tprofile\njournal\ton\tdefault\njournal-days\t90\tdefault\ntimezone\t(none: the user's clock, unnamed)\tdefault\nlanguage\t(none: the user's language at the service)\tdefault\n",
     );
 
     expectExit(await cli(home, ["config", "unset", "user"]), 0);
@@ -142,6 +142,7 @@ describe("precedence: flag > env > profile > default", () => {
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
       timezone: { value: null, source: "default" },
+      language: { value: null, source: "default" },
     });
     expect(await settings([], { FOODCTL_USER: "21", FOODCTL_TIMEOUT: "22", FOODCTL_API_URL: "https://env.example.com" })).toEqual({
       "api-url": { value: "https://env.example.com", source: "env" },
@@ -150,6 +151,7 @@ describe("precedence: flag > env > profile > default", () => {
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
       timezone: { value: null, source: "default" },
+      language: { value: null, source: "default" },
     });
     expect(
       await settings(["--user", "31", "--timeout", "32", "--api-url", "https://flag.example.com"], {
@@ -164,6 +166,7 @@ describe("precedence: flag > env > profile > default", () => {
       journal: { value: "on", source: "default" },
       "journal-days": { value: 90, source: "default" },
       timezone: { value: null, source: "default" },
+      language: { value: null, source: "default" },
     });
     expect((await settings(["--no-journal"])).journal).toEqual({ value: "off", source: "flag" });
     expectExit(await cli(home, ["config", "set", "journal", "off"]), 0);
