@@ -2,13 +2,14 @@
  * `intake show --image` and `--web` against a fault server: the picture drawn on a terminal (kitty's
  * protocol, iTerm2's, else half-blocks), its URL when piped, what is not drawn (too large, not an
  * image, unreadable: said with the URL, exit 0), and the safety rules for the fetch (no token, https
- * or this machine, a size cap, a timeout).
+ * or this machine, a size cap, a timeout, nothing on this machine's network for a remote API).
  */
 import { PNG } from "pngjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectErrorLine, expectExit, runFoodctl } from "../helpers/cli.js";
 import { fakeClock } from "../helpers/clock.js";
 import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { scriptedTransport } from "../helpers/transport.js";
 import { blackPng, LEFT_RED, png, RIGHT_BLUE, twoTone } from "../fixtures/images.js";
 import { manualIntake, segmentationIntake, signTestToken } from "./fixtures.js";
 
@@ -226,5 +227,62 @@ describe("intake show --image in each kind of terminal", () => {
     const first = (line: string) => /48;2;(\d+);(\d+);(\d+)/.exec(line)!.slice(1).map(Number);
     expect(first(lines[1]!)[0]).toBeGreaterThan(200);
     expect(first(lines[18]!)[2]).toBeGreaterThan(200);
+  });
+});
+
+describe("an image on this machine or its network, named by a remote API (N5)", () => {
+  const API = "https://api.example.com";
+  const remote = async (imageUrl: string, args: string[]) => {
+    const api = scriptedTransport().route(INTAKE, faults.intake(withImage(imageUrl)));
+    const result = await runFoodctl(["intake", "show", "1002", ...args], {
+      tty: true,
+      columns: 80,
+      transport: api.transport,
+      env: { FOODCTL_API_URL: API, FOODCTL_TOKEN: token, NO_COLOR: "1", DISPLAY: ":0", ...PLAIN_TERMINAL },
+    });
+    // Only the intake was read: no request for the image (an unscripted route would fail the run).
+    expect(api.requests.map((request) => request.route)).toEqual([INTAKE]);
+    return result;
+  };
+
+  it.each([
+    ["http://127.0.0.1:8080/plate.png", "127.0.0.1"],
+    ["http://localhost:631/admin", "localhost, 127.0.0.1"],
+    ["http://[::1]:9000/plate.png", "::1"],
+    ["https://10.1.2.3/plate.png", "10.1.2.3"],
+    ["https://192.168.0.10/plate.png", "192.168.0.10"],
+    ["https://172.20.0.5/plate.png", "172.20.0.5"],
+    ["https://169.254.169.254/latest/meta-data/", "169.254.169.254"],
+    ["https://[fe80::1]/plate.png", "fe80::1"],
+    ["https://[fd12:3456::1]/plate.png", "fd12:3456::1"],
+    ["https://[::ffff:192.168.1.1]/plate.png", "::ffff:c0a8:101"],
+    ["https://0x7f.1/plate.png", "127.0.0.1"],
+  ])("--image: %s is not fetched; says why and prints the URL (exit 1)", async (imageUrl, where) => {
+    const result = await remote(imageUrl, ["--image"]);
+    expectErrorLine(
+      result,
+      1,
+      `the API at api.example.com points at an image on this machine or its local network (${where}): not fetched; it is at ${new URL(imageUrl).href}`,
+    );
+    expect(result.stdout).toContain("spaghetti bolognese");
+  });
+
+  it("--web: a private address is not opened", async () => {
+    const result = await remote("https://10.1.2.3/plate.png", ["--web"]);
+    expectErrorLine(result, 1, "(10.1.2.3): not opened; it is at https://10.1.2.3/plate.png");
+  });
+
+  it("the image on the API's own host is fetched", async () => {
+    const api = scriptedTransport()
+      .route(INTAKE, faults.intake(withImage("https://api.example.com/images/plate.png")))
+      .route("GET /images/plate.png", { kind: "raw", status: 200, body: png(16, 8) });
+    const result = await runFoodctl(["intake", "show", "1002", "--image"], {
+      tty: true,
+      columns: 80,
+      transport: api.transport,
+      env: { FOODCTL_API_URL: API, FOODCTL_TOKEN: token, NO_COLOR: "1", ...PLAIN_TERMINAL },
+    });
+    expectExit(result, 0);
+    expect(result.stdout.split("\n").filter((line) => line.includes("\u2584"))).toHaveLength(10);
   });
 });

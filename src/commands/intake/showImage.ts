@@ -16,6 +16,7 @@ import {
 } from "../../output/terminalImage.js";
 import type { Intake } from "../../records/intake.js";
 import { cleanForTerminal } from "../../sanitize.js";
+import { imageAddressProblem } from "./imageAddress.js";
 import { decodePixels, imageSizeProblem, MAX_SHOWN_IMAGE_BYTES, resample, uprightSize } from "./imagePixels.js";
 
 /** Columns the picture takes at most: enough to recognise a plate, short enough to keep the summary on screen. */
@@ -46,13 +47,21 @@ export function imageUrlOf(intake: Intake): URL {
   return url;
 }
 
+/** The image URL, refused (with the URL) when a remote API points at this machine or its network (imageAddress.ts). */
+async function reachableImageUrl(ctx: Context, intake: Intake, what: "fetched" | "opened"): Promise<URL> {
+  const url = imageUrlOf(intake);
+  const problem = await imageAddressProblem(url, ctx.apiUrl());
+  if (problem) throw failure(`${problem}: not ${what}; it is at ${cleanForTerminal(url.href)}`);
+  return url;
+}
+
 /**
  * Draws the image below the summary on a terminal (its image protocol, else half-blocks); piped,
  * prints its URL. What is not drawn (too large, not an image foodctl draws, unreadable) is said
  * with its URL, and the run still succeeds: the intake was shown.
  */
 export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: Intake): Promise<void> {
-  const url = imageUrlOf(intake);
+  const url = await reachableImageUrl(ctx, intake, "fetched");
   const at = cleanForTerminal(url.href);
   if (!ctx.io.stdout.isTTY) {
     ctx.io.stdout.write(`${at}\n`);
@@ -105,7 +114,7 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
 
 /** Opens the image in the browser, as `gh … --web` does; without one, prints the URL and says so. */
 export async function openIntakeImage(ctx: Context, intake: Intake): Promise<void> {
-  const url = imageUrlOf(intake);
+  const url = await reachableImageUrl(ctx, intake, "opened");
   if (!canOpenBrowser(ctx.io.env)) {
     ctx.info(`no browser to open here (no display): the image is at ${url.href}`);
     return;
