@@ -11,8 +11,8 @@ import type { RgbaImage as Pixels } from "../../output/terminalImage.js";
 export const MAX_SHOWN_IMAGE_BYTES = 10_000_000;
 /** The largest side drawn: at most 4096 × 4096, 16 megapixels, which decode to 64 MiB of RGBA. */
 export const MAX_SHOWN_SIDE = 4096;
-/** What one decode may take beyond its pixels (jpeg-js counts its own buffers). */
-const MAX_DECODE_MEMORY_MB = 256;
+/** What a JPEG decode may allocate (jpeg-js counts its own buffers): a 4096 × 4096 one takes about 300 MB. */
+const MAX_DECODE_MEMORY_MB = 512;
 
 /** Why an image whose header says this is not drawn, or null when it may be decoded. */
 export function imageSizeProblem(header: Pick<ImageHeader, "width" | "height">): string | null {
