@@ -115,6 +115,20 @@ describe("intake show --image", () => {
   });
 
   it.each([
+    [4096, 2, true],
+    [4097, 2, false],
+    [2, 4097, false],
+  ])("a %i × %i PNG is drawn: %s (at most 4096 on a side)", async (width, height, drawn) => {
+    server.route(INTAKE, faults.intake(withImage(`${server.url}/images/plate.png`)));
+    serveImage(blackPng(width, height));
+    const result = await show(["--image"]);
+    expectExit(result, 0);
+    expect(/[\u2580\u2584]/.test(result.stdout)).toBe(drawn);
+    if (drawn) expect(result.stderr).toBe("");
+    else expect(result.stderr).toContain(`it is ${width} × ${height} pixels, more than foodctl draws`);
+  });
+
+  it.each([
     ["bytes that are no image", Buffer.from("not a picture"), "the image is not a JPEG, PNG, GIF or WebP foodctl can read: not drawn"],
     ["a TIFF", Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00]), "the image is not a JPEG, PNG, GIF or WebP foodctl can read"],
     ["a PNG cut short", twoTone("png").subarray(0, 60), "the image cannot be drawn ("],
