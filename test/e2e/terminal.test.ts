@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IntakeRecord } from "../../src/sandbox/render.js";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
-import { blackPng } from "../fixtures/images.js";
+import { blackPng, twoTone } from "../fixtures/images.js";
 import { baseEnv, cliBin, collect, runTempDir } from "../helpers/cli.js";
 import { faults, startFaultServer } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
@@ -53,6 +53,23 @@ describe("in a terminal, the built CLI", () => {
     expect(drawn[0]).toMatch(/\u001b\[(38|48);(2|5);/);
     expect(run.stdout.indexOf("\u2584")).toBeGreaterThan(run.stdout.indexOf("Pancakes with maple syrup"));
   });
+
+  it.each(["webp", "jpeg", "gif"] as const)(
+    "draws a %s with its decoder loaded by the bundle (WebP: WebAssembly from node_modules)",
+    async (format) => {
+      const server = await startFaultServer();
+      try {
+        const url = `${server.url}/images/plate`;
+        server.route("GET /v2/intake/1002", faults.intake({ ...segmentationIntake(1002), image_url: url }));
+        server.route("GET /images/plate", { kind: "raw", status: 200, body: twoTone(format) });
+        const run = await inTerminal("intake show 1002 --image", { FOODCTL_API_URL: server.url, FOODCTL_TOKEN: await signTestToken() });
+        expect(run.code, run.stdout).toBe(0);
+        expect(run.stdout.split("\n").filter((line) => line.includes("\u2584"))).toHaveLength(10);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it("answers a 10,000 × 10,000 PNG from its header, decoding nothing: under 2 s and 150 MB, the intake shown, exit 0", async () => {
     const server = await startFaultServer();
