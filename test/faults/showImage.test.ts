@@ -97,10 +97,9 @@ describe("intake show --image", () => {
   it("does not decode a 10,000 × 10,000 PNG: its header says too large, and the intake is still shown (exit 0)", async () => {
     server.route(INTAKE, faults.intake(withImage(`${server.url}/images/plate.png`)));
     serveImage(blackPng(10_000, 10_000));
-    const started = performance.now();
+    // Its time and memory, measured in a process of its own: test/e2e/terminal.test.ts.
     const result = await show(["--image"]);
     expectExit(result, 0);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(result.stdout).toContain("spaghetti bolognese");
     expect(result.stdout).not.toContain("\u2584");
     expect(result.stderr).toBe(
