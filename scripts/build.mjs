@@ -19,7 +19,8 @@
 //
 // Before bundling, src/records/validators/ is written from the records' zod schemas (scripts/records.mjs).
 //
-// fastify (the sandbox's server framework), terminal-image and open stay external: loaded from node_modules.
+// fastify (the sandbox's server framework), open and @cwasm/webp (which reads its .wasm file beside
+// it) stay external: loaded from node_modules.
 //
 //   node scripts/build.mjs [outdir] [--analyze] [--metafile]
 //     --analyze: what each output file holds; --metafile: esbuild's graphs in <outdir>/metafile.json (for the start-up test)
@@ -61,9 +62,11 @@ const COLD_SOURCES = {
 const COLD_PACKAGES = [
   ...["conf", "chalk", "cli-table3", "form-data"],
   ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size", "chrono-node/en"],
+  // The image decoders of `intake show --image`, each loaded for its own type only.
+  ...["pngjs", "jpeg-js", "omggif"],
 ];
-/** Loaded from node_modules as they are: the sandbox's server framework, and the image drawer (with jimp) and browser opener of `intake show`. */
-const EXTERNAL = ["fastify", "@fastify/multipart", "terminal-image", "open"];
+/** Loaded from node_modules as they are: the sandbox's server framework, and the WebP decoder (WebAssembly) and browser opener of `intake show`. */
+const EXTERNAL = ["fastify", "@fastify/multipart", "@cwasm/webp", "open"];
 /**
  * How a cold file names a module of the hot file: `require("foodctl-hot:src/errors.ts")`, which the
  * bin answers from the hot file's `hotModule` lookup, so each module has one copy (`instanceof

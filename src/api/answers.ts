@@ -11,14 +11,20 @@ import type { IntakeListResponse, PeriodTotals } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import type { TransportResponse } from "./transport.js";
 
-/** Retry-After in seconds or as an HTTP date; milliseconds, or undefined when absent or unreadable. */
+/** A wait further off than this is no answer's real reset: a broken or hostile header, read as unknown. */
+export const MAX_TOLD_WAIT_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** A wait a header told, or undefined when it is not a number of milliseconds from 0 to a year. */
+const toldWait = (ms: number): number | undefined => (Number.isFinite(ms) && ms >= 0 && ms <= MAX_TOLD_WAIT_MS ? ms : undefined);
+
+/** Retry-After in seconds or as an HTTP date (a past one is now); milliseconds, or undefined when absent, unreadable or beyond a year. */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  if (/^\d+$/.test(value.trim())) return toldWait(Number(value.trim()) * 1000);
   // Every HTTP-date form starts with a day name; Date.parse alone would read "1.5" as 2001.
   if (!/^[A-Za-z]{3}/.test(value.trim())) return undefined;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : toldWait(Math.max(0, date - now));
 }
 
 /** An error body's sentence (one line) and the service's code; nulls for a non-JSON body (an HTML 502). */
@@ -41,10 +47,10 @@ export function readErrorBody(body: Buffer): { message: string | null; code: num
   return { message: null, code: null };
 }
 
-/** A header counting seconds (RateLimit-Reset, -Remaining): whole or fractional; undefined when absent or unreadable. */
+/** A header counting seconds (RateLimit-Reset): whole or fractional, in milliseconds; undefined when absent, unreadable or beyond a year. */
 export function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
-  return Math.round(Number(value) * 1000);
+  return toldWait(Math.round(Number(value) * 1000));
 }
 
 /**

@@ -66,7 +66,8 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
     const onAbort = () => fail(new TransportError("aborted", "request cancelled", sent));
     request.signal?.addEventListener("abort", onAbort, { once: true });
     req.on("error", (error: NodeJS.ErrnoException) => {
-      fail(new TransportError("network", describeNetworkError(error), sent));
+      // A proxy agent's own failure (src/api/proxy.ts) is already in words.
+      fail(error instanceof TransportError ? error : new TransportError("network", describeNetworkError(error), sent));
     });
     req.on("finish", () => {
       sent = true;

@@ -3,7 +3,8 @@
  * decides which proxy a URL takes under NO_PROXY; https-proxy-agent (a CONNECT tunnel) or
  * http-proxy-agent (plain http) is the node:http agent that carries the request there.
  */
-import type { Agent } from "node:http";
+import type { Agent, ClientRequest } from "node:http";
+import type { Socket } from "node:net";
 import { HttpProxyAgent } from "http-proxy-agent";
 import { HttpsProxyAgent } from "https-proxy-agent";
 import { getProxyForUrl } from "proxy-from-env";
@@ -75,6 +76,26 @@ export function plainHttpProxyProblem(url: URL, proxy: URL | null): string | nul
   return `refusing to send the token over plain http:// to ${url.host} through the proxy ${proxy.hostname} (${proxyVariable(url)}): it would leave this machine in clear text`;
 }
 
+/**
+ * https-proxy-agent hands back a proxy's answer other than 200 to a CONNECT as if the server had
+ * given it (a 201 or 299 with a body becomes the API's answer): here it is an error naming the
+ * proxy and its status, and no request goes anywhere.
+ */
+class TunnelAgent extends HttpsProxyAgent<string> {
+  override async connect(req: ClientRequest, options: Parameters<HttpsProxyAgent<string>["connect"]>[1]): Promise<Socket> {
+    let status: number | undefined;
+    req.once("proxyConnect", (answer: { statusCode?: number }) => (status = answer.statusCode));
+    const socket = await super.connect(req, options);
+    if (status === 200) return socket;
+    socket.destroy();
+    throw new TransportError(
+      "proxy",
+      `the proxy ${this.proxy.host} answered the CONNECT with ${status ?? "no status"} instead of 200: no tunnel, nothing was sent`,
+      false,
+    );
+  }
+}
+
 /** The agent for each request's URL, or null to go direct: one keep-alive agent per proxy and scheme, so a batch reuses its tunnels. */
 export function proxyAgents(env: NodeJS.ProcessEnv, options: { keepAlive: boolean; maxSockets: number }): (url: URL) => Agent | null {
   const agents = new Map<string, Agent>();
@@ -91,7 +112,7 @@ export function proxyAgents(env: NodeJS.ProcessEnv, options: { keepAlive: boolea
     const key = `${url.protocol} ${proxy.href}`;
     let agent = agents.get(key);
     if (!agent) {
-      agent = url.protocol === "https:" ? new HttpsProxyAgent(proxy, options) : new HttpProxyAgent(proxy, options);
+      agent = url.protocol === "https:" ? new TunnelAgent(proxy.href, options) : new HttpProxyAgent(proxy, options);
       agents.set(key, agent);
     }
     return agent;

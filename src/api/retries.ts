@@ -5,6 +5,7 @@ import { parseRetryAfter, parseSeconds, statusText } from "./answers.js";
 import { isLoopbackHost, type TransportError, type TransportResponse } from "./transport.js";
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+const PROXY_HINT = "check HTTPS_PROXY, or name this host in NO_PROXY to go direct";
 /** A Retry-After longer than this is not waited for: the user is told to come back. */
 const MAX_RETRY_AFTER_MS = 120_000;
 
@@ -82,6 +83,8 @@ export class Attempts {
         cause: error,
       });
     }
+    // A proxy that refuses the tunnel refuses it again: said at once, as the proxy's doing.
+    if (error.kind === "proxy") throw unavailableError(`${url.host} unreachable: ${error.message}`, { hint: PROXY_HINT });
     if (this.attempt < this.settings.retries) {
       this.attempt++;
       await this.backoff(this.attempt, undefined, error.message);

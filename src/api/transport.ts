@@ -19,7 +19,8 @@ export interface TransportResponse {
   body: Buffer;
 }
 
-export type TransportFailure = "timeout" | "network" | "too_large" | "aborted";
+/** "proxy": the proxy refused the tunnel (a CONNECT answered other than 200); nothing was sent. */
+export type TransportFailure = "timeout" | "network" | "too_large" | "aborted" | "proxy";
 
 export class TransportError extends Error {
   constructor(

@@ -24,3 +24,27 @@ export const IMAGE_EXTENSIONS: Record<ImageType, string> = {
   "image/gif": "gif",
   "image/webp": "webp",
 };
+
+/** What an image's header says: its type by its first bytes, its size, and (a JPEG's EXIF) how it is turned. */
+export interface ImageHeader {
+  contentType: ImageType;
+  width: number;
+  height: number;
+  /** EXIF orientation, 1 to 8; 1 (upright) when the header tells none. */
+  orientation: number;
+}
+
+/** The type and dimensions of JPEG, PNG, GIF or WebP bytes from their header, nothing decoded; null when they are none of these or unreadable. */
+export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader | null> {
+  const contentType = sniffImageType(bytes);
+  if (!contentType) return null;
+  const { imageSize } = await import("image-size");
+  try {
+    const { width, height, orientation } = imageSize(bytes);
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;
+    const turned = orientation !== undefined && Number.isInteger(orientation) && orientation >= 1 && orientation <= 8;
+    return { contentType, width, height, orientation: turned ? orientation : 1 };
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,6 @@
 /** Images the sandbox serves: PNGs drawn with node:zlib, an embedded sample JPEG, and dimension reading. */
 import { randomBytes } from "node:crypto";
-import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../intake/index.js";
+import { IMAGE_EXTENSIONS, readImageHeader, type ImageType } from "../intake/index.js";
 import { encodePng, type Rgb } from "./png.js";
 import type { SeedImage } from "./seed.js";
 
@@ -58,16 +58,8 @@ export function renderSeedImage(image: SeedImage): StoredImage {
 
 /** The type and dimensions of JPEG, PNG, GIF or WebP bytes; null when they are none of these or unreadable. */
 export async function readImage(bytes: Uint8Array): Promise<{ contentType: ImageType; width: number; height: number } | null> {
-  const contentType = sniffImageType(bytes);
-  if (!contentType) return null;
-  const { imageSize } = await import("image-size");
-  try {
-    const { width, height } = imageSize(bytes);
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;
-    return { contentType, width, height };
-  } catch {
-    return null;
-  }
+  const header = await readImageHeader(bytes);
+  return header && { contentType: header.contentType, width: header.width, height: header.height };
 }
 
 /** An unguessable file name under /images/. */

@@ -115,19 +115,28 @@ describe("start-up: what each path loads", () => {
     );
   });
 
-  it("loads terminal-image and open (and jimp behind it) only from show's image code, on first use", () => {
+  it("loads the image decoders and open only from show's image code, on first use", () => {
     const importers = Object.entries({ ...graphs.hot.inputs, ...graphs.cold.inputs }).flatMap(([source, { imports }]) =>
       imports
-        .filter((imported) => /^(terminal-image|open)$/.test(imported.path))
+        .filter((imported) => /^(\.\/(pngjs|jpeg-js|omggif)\.cjs|@cwasm\/webp|open)$/.test(imported.path))
         .map((imported) => `${source} ${imported.kind} ${imported.path}`),
     );
     expect(importers.sort()).toEqual([
+      "src/commands/intake/imagePixels.ts dynamic-import ./jpeg-js.cjs",
+      "src/commands/intake/imagePixels.ts dynamic-import ./omggif.cjs",
+      "src/commands/intake/imagePixels.ts dynamic-import ./pngjs.cjs",
+      "src/commands/intake/imagePixels.ts dynamic-import @cwasm/webp",
+      "src/commands/intake/showImage.ts dynamic-import ./pngjs.cjs",
       "src/commands/intake/showImage.ts dynamic-import open",
-      "src/commands/intake/showImage.ts dynamic-import terminal-image",
     ]);
-    expect(matching([...sourcesOf(hotFile), ...coldFiles.flatMap(sourcesOf)], /node_modules\/(terminal-image|open|jimp|@jimp)\//)).toEqual(
-      [],
-    );
+    const sources = [...sourcesOf(hotFile), ...coldFiles.filter((file) => !/\/(pngjs|jpeg-js|omggif)\.cjs$/.test(file)).flatMap(sourcesOf)];
+    expect(matching(sources, /node_modules\/(pngjs|jpeg-js|omggif|@cwasm|open)\//)).toEqual([]);
+    // The drawing code is show-image's own: neither the hot file nor another command holds it.
+    const drawing = /src\/(output\/terminalImage|commands\/intake\/(imagePixels|imageAddress))\.ts/;
+    expect(matching(sourcesOf(hotFile), drawing)).toEqual([]);
+    expect(coldFiles.filter((file) => matching(sourcesOf(file), drawing).length > 0).map((file) => file.split("/").pop())).toEqual([
+      "show-image.cjs",
+    ]);
   });
 
   it("never copies a module of the hot file into a cold one (one CliError class for all)", () => {

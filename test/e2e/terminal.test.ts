@@ -1,31 +1,41 @@
 /**
  * `intake show --image` and `intake edit` as the built CLI in a real terminal (`script` gives it
- * one): what only a process shows, the bundle loading terminal-image from node_modules and the
- * editor run from the cold file with the terminal inherited.
+ * one): what only a process shows, the bundle loading the image decoders from their cold files,
+ * the time and memory a huge image costs, and the editor run from the cold file with the terminal inherited.
  */
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IntakeRecord } from "../../src/sandbox/render.js";
+import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
+import { blackPng, twoTone } from "../fixtures/images.js";
 import { baseEnv, cliBin, collect, runTempDir } from "../helpers/cli.js";
+import { faults, startFaultServer } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
 
 const EDITOR_SCRIPT = resolve(import.meta.dirname, "../fixtures/editor/editor.mjs");
+const PEAK_MEMORY = resolve(import.meta.dirname, "../fixtures/peakMemory.mjs");
 
 describe("in a terminal, the built CLI", () => {
   const sandbox = withSandbox({}, { perTest: false });
 
-  function inTerminal(args: string, env: Record<string, string> = {}) {
-    const command = `stty cols 80 rows 40; exec "${process.execPath}" "${cliBin()}" ${args}`;
+  function inTerminal(args: string, env: Record<string, string> = {}, nodeArgs = "") {
+    const command = `stty cols 80 rows 40; exec "${process.execPath}" ${nodeArgs} "${cliBin()}" ${args}`;
     const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
       env: baseEnv({
         FOODCTL_API_URL: sandbox.handle.url,
         FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
+        // A terminal without an image protocol or 24-bit colour, whatever the one running the tests has.
         TERM: "xterm-256color",
-        // A person's terminal: under CI=true (as .ci/run sets it) terminal-image's colour support turns colour off.
         CI: undefined,
         TERM_PROGRAM: undefined,
         KITTY_WINDOW_ID: undefined,
+        LC_TERMINAL: undefined,
+        KONSOLE_VERSION: undefined,
+        COLORTERM: undefined,
+        TMUX: undefined,
+        STY: undefined,
         ...env,
       }),
       stdio: ["pipe", "pipe", "pipe"],
@@ -42,6 +52,46 @@ describe("in a terminal, the built CLI", () => {
     expect(drawn).toHaveLength(15);
     expect(drawn[0]).toMatch(/\u001b\[(38|48);(2|5);/);
     expect(run.stdout.indexOf("\u2584")).toBeGreaterThan(run.stdout.indexOf("Pancakes with maple syrup"));
+  });
+
+  it.each(["webp", "jpeg", "gif"] as const)(
+    "draws a %s with its decoder loaded by the bundle (WebP: WebAssembly from node_modules)",
+    async (format) => {
+      const server = await startFaultServer();
+      try {
+        const url = `${server.url}/images/plate`;
+        server.route("GET /v2/intake/1002", faults.intake({ ...segmentationIntake(1002), image_url: url }));
+        server.route("GET /images/plate", { kind: "raw", status: 200, body: twoTone(format) });
+        const run = await inTerminal("intake show 1002 --image", { FOODCTL_API_URL: server.url, FOODCTL_TOKEN: await signTestToken() });
+        expect(run.code, run.stdout).toBe(0);
+        expect(run.stdout.split("\n").filter((line) => line.includes("\u2584"))).toHaveLength(10);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it("answers a 10,000 × 10,000 PNG from its header, decoding nothing: under 2 s and 150 MB, the intake shown, exit 0", async () => {
+    const server = await startFaultServer();
+    try {
+      const url = `${server.url}/images/huge.png`;
+      server.route("GET /v2/intake/1002", faults.intake({ ...segmentationIntake(1002), image_url: url }));
+      server.route("GET /images/huge.png", { kind: "raw", status: 200, body: blackPng(10_000, 10_000) });
+      const peakFile = join(runTempDir("foodctl-peak-"), "peak.json");
+      const env = { FOODCTL_API_URL: server.url, FOODCTL_TOKEN: await signTestToken(), FOODCTL_TEST_PEAK_FILE: peakFile };
+      const run = await inTerminal("intake show 1002 --image", env, `--import "${PEAK_MEMORY}"`);
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toContain("spaghetti bolognese");
+      expect(run.stdout).toContain(
+        `the image is not drawn: it is 10000 × 10000 pixels, more than foodctl draws (at most 4096 × 4096, 16 megapixels); it is at ${url}`,
+      );
+      // Measured inside the CLI's own process: its peak resident memory, and its age at exit (start-up included).
+      const peak = JSON.parse(readFileSync(peakFile, "utf8")) as { peakRssBytes: number; uptimeMs: number };
+      expect(peak.peakRssBytes).toBeLessThan(150 * 1024 * 1024);
+      expect(peak.uptimeMs).toBeLessThan(2000);
+    } finally {
+      await server.close();
+    }
   });
 
   it("intake edit runs $EDITOR on the terminal and sends what it changed", async () => {

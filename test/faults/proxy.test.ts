@@ -4,7 +4,7 @@
  * (`GET http://127.0.0.1:9/v2/intake/1002`) from its own routes and tunnelling a CONNECT into them.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { runFoodctl } from "../helpers/cli.js";
+import { runFoodctl, tempConfigHome } from "../helpers/cli.js";
 import { fakeClock } from "../helpers/clock.js";
 import { faults, startFaultServer, type FaultServer, type Reply } from "../helpers/faultServer.js";
 import { segmentationIntake, signTestToken } from "./fixtures.js";
@@ -133,5 +133,37 @@ describe.concurrent("intake show through an HTTP proxy", () => {
     });
     expectOneLineError(result, 8, ["127.0.0.1:9", "unreachable", /proxy connection ended/i]);
     expect(server.connects).toEqual(["127.0.0.1:9", "127.0.0.1:9"]);
+  });
+
+  it.each([201, 299, 407])(
+    "a proxy that answers the CONNECT with %i: an error naming the proxy and its status, exit 8, never the API's answer",
+    async (status) => {
+      const { server } = await servers();
+      server.connectMode = { status, body: { intake_info: segmentationIntake(1002) } };
+      const result = await runFoodctl(["--api-url", "https://127.0.0.1:9", "intake", "show", "1002"], {
+        env: { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url, NO_PROXY: "" },
+        clock: fakeClock(),
+      });
+      expectOneLineError(result, 8, [
+        `127.0.0.1:9 unreachable: the proxy ${server.host} answered the CONNECT with ${status} instead of 200: no tunnel, nothing was sent`,
+      ]);
+      expect(result.stdout).toBe("");
+      // Refused at once: a proxy that will not tunnel is not asked again.
+      expect(server.connects).toEqual(["127.0.0.1:9"]);
+    },
+  );
+
+  it("a set-quantity whose tunnel a proxy answers with 201 is neither sent nor journaled", async () => {
+    const { server } = await servers();
+    server.connectMode = { status: 201, body: { intake_info: segmentationIntake(1002), message: "updated", imageId: 1002 } };
+    const home = tempConfigHome();
+    const env = { FOODCTL_TOKEN: token, HTTPS_PROXY: server.url, NO_PROXY: "", XDG_CONFIG_HOME: home, XDG_STATE_HOME: home };
+    const api = ["--api-url", "https://127.0.0.1:9"];
+    const result = await runFoodctl([...api, "intake", "set-quantity", "1002", "1=150"], { env, clock: fakeClock() });
+    expectOneLineError(result, 8, [`the proxy ${server.host} answered the CONNECT with 201`]);
+    expect(result.stdout).not.toMatch(/150/);
+    const journal = await runFoodctl([...api, "journal", "--json"], { env });
+    expect(journal.code, journal.stderr).toBe(0);
+    expect(JSON.parse(journal.stdout)).toEqual([]);
   });
 });

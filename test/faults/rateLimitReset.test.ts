@@ -47,3 +47,43 @@ describe("a 429 not worth waiting for", () => {
     expect(clock.sleeps).toEqual([3000]);
   });
 });
+
+describe("a reset or Retry-After no server means (N4)", () => {
+  it.each([
+    ["ratelimit-reset", "8600000000000"],
+    ["ratelimit-reset", "8.6e12"],
+    ["ratelimit-reset", "-5"],
+    ["retry-after", "8600000000000"],
+    ["retry-after", "Fri, 31 Dec 9999 23:59:59 GMT"],
+    ["retry-after", "NaN"],
+  ])("%s: %s is an unknown reset: one clear error, exit 8, no crash", async (header, value) => {
+    const clock = fakeClock();
+    const api = scriptedTransport().route("GET /v2/intake/1002", limited({ [header]: value }));
+    const result = await runFoodctl(["intake", "show", "1002"], {
+      env: { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: token, FOODCTL_RETRIES: "0" },
+      transport: api.transport,
+      clock,
+    });
+    expectErrorLine(result, 8, /answered 429 \(code 114\): Rate limit exceeded$/);
+    expect(result.stderr).toMatch(/^hint: try again later$/m);
+    // Unknown: the usual backoff between the 429's own retries, never the told wait.
+    expect(clock.sleeps.every((ms) => ms <= 8000)).toBe(true);
+  });
+
+  it("a Retry-After of 8.6e12 s is not waited for: the 429 is retried after the usual backoff", async () => {
+    const clock = fakeClock();
+    const api = scriptedTransport().route(
+      "GET /v2/intake/1002",
+      limited({ "retry-after": "8600000000000" }),
+      faults.intake({ image_id: 1002 }),
+    );
+    const result = await runFoodctl(["intake", "show", "1002", "--json"], {
+      env: { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: token, FOODCTL_RETRIES: "1" },
+      transport: api.transport,
+      clock,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(8000);
+  });
+});

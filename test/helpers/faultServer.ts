@@ -99,8 +99,11 @@ export class FaultServer extends EventEmitter {
   readonly requests: RecordedRequest[] = [];
   /** Targets of CONNECT requests (a client using this server as its proxy). */
   readonly connects: string[] = [];
-  /** As a proxy: "tunnel" leads every CONNECT back into this server's own routes; "drop" closes it. */
-  connectMode: "tunnel" | "drop" = "tunnel";
+  /**
+   * As a proxy: "tunnel" leads every CONNECT back into this server's own routes; "drop" closes it;
+   * `{ status, body }` answers the CONNECT itself with that status and a JSON body (a hostile proxy's forged answer).
+   */
+  connectMode: "tunnel" | "drop" | { status: number; body: unknown } = "tunnel";
   private readonly scripts = new Map<string, { replies: Reply[]; served: number; required: boolean; scriptedAt: string }>();
   private readonly held = new Set<ServerResponse>();
   private readonly server: http.Server;
@@ -115,6 +118,13 @@ export class FaultServer extends EventEmitter {
       if (this.connectMode === "drop") {
         socket.destroy();
         this.emit("held");
+        return;
+      }
+      if (typeof this.connectMode === "object") {
+        const body = JSON.stringify(this.connectMode.body);
+        socket.end(
+          `HTTP/1.1 ${this.connectMode.status} Forged\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
         return;
       }
       socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanParsed } from "../../src/api/answers.js";
-import { parseRetryAfter, readErrorBody } from "../../src/api/answers.js";
+import { MAX_TOLD_WAIT_MS, parseRetryAfter, parseSeconds, readErrorBody } from "../../src/api/answers.js";
+import { readQuota } from "../../src/api/quota.js";
 
 describe("parseRetryAfter", () => {
   const now = Date.parse("2026-11-21T12:00:00Z");
@@ -85,5 +86,29 @@ describe("cleanParsed", () => {
   it("leaves text without them as parsed, tab and newline escapes included", () => {
     const raw = '{"comment": "line\\nnext\\tcol \\u00e9 \\u20AC \\\\u001b", "n": 1.5}';
     expect(cleanParsed(raw)).toEqual(JSON.parse(raw));
+  });
+});
+
+describe("waits a header tells, bounded to a year (N4)", () => {
+  const now = Date.parse("2026-11-21T12:00:00Z");
+
+  it("reads a Retry-After or RateLimit-Reset of up to a year", () => {
+    expect(parseRetryAfter(String(365 * 86_400), now)).toBe(MAX_TOLD_WAIT_MS);
+    expect(parseSeconds(String(365 * 86_400))).toBe(MAX_TOLD_WAIT_MS);
+    expect(parseSeconds("1.5")).toBe(1500);
+  });
+
+  it.each(["8600000000000", "8.6e12", String(365 * 86_400 + 1), "1".repeat(400), "-3", "Infinity", "NaN"])(
+    "reads %s seconds as unknown",
+    (value) => {
+      expect(parseRetryAfter(value, now)).toBeUndefined();
+      expect(parseSeconds(value)).toBeUndefined();
+      expect(readQuota({ "ratelimit-remaining": "0", "ratelimit-reset": value })?.resetMs).toBeUndefined();
+    },
+  );
+
+  it("reads an HTTP date more than a year ahead as unknown", () => {
+    expect(parseRetryAfter("Fri, 31 Dec 9999 23:59:59 GMT", now)).toBeUndefined();
+    expect(parseRetryAfter("Sun, 21 Nov 2027 12:00:00 GMT", now)).toBe(MAX_TOLD_WAIT_MS);
   });
 });

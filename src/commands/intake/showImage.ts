@@ -3,13 +3,28 @@ import type { ApiClient } from "../../api/client.js";
 import { isLoopbackHost, TransportError } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, unavailableError } from "../../errors.js";
+import { readImageHeader } from "../../intake/imageType.js";
+import {
+  fitCells,
+  halfBlockImage,
+  hasTrueColor,
+  imageProtocol,
+  itermImage,
+  kittyImage,
+  type Cells,
+  type RgbaImage,
+} from "../../output/terminalImage.js";
 import type { Intake } from "../../records/intake.js";
 import { cleanForTerminal } from "../../sanitize.js";
+import { imageAddressProblem } from "./imageAddress.js";
+import { decodePixels, imageSizeProblem, MAX_SHOWN_IMAGE_BYTES, resample, uprightSize } from "./imagePixels.js";
 
-/** A photo to look at, not an upload: larger than a display image may be, bounded all the same. */
-export const MAX_SHOWN_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Columns the picture takes at most: enough to recognise a plate, short enough to keep the summary on screen. */
 const MAX_IMAGE_COLUMNS = 40;
+/** Rows it takes at most, for a tall picture. */
+const MAX_IMAGE_ROWS = 20;
+/** Pixels per column sent to a terminal that draws images itself: sharp on a high-density screen, small to send. */
+const PIXELS_PER_COLUMN = 16;
 
 /** An ES module package's default export: built, import() is a require() whose namespace the bundle wraps once more as `default`. */
 function defaultExport<T>(loaded: { default: T }): T {
@@ -32,11 +47,24 @@ export function imageUrlOf(intake: Intake): URL {
   return url;
 }
 
-/** Draws the image below the summary on a terminal (its image protocol, else half-blocks); piped, prints its URL. */
-export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: Intake): Promise<void> {
+/** The image URL, refused (with the URL) when a remote API points at this machine or its network (imageAddress.ts). */
+async function reachableImageUrl(ctx: Context, intake: Intake, what: "fetched" | "opened"): Promise<URL> {
   const url = imageUrlOf(intake);
+  const problem = await imageAddressProblem(url, ctx.apiUrl());
+  if (problem) throw failure(`${problem}: not ${what}; it is at ${cleanForTerminal(url.href)}`);
+  return url;
+}
+
+/**
+ * Draws the image below the summary on a terminal (its image protocol, else half-blocks); piped,
+ * prints its URL. What is not drawn (too large, not an image foodctl draws, unreadable) is said
+ * with its URL, and the run still succeeds: the intake was shown.
+ */
+export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: Intake): Promise<void> {
+  const url = await reachableImageUrl(ctx, intake, "fetched");
+  const at = cleanForTerminal(url.href);
   if (!ctx.io.stdout.isTTY) {
-    ctx.io.stdout.write(`${cleanForTerminal(url.href)}\n`);
+    ctx.io.stdout.write(`${at}\n`);
     return;
   }
   let bytes: Buffer | null;
@@ -47,15 +75,35 @@ export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: I
     if (error instanceof TransportError) throw unavailableError(`cannot fetch the image from ${url.host}: ${error.message}`);
     throw error;
   }
-  if (bytes === null) throw failure(`the image is larger than 8 MiB: not drawn; it is at ${url.href}`);
-  const terminalImage = defaultExport(await import("terminal-image"));
-  let drawn: string;
+  if (bytes === null) return ctx.info(`the image is larger than ${MAX_SHOWN_IMAGE_BYTES / 1_000_000} MB: not drawn; it is at ${at}`);
+  const header = await readImageHeader(bytes);
+  if (!header) return ctx.info(`the image is not a JPEG, PNG, GIF or WebP foodctl can read: not drawn; it is at ${at}`);
+  const tooLarge = imageSizeProblem(header);
+  if (tooLarge) return ctx.info(`the image is not drawn: ${tooLarge}; it is at ${at}`);
+  let pixels: RgbaImage;
   try {
-    drawn = await terminalImage.buffer(bytes, { width: Math.min(ctx.io.stdout.columns ?? 80, MAX_IMAGE_COLUMNS) });
+    pixels = await decodePixels(bytes, header);
   } catch (error) {
-    throw failure(`the image at ${url.href} cannot be drawn: ${(error as Error).message}`);
+    return ctx.info(`the image cannot be drawn (${cleanForTerminal((error as Error).message)}); it is at ${at}`);
   }
-  ctx.io.stdout.write(drawn === "" ? "" : `${drawn}\n`);
+  const upright = uprightSize(header);
+  const cells = fitCells(upright.width, upright.height, Math.min(ctx.io.stdout.columns ?? 80, MAX_IMAGE_COLUMNS), MAX_IMAGE_ROWS);
+  ctx.io.stdout.write(`${await renderImage(ctx.io.env, pixels, header.orientation, cells)}\n`);
+}
+
+/** The picture in the terminal's own protocol, a PNG of at most PIXELS_PER_COLUMN a column; else in half-blocks. */
+async function renderImage(env: NodeJS.ProcessEnv, pixels: RgbaImage, orientation: number, cells: Cells): Promise<string> {
+  const protocol = imageProtocol(env);
+  if (protocol === "blocks") return halfBlockImage(resample(pixels, orientation, cells.columns, cells.pixelRows), hasTrueColor(env));
+  const upright = uprightSize({ ...pixels, orientation });
+  const width = Math.min(upright.width, cells.columns * PIXELS_PER_COLUMN);
+  const height = Math.max(1, Math.round((width * upright.height) / upright.width));
+  const shown = resample(pixels, orientation, width, height);
+  const { PNG } = await import("pngjs");
+  const image = new PNG({ width, height });
+  image.data = Buffer.from(shown.data.buffer, shown.data.byteOffset, shown.data.length);
+  const png = PNG.sync.write(image);
+  return protocol === "kitty" ? kittyImage(png, cells) : itermImage(png, cells);
 }
 
 /** True where a browser can be shown: macOS and Windows always, elsewhere with a display (or $BROWSER). */
@@ -66,7 +114,7 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
 
 /** Opens the image in the browser, as `gh … --web` does; without one, prints the URL and says so. */
 export async function openIntakeImage(ctx: Context, intake: Intake): Promise<void> {
-  const url = imageUrlOf(intake);
+  const url = await reachableImageUrl(ctx, intake, "opened");
   if (!canOpenBrowser(ctx.io.env)) {
     ctx.info(`no browser to open here (no display): the image is at ${url.href}`);
     return;
