@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from "./api/client.js";
 import { proxyVariableSet, type Transport } from "./api/transport.js";
-import type { Clock } from "./clock.js";
+import { systemClock, type Clock } from "./clock.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
@@ -40,6 +40,16 @@ export class Context {
     readonly signal: AbortSignal = new AbortController().signal,
     readonly services: Services = {},
   ) {}
+
+  /** The one clock of the run: the system's, or the one a test passes. */
+  get clock(): Clock {
+    return this.services.clock ?? systemClock;
+  }
+
+  /** The instant of now, in ms, from the run's clock. */
+  now(): number {
+    return this.clock.now();
+  }
 
   get json(): boolean {
     return this.globals.json;
@@ -87,10 +97,10 @@ export class Context {
   async timeZone(): Promise<string | null> {
     const setting = this.settings().timeZone;
     if (!setting) return null;
-    const { canonicalTimeZone, TIME_ZONE_HINT } = await import("./intake/zones.js");
-    const zone = canonicalTimeZone(setting.value);
-    if (zone === null) throw usageError(`${setting.name}: unknown time zone "${setting.value}"`, { hint: TIME_ZONE_HINT });
-    return zone;
+    const { readTimeZone } = await import("./intake/zones.js");
+    const answer = readTimeZone(setting.value);
+    if ("problem" in answer) throw usageError(`${setting.name}: ${answer.problem}`, { hint: answer.hint });
+    return answer.zone;
   }
 
   /** The API base URL, checked (http only to loopback) before anything is sent. */

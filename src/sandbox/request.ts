@@ -2,7 +2,7 @@
 import type { FastifyRequest } from "fastify";
 import { isPlainRecord, parseApiDateTime, parsePositiveId } from "../intake/index.js";
 import { badQuery, badRequest, unsupportedMedia } from "./errors.js";
-import { zonedInstant } from "./zones.js";
+import { zonedInstant } from "../intake/zones.js";
 
 /** Accepted on every endpoint and ignored, as the public service documents it (docs/api.md). */
 export const IGNORED_QUERY = ["language"] as const;

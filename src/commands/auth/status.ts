@@ -95,7 +95,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
   const described = claims ? describeClaims(claims) : null;
   const problem = !token ? "no token" : textProblem ? `the token ${textProblem.message}` : described?.expired ? "token expired" : null;
   const check = options.check && problem === null ? await checkWithServer(ctx) : null;
-  const now = ctx.services.clock?.now() ?? Date.now();
+  const now = ctx.now();
   const apiUrl = settings.apiUrl ? redactSecrets(settings.apiUrl.value) : null;
   const status = {
     profile: settings.profile,

@@ -10,7 +10,6 @@ import { readQuota } from "../../api/quota.js";
 import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
 import { newBatchId } from "../../batch/results.js";
-import { systemClock } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
@@ -128,7 +127,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   // batch down instead of failing lines.
   const holder: { client?: ApiClient; run?: BatchRun } = {};
   // The run's clock (a test's fake one too), as the client's retries use: the hold and the wait share one time.
-  const clock = ctx.services.clock ?? systemClock;
+  const clock = ctx.clock;
   const onResponse = holdOnRateLimit(
     () => holder.client,
     () => holder.run?.inFlight ?? 1,
@@ -175,7 +174,7 @@ async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, 
   if (needed.total === 0 || (role !== undefined && role !== "APIUser")) return;
   const quota = await probeQuota(client);
   const zone = (await ctx.timeZone()) ?? machineTimeZone();
-  const now = (ctx.services.clock ?? systemClock).now();
+  const now = ctx.clock.now();
   refuseOverQuota(needed, quota, { host: client.host, now, zone, holdMs: MAX_RATE_LIMIT_HOLD_MS });
 }
 

@@ -28,11 +28,11 @@ const list = verb(
     options: {
       from: option(
         "--from <date>",
-        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week); alone: up to now",
+        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week: `foodctl help dates`); alone: up to now",
       ),
       to: option(
         "--to <date>",
-        "up to this date or time, the same forms (a bare date includes the whole day); alone: the 7 days before it",
+        "up to this date or time, the same forms (a day, in digits or words, up to its end); alone: the 7 days before it",
       ),
       days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
     },
@@ -41,6 +41,7 @@ const list = verb(
       foodctl intake list --days 30
       foodctl intake list --from 2026-11-01 --to 2026-11-07
       foodctl intake list --tz Asia/Tokyo --from yesterday
+      foodctl intake list --tz Europe/Berlin --from "last week" --to "last week"
       foodctl intake list --json | jq '.intakes_list[].image_id'
     `,
     run: async (ctx, options) => (await import("./list.js")).listCommand(ctx, options),
