@@ -60,7 +60,7 @@ const COLD_SOURCES = {
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [
   ...["conf", "chalk", "cli-table3", "form-data"],
-  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size", "chrono-node/en"],
+  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
 ];
 /** Loaded from node_modules as they are: the sandbox's server framework, and the image drawer (with jimp) and browser opener of `intake show`. */
 const EXTERNAL = ["fastify", "@fastify/multipart", "terminal-image", "open"];
