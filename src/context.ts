@@ -134,7 +134,7 @@ export class Context {
       ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
       : undefined;
     maskTokenInUse(token.value);
-    return checkToken(token.value, where, { expiredHint });
+    return checkToken(token.value, where, this.now(), { expiredHint });
   }
 
   /**
@@ -164,6 +164,8 @@ export class Context {
     const baseUrl = this.apiUrl();
     const token = this.token();
     const settings = this.settings();
+    // The zone a 429's reset is told in; a name foodctl does not take is refused here, before anything is sent.
+    const timeZone = await this.timeZone();
     const [{ ApiClient }, transport] = await Promise.all([import("./api/client.js"), this.transport(baseUrl)]);
     return new ApiClient({
       baseUrl,
@@ -174,6 +176,7 @@ export class Context {
       userAgent: `foodctl/${VERSION}`,
       role: token.claims?.role,
       transport,
+      timeZone,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       // A wait is said on a terminal, where someone watches; on a pipe only with --verbose. Asked
       // when a wait comes: a run that never waits never opens stderr.

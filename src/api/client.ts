@@ -38,6 +38,8 @@ export interface ClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
   clock?: Clock | undefined;
+  /** The zone the user's times are shown in (a 429's reset); null: UTC, said so. */
+  timeZone?: string | null | undefined;
   random?: () => number;
   signal?: AbortSignal | undefined;
   /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
@@ -207,7 +209,11 @@ export class ApiClient {
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
-      if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
+      if (!(await attempts.retryAnswer(response)))
+        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, {
+          now: this.clock.now(),
+          zone: this.options.timeZone ?? null,
+        });
     }
   }
 

@@ -76,7 +76,10 @@ export function readTimeZone(name: string): ZoneAnswer {
   const abbreviation = ABBREVIATIONS[upper.replace(/\d.*$/, "")];
   if (abbreviation) {
     const { zones, fixed } = abbreviation;
-    const note = fixed && /^[A-Z]+$/.test(upper) ? `; ${upper} itself is ${fixed} all year, with no daylight saving, while these zones change clocks` : "";
+    const note =
+      fixed && /^[A-Z]+$/.test(upper)
+        ? `; ${upper} itself is ${fixed} all year, with no daylight saving, while these zones change clocks`
+        : "";
     return {
       problem: `time zone "${text}" is an abbreviation: several zones use it, and a zone changes abbreviation with the season`,
       hint: `give the zone's IANA name: ${zones.join(", ")}${note}`,
@@ -150,11 +153,6 @@ export function formatOffset(offsetMs: number): string {
   const minutes = Math.round(Math.abs(offsetMs) / 60_000);
   const sign = offsetMs < 0 ? "-" : "+";
   return `${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-}
-
-/** This machine's zone (TZ, else the system's), for times the operator reads when no user zone is named. */
-export function machineTimeZone(): string {
-  return resolvedZone(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? "UTC";
 }
 
 /* Wall-clock times in a zone as instants: the zone database decides every clock change; nothing here knows a rule. */

@@ -5,7 +5,7 @@ import { requestKind } from "../journal/query.js";
 import { STATE_FIELDS, stateDifferences, type IntakeState, type StateDifference } from "../journal/state.js";
 import { isPlainRecord } from "../intake/records.js";
 import { printedText, renderTable, renderTsv, type Cell } from "./table.js";
-import { formatMinute, formatTime } from "./time.js";
+import { formatInstant, formatMinute, formatTime } from "./time.js";
 
 /** The clock journal times are shown on: the user's zone (null: UTC, and said so), and now. */
 export interface JournalClock {
@@ -63,7 +63,7 @@ function shortTime(iso: string, clock: JournalClock): string {
 export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean, clock: JournalClock): string {
   const rows: Cell[][] = entries.map((entry) => [
     entry.id,
-    stream.isTTY ? shortTime(entry.time, clock) : formatTime(entry.time, false, clock.now, clock.zone),
+    stream.isTTY ? shortTime(entry.time, clock) : formatInstant(entry.time, clock.zone),
     entry.image_id,
     entry.user_id ?? "-",
     // An undo names the entry it undid (a word of its own, so the column stays narrow).

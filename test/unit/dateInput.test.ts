@@ -1,6 +1,6 @@
 /** The one grammar of dates (docs/cli.md, Dates), on a fixed clock in several zones. */
 import { describe, expect, it } from "vitest";
-import { instantOf, readDate, wallOf, type DateAnswer, type Edge } from "../../src/intake/dateInput.js";
+import { instantOf, readDate, wallOf, type Edge } from "../../src/intake/dateInput.js";
 import { formatApiDateTime } from "../../src/intake/dates.js";
 
 // Saturday 28 November 2026, 10:30 UTC: 11:30 in Berlin, 16:15 in Kathmandu (+05:45), 05:30 in New York.
@@ -13,7 +13,7 @@ function sent(text: string, edge: Edge, zone: string, now = NOW): string {
   return formatApiDateTime(wallOf(answer, zone));
 }
 
-function problem(text: string, zone = "Europe/Berlin", edge: Edge = "start"): DateAnswer {
+function problem(text: string, zone = "Europe/Berlin", edge: Edge = "start"): { problem: string; hint?: string } {
   const answer = readDate(text, edge, zone, NOW);
   if (!("problem" in answer)) throw new Error(`"${text}" was read`);
   return answer;

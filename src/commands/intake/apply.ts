@@ -13,7 +13,6 @@ import { newBatchId } from "../../batch/results.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
-import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { shellQuote } from "../args.js";
@@ -172,8 +171,8 @@ async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, 
   // Only APIUser tokens are limited (docs/api.md, rate limit): a manager's or company's needs no probe.
   const role = ctx.token().claims?.role;
   if (needed.total === 0 || (role !== undefined && role !== "APIUser")) return;
-  const quota = await probeQuota(client);
-  const zone = (await ctx.timeZone()) ?? machineTimeZone();
+  const quota = await probeQuota(client, ctx.now());
+  const zone = (await ctx.timeZone()) ?? "UTC";
   const now = ctx.clock.now();
   refuseOverQuota(needed, quota, { host: client.host, now, zone, holdMs: MAX_RATE_LIMIT_HOLD_MS });
 }
