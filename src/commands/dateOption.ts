@@ -1,4 +1,7 @@
-/** A date option (`intake list --from/--to`, `journal --since/--until`) read by the one grammar of dates, refused in one line (exit 2) before anything is sent. */
+/**
+ * A date option (`intake list --from/--to`, `journal --since/--until`) read by the one grammar
+ * of dates, refused in one line (exit 2) before anything is sent.
+ */
 import { usageError } from "../errors.js";
 import { readDate, type DateReading, type Edge } from "../intake/dateInput.js";
 

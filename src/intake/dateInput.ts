@@ -26,7 +26,8 @@ for (const [index, name] of WEEKDAYS.entries()) {
 Object.assign(WEEKDAY_NAMES, { tues: 2, thur: 4, thurs: 4 });
 
 export const DATE_FORMS =
-  'a date (YYYY-MM-DD), an ISO 8601 time, a length back from now (30m, 12h, 3d, 2w) or words such as "today", "yesterday", "monday", "last week" or "3 days ago"';
+  "a date (YYYY-MM-DD), an ISO 8601 time, a length back from now (30m, 12h, 3d, 2w) " +
+  'or words such as "today", "yesterday", "monday", "last week" or "3 days ago"';
 
 const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;

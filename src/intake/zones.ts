@@ -85,9 +85,9 @@ export function readTimeZone(name: string): ZoneAnswer {
       hint: `give the zone's IANA name: ${zones.join(", ")}${note}`,
     };
   }
-  const resolved = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)+$/.test(text) ? resolvedZone(text) : null;
+  const resolved = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)+$/.test(text) ? resolvedZone(text) : null;
   if (resolved === null) {
-    const legacy = /^[A-Za-z][A-Za-z0-9_+\-]*$/.test(text) ? resolvedZone(text) : null;
+    const legacy = /^[A-Za-z][A-Za-z0-9_+-]*$/.test(text) ? resolvedZone(text) : null;
     const hint = legacy && legacy.includes("/") ? `give the zone's IANA name, such as ${legacy}` : TIME_ZONE_HINT;
     return { problem: `unknown time zone "${text}"`, hint };
   }
