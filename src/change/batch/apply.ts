@@ -8,25 +8,14 @@ import { readQuota } from "../../api/quota.js";
 import type { ChangeList } from "../../batch/changeList.js";
 import { newBatchId } from "../../batch/results.js";
 import type { Clock } from "../../clock.js";
-import type { JournalRecorder } from "../../journal/recorder.js";
-import { runBatch, type BatchOutput, type BatchRun } from "./run.js";
+import { runBatch, type BatchOutput, type BatchRun, type RunOptions } from "./run.js";
 
 /** 429s one change may absorb before it fails (each waits out Retry-After). */
 const BATCH_RATE_LIMIT_RETRIES = 20;
 /** The longest a RateLimit-Reset holds the batch. */
 const MAX_RATE_LIMIT_HOLD_MS = 120_000;
 
-export interface BatchOptions {
-  concurrency: number;
-  continueOnError: boolean;
-  strict: boolean;
-  dryRun: boolean;
-  verify: boolean;
-  /** Keys (line and image_id) an earlier run applied: --skip-applied. */
-  done: Set<string> | null;
-  /** Each applied line is journaled; absent with --no-journal. */
-  journal?: JournalRecorder | undefined;
-}
+export type BatchOptions = Omit<RunOptions, "batchId">;
 
 /**
  * docs/batch.md, rate limits. When an answer says no requests are left for the
