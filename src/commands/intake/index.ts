@@ -28,7 +28,7 @@ const list = verb(
     options: {
       from: option(
         "--from <date>",
-        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week: `foodctl help dates`); alone: up to now",
+        "from this date or time on the user's clock (--tz): YYYY-MM-DD, ISO 8601, 3d, or words (yesterday, monday, last week); alone: up to now",
       ),
       to: option(
         "--to <date>",

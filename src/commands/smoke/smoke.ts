@@ -38,7 +38,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   if (junit !== undefined) await checkReportPath(junit);
   ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
 
-  const startedAt = new Date().toISOString();
+  const startedAt = new Date(ctx.now()).toISOString();
   const state: SmokeState = {
     ctx,
     imageId,
