@@ -6,13 +6,17 @@ import { Readable } from "node:stream";
 import { run } from "../../src/main.js";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../src/sandbox/server.js";
 import { bufferIO } from "../helpers/bufferIO.js";
+import type { Clock } from "../../src/clock.js";
 
 export interface JournalSandbox {
   handle: SandboxHandle;
   home: string;
   journalPath: string;
   /** Runs foodctl in process as a seeded user (default alice); stdin is not a terminal. */
-  cli(args: string[], options?: { as?: string; stdin?: Buffer }): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(
+    args: string[],
+    options?: { as?: string; stdin?: Buffer; clock?: Clock; tty?: boolean },
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** `intake show --json` as parsed JSON. */
   show(imageId: number, as?: string): Promise<{ intake_info: Record<string, unknown> & { image_url?: string } }>;
   file(name: string, content: string | Buffer): string;
@@ -26,11 +30,11 @@ export async function startJournalSandbox(options: SandboxOptions = {}): Promise
     handle,
     home,
     journalPath: join(home, "foodctl", "journal.jsonl"),
-    async cli(args, { as = "alice", stdin } = {}) {
+    async cli(args, { as = "alice", stdin, clock, tty } = {}) {
       const env = { FOODCTL_API_URL: handle.url, FOODCTL_TOKEN: handle.tokenFor(as), XDG_CONFIG_HOME: home, XDG_STATE_HOME: home };
-      const buffers = bufferIO({ env });
+      const buffers = bufferIO({ env, tty: tty ?? false });
       if (stdin) buffers.io.stdin = Object.assign(Readable.from([stdin]), { isTTY: false });
-      const code = await run(args, { io: buffers.io, signal: new AbortController().signal });
+      const code = await run(args, { io: buffers.io, signal: new AbortController().signal, clock });
       return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
     },
     async show(imageId, as) {

@@ -80,8 +80,9 @@ function windowEnd(date: Date, year: boolean, edge: "start" | "end"): string {
  * (Europe/Berlin)", "the last 7 days (Asia/Tokyo)"; without a zone, the rows' times are in UTC and
  * it says so. The window as sent is in --verbose and --json.
  */
-export function describeWindow(window: SentWindow): string {
-  const clock = window.zone === null ? ", times in UTC (the user's zone is not known: --tz names it)" : ` (${window.zone})`;
+export function describeWindow(window: SentWindow, heading = true): string {
+  const unnamed = heading ? ", times in UTC (the user's zone is not known: --tz names it)" : "";
+  const clock = window.zone === null ? unnamed : ` (${window.zone})`;
   if (window.lastDays !== null) return `the last ${window.lastDays === 1 ? "day" : `${window.lastDays} days`}${clock}`;
   const { from, to } = window;
   if (window.toNow) return `${windowEnd(from, true, "start")} – now${clock}`;
@@ -95,7 +96,7 @@ export function describeWindow(window: SentWindow): string {
 function tooManyIntakes(error: unknown, window: SentWindow): unknown {
   if (!(error instanceof CliError) || !(error.cause instanceof TransportError) || error.cause.kind !== "too_large") return error;
   return failure(
-    `the window ${describeWindow(window)} holds too many intakes to read at once: the answer is over the ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB limit`,
+    `the window ${describeWindow(window, false)} holds too many intakes to read at once: the answer is over the ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB limit`,
     {
       status: error.status,
       hint: "narrow the window: a later --from, an earlier --to, or fewer --days (e.g. a week at a time)",
@@ -124,7 +125,7 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
   }
   const intakes = result.data.intakes_list;
   if (intakes.length === 0 && result.unreadable.length === 0) {
-    ctx.info(`no intakes of ${describeWindow(window)}`);
+    ctx.info(`no intakes of ${describeWindow(window, false)}`);
     return 0;
   }
   const { renderIntakeList } = await import("../../output/intake.js");

@@ -39,7 +39,9 @@ async function readFilter(options: JournalOptions & { user: string | undefined }
   const since = time("--since", options.since, "start");
   const until = time("--until", options.until, "end");
   if (since !== undefined && until !== undefined && since > until) {
-    throw usageError(`--since (${new Date(since).toISOString()}) is after --until (${new Date(until).toISOString()})`);
+    const { formatInstant } = await import("../../output/time.js");
+    const at = (time: number) => formatInstant(new Date(time).toISOString(), zone);
+    throw usageError(`--since (${at(since)}) is after --until (${at(until)})`);
   }
   return { imageId: id("intake", options.intake), userId: id("user", options.user), since, until, limit: id("limit", options.limit) };
 }
