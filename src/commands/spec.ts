@@ -239,11 +239,7 @@ export const CONNECTION_OPTIONS: OptionSpec[] = [
   { flags: "--profile <name>", description: "config profile (env FOODCTL_PROFILE)", complete: { lookup: "profiles" } },
   { flags: "--api-url <url>", description: "base URL of the API (env FOODCTL_API_URL)" },
   { flags: "--user <id>", description: "act for this APIUser, sent as user_id (env FOODCTL_USER)" },
-  {
-    flags: "--tz <zone>",
-    description:
-      "the user's IANA time zone (Europe/Berlin, UTC; not EST), for dates read and times shown (env FOODCTL_TZ; config key timezone)",
-  },
+  { flags: "--tz <zone>", description: "the user's IANA time zone, for dates and times shown (env FOODCTL_TZ; config key timezone)" },
   { flags: "--timeout <seconds>", description: "per-request timeout (env FOODCTL_TIMEOUT; default 30)" },
   { flags: "--retries <n>", description: "extra attempts for network errors, 429 and 502/503/504 (default 2)" },
 ];
