@@ -103,6 +103,12 @@ export class Context {
     return answer.zone;
   }
 
+  /** A time on the zone's clock, named: "2026-11-26 14:05 Asia/Tokyo" (loaded only when a zone is named). */
+  private async showTimeIn(zone: string): Promise<(time: number) => string> {
+    const { formatClock } = await import("./output/time.js");
+    return (time) => formatClock(time, zone);
+  }
+
   /** The API base URL, checked (http only to loopback) before anything is sent. */
   apiUrl(): URL {
     const setting = this.settings().apiUrl;
@@ -166,6 +172,7 @@ export class Context {
     const settings = this.settings();
     // The zone a 429's reset is told in; a name foodctl does not take is refused here, before anything is sent.
     const timeZone = await this.timeZone();
+    const showTime = timeZone === null ? undefined : await this.showTimeIn(timeZone);
     const [{ ApiClient }, transport] = await Promise.all([import("./api/client.js"), this.transport(baseUrl)]);
     return new ApiClient({
       baseUrl,
@@ -176,7 +183,7 @@ export class Context {
       userAgent: `foodctl/${VERSION}`,
       role: token.claims?.role,
       transport,
-      timeZone,
+      showTime,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       // A wait is said on a terminal, where someone watches; on a pipe only with --verbose. Asked
       // when a wait comes: a run that never waits never opens stderr.

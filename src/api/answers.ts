@@ -3,7 +3,6 @@
  * RateLimit-Reset headers, and its JSON with control characters made harmless. Pure, no I/O.
  */
 import { describeWait } from "../clock.js";
-import { formatClock } from "../output/time.js";
 import { errorForStatus, failure, type CliError } from "../errors.js";
 import { cleanForTerminal, cleanParsedValue, TERMINAL_UNSAFE } from "../sanitize.js";
 import { redactSecrets } from "../secrets.js";
@@ -98,7 +97,7 @@ function rateLimitError(response: TransportResponse, message: string, code: numb
   const resetMs = parseRetryAfter(response.headers["retry-after"], when.now) ?? parseSeconds(response.headers["ratelimit-reset"]);
   const serviceCode = code ?? undefined;
   if (resetMs === undefined) return errorForStatus(429, message, { serviceCode, hint: "try again later" });
-  const at = formatClock(when.now + resetMs, when.zone ?? "UTC");
+  const at = (when.showTime ?? utcMinute)(when.now + resetMs);
   return errorForStatus(429, `${message}; the limit resets in ${describeWait(resetMs)} (at ${at})`, {
     serviceCode,
     hint: "try again after the reset",
@@ -109,11 +108,14 @@ function rateLimitError(response: TransportResponse, message: string, code: numb
 export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
 
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
-/** Now (ms) and the zone times are shown in (null: UTC), for what an answer's error says. */
+/** Now (ms), and how the user's clock shows a time ("2026-11-26 14:05 Asia/Tokyo"; UTC, said so, when not given). */
 export interface AnswerClock {
   now: number;
-  zone: string | null;
+  showTime?: ((time: number) => string) | undefined;
 }
+
+/** "2026-11-26 05:05 UTC": the client's own words for a time when no zone is named (no Intl, no printer loaded). */
+const utcMinute = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string, when: AnswerClock): CliError {
   if (response.status >= 300 && response.status < 400) {

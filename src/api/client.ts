@@ -38,8 +38,8 @@ export interface ClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
   clock?: Clock | undefined;
-  /** The zone the user's times are shown in (a 429's reset); null: UTC, said so. */
-  timeZone?: string | null | undefined;
+  /** How the user's clock shows a time (a 429's reset): "2026-11-26 14:05 Asia/Tokyo"; UTC, said so, when not given. */
+  showTime?: ((time: number) => string) | undefined;
   random?: () => number;
   signal?: AbortSignal | undefined;
   /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
@@ -212,7 +212,7 @@ export class ApiClient {
       if (!(await attempts.retryAnswer(response)))
         throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, {
           now: this.clock.now(),
-          zone: this.options.timeZone ?? null,
+          showTime: this.options.showTime,
         });
     }
   }
