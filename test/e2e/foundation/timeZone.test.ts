@@ -179,6 +179,11 @@ describe("where the zone comes from: --tz > FOODCTL_TZ > the profile's timezone"
     const home = configHome();
     const env = { FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.token("carol"), XDG_CONFIG_HOME: home };
     expectErrorLine(await configCli(["config", "set", "timezone", "Mars/Base"], { env }), 2, /timezone: unknown time zone "Mars\/Base"/);
+    const pst = await configCli(["config", "set", "timezone", "PST"], { env });
+    expectErrorLine(pst, 2, 'timezone: time zone "PST" is an abbreviation');
+    expect(pst.stderr).toContain(
+      "hint: give the zone's IANA name: America/Los_Angeles, America/Vancouver; PST itself is UTC-08:00 all year",
+    );
     expectExit(await configCli(["config", "set", "timezone", "asia/tokyo"], { env }), 0);
     expect((await configCli(["config", "get", "timezone"], { env })).stdout).toBe("Asia/Tokyo\n");
     const window = async (extra: string[], extraEnv: Record<string, string> = {}) => {
