@@ -30,7 +30,9 @@ describe("the user's zone", () => {
   ])("refuses the abbreviation %s, naming the zones it may mean", (name, zones, noDaylightSaving) => {
     const answer = readTimeZone(name);
     if (!("problem" in answer)) throw new Error(`${name} was taken as ${answer.zone}`);
-    expect(answer.problem).toBe(`time zone "${name}" is an abbreviation: several zones use it, and a zone changes abbreviation with the season`);
+    expect(answer.problem).toBe(
+      `time zone "${name}" is an abbreviation: several zones use it, and a zone changes abbreviation with the season`,
+    );
     expect(answer.hint).toContain(`give the zone's IANA name: ${zones}`);
     expect(answer.hint.includes("no daylight saving")).toBe(noDaylightSaving);
   });
