@@ -92,6 +92,13 @@ export function describeWindow(window: SentWindow, heading = true): string {
   return `${windowEnd(from, !sameYear, "start")} – ${windowEnd(to, true, "end")}${clock}`;
 }
 
+/** The heading over the rows; wider than the terminal, its last parenthesis goes on a line of its own. */
+function windowHeading(window: SentWindow, columns: number): string {
+  const heading = `Intakes of ${describeWindow(window)}`;
+  const split = heading.lastIndexOf(" (");
+  return heading.length <= columns || split < 0 ? `${heading}\n` : `${heading.slice(0, split)}\n${heading.slice(split + 1)}\n`;
+}
+
 /** An answer over the client's size cap: the window holds too many intakes to read at once (exit 1, as any unreadable answer). */
 function tooManyIntakes(error: unknown, window: SentWindow): unknown {
   if (!(error instanceof CliError) || !(error.cause instanceof TransportError) || error.cause.kind !== "too_large") return error;
@@ -129,7 +136,7 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
     return 0;
   }
   const { renderIntakeList } = await import("../../output/intake.js");
-  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`Intakes of ${describeWindow(window)}\n`);
+  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(windowHeading(window, ctx.io.stdout.columns ?? 80));
   ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
   return 0;
 }
