@@ -117,11 +117,11 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
   const window = await historyWindowFrom(options, ctx.now(), zone);
   for (const note of window.notes) ctx.info(note);
   const client = await ctx.client();
-  const result = await client
-    .listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) })
-    .catch((error: unknown) => {
-      throw tooManyIntakes(error, window);
-    });
+  const sent = { from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) };
+  ctx.trace(`* window sent: date_from "${sent.from}", date_to "${sent.to}" (${window.zone ?? "the user's clock at the service"})`);
+  const result = await client.listIntakes(sent).catch((error: unknown) => {
+    throw tooManyIntakes(error, window);
+  });
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;

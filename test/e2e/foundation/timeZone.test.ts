@@ -92,6 +92,14 @@ describe("intake list on the user's clock", () => {
     });
     expectExit(result, 0);
     expect(lastListQuery()).toEqual({ date_from: "2026/10/19, 00:00:00", date_to: "2026/10/25, 23:59:59" });
+    const verbose = await sandbox.cli(
+      ["intake", "list", "--tz", "Europe/Berlin", "--from", "last week", "--to", "last week", "--verbose"],
+      {
+        as: "carol",
+        clock,
+      },
+    );
+    expect(verbose.stderr).toContain('* window sent: date_from "2026/10/19, 00:00:00", date_to "2026/10/25, 23:59:59" (Europe/Berlin)');
     // carol has no intakes that week: the window is named on stderr.
     expect(result.stderr).toBe("no intakes of Mon 19 Oct – Sun 25 Oct 2026 (Europe/Berlin)\n");
   });
