@@ -192,7 +192,7 @@ export function readDate(input: string, edge: Edge, zone: string, now: number): 
   const day = dayInWords(words, "start", today);
   if (day && "problem" in day) return day;
   if (day?.wall) {
-    if (clock === undefined) return { ...dayInWords(words, edge, today)!, ...(day.note && { note: day.note }) } as DateReading;
+    if (clock === undefined) return dayInWords(words, edge, today) as DateReading;
     const [, h, m, s] = CLOCK.exec(clock)!;
     if (Number(h) > 23 || Number(m) > 59 || Number(s ?? 0) > 59) return { problem: `"${clock}" is not a time of day` };
     const wall = new Date(day.wall.getTime() + ((Number(h) * 60 + Number(m)) * 60 + Number(s ?? 0)) * 1000);
