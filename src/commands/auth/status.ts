@@ -74,13 +74,16 @@ function quotaJson(quota: Quota | null, now: number) {
   };
 }
 
-function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null): Array<[string, string]> {
+function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null, zone: string): Array<[string, string]> {
   if (kind === "opaque") return [["kind", OPAQUE_NOTE]];
   return [
     ["kind", kind === "jwt" ? "JWT (claims read here, not verified)" : "-"],
     ["subject", described?.subject ?? "-"],
     ["role", described?.role ?? "-"],
-    ["expires", described?.expires_at ? `${described.expires_at}${described.expired ? " (expired)" : ""}` : "-"],
+    [
+      "expires",
+      described?.expires_at ? `${formatClock(Date.parse(described.expires_at), zone)}${described.expired ? " (expired)" : ""}` : "-",
+    ],
   ];
 }
 
@@ -118,7 +121,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
       ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
       ["acting for", status.user === null ? "the token's own user" : `user ${status.user}`],
       ["token", status.token_source ? `from ${status.token_source}` : "none"],
-      ...tokenRows(kind, described),
+      ...tokenRows(kind, described, (await ctx.timeZone()) ?? "UTC"),
     ];
     if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
     if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));
