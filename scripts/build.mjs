@@ -61,7 +61,7 @@ const COLD_SOURCES = {
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [
   ...["conf", "chalk", "cli-table3", "form-data"],
-  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size", "chrono-node/en"],
+  ...["@inquirer/confirm", "@inquirer/password", "jose", "image-size"],
   // The image decoders of `intake show --image`, each loaded for its own type only.
   ...["pngjs", "jpeg-js", "omggif"],
 ];

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from "./api/client.js";
 import { proxyVariableSet, type Transport } from "./api/transport.js";
-import type { Clock } from "./clock.js";
+import { systemClock, type Clock } from "./clock.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
@@ -40,6 +40,16 @@ export class Context {
     readonly signal: AbortSignal = new AbortController().signal,
     readonly services: Services = {},
   ) {}
+
+  /** The one clock of the run: the system's, or the one a test passes. */
+  get clock(): Clock {
+    return this.services.clock ?? systemClock;
+  }
+
+  /** The instant of now, in ms, from the run's clock. */
+  now(): number {
+    return this.clock.now();
+  }
 
   get json(): boolean {
     return this.globals.json;
@@ -87,10 +97,16 @@ export class Context {
   async timeZone(): Promise<string | null> {
     const setting = this.settings().timeZone;
     if (!setting) return null;
-    const { canonicalTimeZone, TIME_ZONE_HINT } = await import("./intake/zones.js");
-    const zone = canonicalTimeZone(setting.value);
-    if (zone === null) throw usageError(`${setting.name}: unknown time zone "${setting.value}"`, { hint: TIME_ZONE_HINT });
-    return zone;
+    const { readTimeZone } = await import("./intake/zones.js");
+    const answer = readTimeZone(setting.value);
+    if ("problem" in answer) throw usageError(`${setting.name}: ${answer.problem}`, { hint: answer.hint });
+    return answer.zone;
+  }
+
+  /** A time on the zone's clock, named: "2026-11-26 14:05 Asia/Tokyo" (loaded only when a zone is named). */
+  private async showTimeIn(zone: string): Promise<(time: number) => string> {
+    const { formatClock } = await import("./output/time.js");
+    return (time) => formatClock(time, zone);
   }
 
   /**
@@ -138,7 +154,7 @@ export class Context {
       ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
       : undefined;
     maskTokenInUse(token.value);
-    return checkToken(token.value, where, { expiredHint });
+    return checkToken(token.value, where, this.now(), { expiredHint });
   }
 
   /**
@@ -168,6 +184,9 @@ export class Context {
     const baseUrl = this.apiUrl();
     const token = this.token();
     const settings = this.settings();
+    // The zone a 429's reset is told in; a name foodctl does not take is refused here, before anything is sent.
+    const timeZone = await this.timeZone();
+    const showTime = timeZone === null ? undefined : await this.showTimeIn(timeZone);
     const [{ ApiClient }, transport] = await Promise.all([import("./api/client.js"), this.transport(baseUrl)]);
     return new ApiClient({
       baseUrl,
@@ -178,6 +197,7 @@ export class Context {
       userAgent: `foodctl/${VERSION}`,
       role: token.claims?.role,
       transport,
+      showTime,
       trace: this.verbose ? (line) => this.trace(line) : undefined,
       // A wait is said on a terminal, where someone watches; on a pipe only with --verbose. Asked
       // when a wait comes: a run that never waits never opens stderr.

@@ -8,6 +8,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, readSync, unlinkSync, type Stats } from "node:fs";
 import { writeAll } from "./files.js";
+import { systemClock } from "./clock.js";
 import { formatProcessId, isRunning, parseProcessId, thisProcess, type ProcessId } from "./processes.js";
 
 /** How long a config or journal writer waits for another one to finish before giving up. */
@@ -21,8 +22,11 @@ function errnoCode(error: unknown): string | undefined {
 
 export type LockHolder = { kind: "gone" } | { kind: "stale" } | { kind: "held"; pid: number | null };
 
-/** Who holds an existing lock: nobody any more, a stale holder, or a live process (pid null: not written yet). */
-export function lockHolder(lock: string, now = Date.now()): LockHolder {
+/**
+ * Who holds an existing lock: nobody any more, a stale holder, or a live process (pid null: not
+ * written yet). On the system clock, never a test's: a lock ages with the file system's mtimes and other processes.
+ */
+export function lockHolder(lock: string, now = systemClock.now()): LockHolder {
   let info: Stats;
   try {
     info = lstatSync(lock);
@@ -97,13 +101,13 @@ function createLock(lock: string, errors: LockErrors): boolean {
  * once); a lock without a pid yet, until it has one or grows stale.
  */
 export async function takeLock(lock: string, errors: LockErrors, waitMs: number): Promise<void> {
-  const deadline = Date.now() + waitMs;
+  const deadline = systemClock.now() + waitMs;
   for (;;) {
     if (createLock(lock, errors)) return;
     const holder = lockHolder(lock);
     if (holder.kind === "stale") removeFile(lock);
     if (holder.kind !== "held") continue;
-    const now = Date.now();
+    const now = systemClock.now();
     if ((holder.pid !== null && now >= deadline) || now >= deadline + PIDLESS_LOCK_STALE_MS) throw errors.busy(holder.pid);
     await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 10));
   }

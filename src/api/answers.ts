@@ -18,7 +18,7 @@ export const MAX_TOLD_WAIT_MS = 365 * 24 * 60 * 60 * 1000;
 const toldWait = (ms: number): number | undefined => (Number.isFinite(ms) && ms >= 0 && ms <= MAX_TOLD_WAIT_MS ? ms : undefined);
 
 /** Retry-After in seconds or as an HTTP date (a past one is now); milliseconds, or undefined when absent, unreadable or beyond a year. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   if (/^\d+$/.test(value.trim())) return toldWait(Number(value.trim()) * 1000);
   // Every HTTP-date form starts with a day name; Date.parse alone would read "1.5" as 2001.
@@ -97,14 +97,14 @@ export function statusText(status: number): string {
 
 /**
  * A 429 not waited for (its reset is beyond what the client waits, or its retries are spent):
- * says when the window frees a call (docs/api.md, rate limit), in UTC and from now.
+ * says when the window frees a call (docs/api.md, rate limit), on the user's clock (UTC when none is named) and from now.
  */
-function rateLimitError(response: TransportResponse, message: string, code: number | string | null): CliError {
-  const resetMs = parseRetryAfter(response.headers["retry-after"]) ?? parseSeconds(response.headers["ratelimit-reset"]);
+function rateLimitError(response: TransportResponse, message: string, code: number | string | null, when: AnswerClock): CliError {
+  const resetMs = parseRetryAfter(response.headers["retry-after"], when.now) ?? parseSeconds(response.headers["ratelimit-reset"]);
   const serviceCode = code ?? undefined;
   if (resetMs === undefined) return errorForStatus(429, message, { serviceCode, hint: "try again later" });
-  const at = new Date(Date.now() + resetMs).toISOString().slice(0, 16).replace("T", " ");
-  return errorForStatus(429, `${message}; the limit resets in ${describeWait(resetMs)} (at ${at} UTC)`, {
+  const at = (when.showTime ?? utcMinute)(when.now + resetMs);
+  return errorForStatus(429, `${message}; the limit resets in ${describeWait(resetMs)} (at ${at})`, {
     serviceCode,
     hint: "try again after the reset",
   });
@@ -114,7 +114,16 @@ function rateLimitError(response: TransportResponse, message: string, code: numb
 export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
 
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
-export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
+/** Now (ms), and how the user's clock shows a time ("2026-11-26 14:05 Asia/Tokyo"; UTC, said so, when not given). */
+export interface AnswerClock {
+  now: number;
+  showTime?: ((time: number) => string) | undefined;
+}
+
+/** "2026-11-26 05:05 UTC": the client's own words for a time when no zone is named (no Intl, no printer loaded). */
+const utcMinute = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string, when: AnswerClock): CliError {
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect to another host would carry the token there.
     const location = response.headers.location;
@@ -143,7 +152,7 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   ) {
     return errorForStatus(403, `${COMPANY_CANNOT_CHANGE} (${url.host} answered 403${codeText})`, { serviceCode: code ?? undefined });
   }
-  if (response.status === 429) return rateLimitError(response, message, code);
+  if (response.status === 429) return rateLimitError(response, message, code, when);
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
   const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });

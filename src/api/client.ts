@@ -40,6 +40,8 @@ export interface ClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Waits (retries, Retry-After) and reads the time (the 429 pause); the system clock unless a test passes one. */
   clock?: Clock | undefined;
+  /** How the user's clock shows a time (a 429's reset): "2026-11-26 14:05 Asia/Tokyo"; UTC, said so, when not given. */
+  showTime?: ((time: number) => string) | undefined;
   random?: () => number;
   signal?: AbortSignal | undefined;
   /** Sees every answer's status and headers (a batch reads the rate-limit headers from it). */
@@ -161,10 +163,7 @@ export class ApiClient {
     return this.send("DELETE", this.url(paths.displayImage(imageId)), undefined, {}, null);
   }
 
-  /**
-   * Fetches an image by its URL (a display image, to keep a copy) without the token: the URL may
-   * name another host. Null when it is larger than `maxBytes`.
-   */
+  /** Fetches an image by its URL (a display image, to keep a copy) without the token (it may be another host's); null over `maxBytes`. */
   async downloadImage(url: URL, maxBytes: number): Promise<Buffer | null> {
     const headers = { "user-agent": this.options.userAgent };
     const request = {
@@ -212,7 +211,11 @@ export class ApiClient {
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
-      if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
+      if (!(await attempts.retryAnswer(response)))
+        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, {
+          now: this.clock.now(),
+          showTime: this.options.showTime,
+        });
     }
   }
 

@@ -47,7 +47,7 @@ export interface BatchResult {
 }
 
 /** docs/batch.md, results: one id per run, sortable by time: `20261123-160842-3f9a2c`. */
-export function newBatchId(now: Date = new Date()): string {
+export function newBatchId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }

@@ -25,5 +25,6 @@ export async function openJournal(ctx: Context, command: string): Promise<Journa
     command,
     secrets: [token.value],
     warn: (message) => ctx.warn(message),
+    clock: ctx.clock,
   });
 }

@@ -25,6 +25,6 @@ export function readTokenClaims(token: string): TokenClaims | null {
   };
 }
 
-export function isExpired(claims: TokenClaims, nowSeconds: number = Date.now() / 1000): boolean {
+export function isExpired(claims: TokenClaims, nowSeconds: number): boolean {
   return claims.exp !== undefined && claims.exp <= nowSeconds;
 }

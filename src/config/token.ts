@@ -32,12 +32,18 @@ export function tokenTextProblem(text: string): { message: string; hint?: string
  * The token to send, refused (exit 4, nothing sent) when it cannot be one or is a JWT that has
  * expired. `where` names it in messages ("FOODCTL_TOKEN", "the token of profile \"x\"").
  */
-export function checkToken(text: string, where: string, options: { allowExpired?: boolean; expiredHint?: string } = {}): CheckedToken {
+/** `now` is the run's clock (ms). */
+export function checkToken(
+  text: string,
+  where: string,
+  now: number,
+  options: { allowExpired?: boolean; expiredHint?: string } = {},
+): CheckedToken {
   const problem = tokenTextProblem(text);
   if (problem)
     throw authError(`${where} ${problem.message}`, { hint: problem.hint ?? "run `foodctl auth login` with the token you were given" });
   const claims = readTokenClaims(text);
-  if (claims && !options.allowExpired && isExpired(claims)) {
+  if (claims && !options.allowExpired && isExpired(claims, now / 1000)) {
     const when = new Date((claims.exp ?? 0) * 1000).toISOString();
     throw authError(`${where} expired at ${when}`, { hint: options.expiredHint ?? "run `foodctl auth login` with a fresh token" });
   }

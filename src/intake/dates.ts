@@ -1,13 +1,9 @@
 /**
- * Dates for the history list. The CLI takes YYYY-MM-DD or ISO 8601; the API takes
- * "YYYY/MM/DD, HH:MM:SS" on the user's wall clock (docs/api.md, the history list). A wall-clock
- * time is a "floating" Date: its UTC fields are what the user's clock shows (./zones.ts).
+ * The history list's window and the API's date form, "YYYY/MM/DD, HH:MM:SS" on the user's wall
+ * clock (docs/api.md, the history list). What the user types is read by ./dateInput.ts. A
+ * wall-clock time is a "floating" Date: its UTC fields are what the user's clock shows (./zones.ts).
  */
-import { wallClockAt } from "./zones.js";
-
 const API_DATE = /^(\d{4})\/(\d{2})\/(\d{2}), (\d{2}):(\d{2}):(\d{2})$/;
-const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 function pad(value: number): string {
   return String(value).padStart(2, "0");
@@ -23,46 +19,11 @@ export function formatDateTime(date: Date): string {
   return formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
 }
 
-/** Whether `text` is shaped like a date the CLI takes (YYYY-MM-DD, or an ISO 8601 time), real date or not. */
-export function looksLikeDate(text: string): boolean {
-  return BARE_DATE.test(text) || ISO_DATE_TIME.test(text);
-}
-
 /** A valid calendar date in UTC, or null (2026-02-30 is not one). */
 function utcDate(year: number, month: number, day: number, h = 0, m = 0, s = 0): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day, h, m, s));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   return date;
-}
-
-/**
- * Converts a command-line date to the API's form in UTC (`journal --since`); see toWallClock.
- */
-export function toApiDateTime(text: string, edge: "start" | "end"): string | null {
-  const date = toWallClock(text, edge, "UTC");
-  return date ? formatApiDateTime(date) : null;
-}
-
-/**
- * A command-line date on the wall clock of `zone`, as a floating Date. A bare date is that
- * calendar day (its start for --from, its last second for --to), sent as it is; an ISO time
- * without an offset is already that clock's; one with an offset is converted into the zone.
- */
-export function toWallClock(text: string, edge: "start" | "end", zone: string): Date | null {
-  const bare = BARE_DATE.exec(text);
-  if (bare) {
-    const [year, month, day] = [Number(bare[1]), Number(bare[2]), Number(bare[3])];
-    return edge === "start" ? utcDate(year, month, day) : utcDate(year, month, day, 23, 59, 59);
-  }
-  if (!ISO_DATE_TIME.test(text)) return null;
-  const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
-  if (!utcDate(year, month, day)) return null;
-  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
-  const time = Date.parse(hasOffset ? text : `${text}Z`);
-  if (Number.isNaN(time)) return null;
-  const whole = new Date(Math.floor(time / 1000) * 1000);
-  // UTC needs no Intl: the journal's --since and a list without --tz stay off it.
-  return !hasOffset || zone === "UTC" ? whole : wallClockAt(whole, zone);
 }
 
 /** Reads the API's date form; null when malformed or not a real date. */

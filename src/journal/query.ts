@@ -6,6 +6,8 @@ export interface JournalFilter {
   userId?: number | undefined;
   /** Entries at or after this time (ms). */
   since?: number | undefined;
+  /** Entries at or before this time (ms). */
+  until?: number | undefined;
   limit?: number | undefined;
 }
 
@@ -14,7 +16,8 @@ export function matchesFilter(entry: Pick<JournalEntry, "image_id" | "user_id" |
   return (
     (filter.imageId === undefined || entry.image_id === filter.imageId) &&
     (filter.userId === undefined || entry.user_id === filter.userId) &&
-    (filter.since === undefined || Date.parse(entry.time) >= filter.since)
+    (filter.since === undefined || Date.parse(entry.time) >= filter.since) &&
+    (filter.until === undefined || Date.parse(entry.time) <= filter.until)
   );
 }
 

@@ -9,6 +9,7 @@ import { redactSecrets } from "../secrets.js";
 import type { BeginRecord, CompleteRecord, ImageCopy, Outcome } from "./entry.js";
 import { intakeState } from "./state.js";
 import type { JournalStore } from "./store.js";
+import { systemClock, type Clock } from "../clock.js";
 
 export interface RecorderOptions {
   store: JournalStore;
@@ -25,6 +26,8 @@ export interface RecorderOptions {
    * reports it); without it, that failure is thrown.
    */
   warn?: (message: string) => void;
+  /** The run's clock (entries' ids and times); the system's when not given. */
+  clock?: Clock | undefined;
 }
 
 let lastTime = -1;
@@ -80,12 +83,16 @@ export class JournalRecorder {
 
   constructor(private readonly options: RecorderOptions) {}
 
+  private now(): number {
+    return (this.options.clock ?? systemClock).now();
+  }
+
   get store(): JournalStore {
     return this.options.store;
   }
 
   newId(): string {
-    return newEntryId(Date.now());
+    return newEntryId(this.now());
   }
 
   /** The record with every secret masked; the record itself (built here, never shared) when there was none. */
@@ -102,7 +109,7 @@ export class JournalRecorder {
     const record: BeginRecord = {
       record: "begin",
       id,
-      time: new Date(Date.now()).toISOString(),
+      time: new Date(this.now()).toISOString(),
       profile: this.options.profile,
       api_url: this.options.apiUrl,
       user_id: actedFor(input.request.url) ?? this.options.userId,
@@ -116,7 +123,7 @@ export class JournalRecorder {
     };
     const notes = [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])];
     if (notes.length) record.notes = notes;
-    await this.options.store.append(this.clean(record), this.options.days, Date.now());
+    await this.options.store.append(this.clean(record), this.options.days, this.now());
     this.open.set(id, input.imageId);
     return id;
   }
@@ -130,7 +137,7 @@ export class JournalRecorder {
     const record: CompleteRecord = {
       record: "complete",
       id,
-      time: new Date(Date.now()).toISOString(),
+      time: new Date(this.now()).toISOString(),
       outcome: input.outcome,
       after: input.after ? intakeState(input.after) : null,
       ...(notes.length ? { notes } : {}),
@@ -139,7 +146,7 @@ export class JournalRecorder {
     const imageId = this.open.get(id);
     this.open.delete(id);
     try {
-      await this.options.store.append(this.clean(record), null, Date.now());
+      await this.options.store.append(this.clean(record), null, this.now());
     } catch (error) {
       if (!this.options.warn) throw error;
       this.options.warn(incompleteEntry(id, imageId, input.outcome, error));

@@ -7,7 +7,7 @@ import { foodNames, KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
 import { readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
 import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
-import { formatMinute, formatTime } from "./time.js";
+import { formatInstant, formatMinute, formatTime } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
   const size = intake.processed_image_size;
@@ -36,14 +36,14 @@ export const ITEM_HEAD = ["position", "food", "grams", "salt", "sugar", "oil", "
  * `intake show` for people: summary, items, totals. Piped: key\tvalue lines, then item and total
  * rows. The time is in `zone` (the user's, from --tz) when named, else UTC.
  */
-export function renderIntake(intake: Intake, stream: OutputStream, color: boolean, zone: string | null = null): string {
+export function renderIntake(intake: Intake, stream: OutputStream, color: boolean, clock: { zone: string | null; now: number }): string {
   const tty = stream.isTTY === true;
   const s = styler(color);
   const kind = KIND_LABELS[readIntakeKind(intake)];
   const summary: Array<[string, string]> = [
     ["image_id", String(intake.image_id)],
     ["kind", kind],
-    ["time", formatTime(intake.timestamp, tty, Date.now(), zone)],
+    ["time", formatTime(intake.timestamp, tty, clock.now, clock.zone)],
     ["occasion", intake.occasion ?? "-"],
     ["comment", intake.user_comment ?? "-"],
     ["display image", displayImageText(intake)],
@@ -93,7 +93,7 @@ export function listRows(entries: ListEntry[], tty: boolean, zone: string | null
     const { intake } = entry;
     return [
       intake.image_id,
-      tty ? formatMinute(intake.timestamp, zone) : formatTime(intake.timestamp, false, Date.now(), zone),
+      tty ? formatMinute(intake.timestamp, zone) : formatInstant(intake.timestamp, zone),
       intake.occasion ?? "-",
       tty ? readIntakeKind(intake) : KIND_LABELS[readIntakeKind(intake)],
       foodsText(intake),

@@ -5,6 +5,13 @@ import { requestKind } from "../journal/query.js";
 import { STATE_FIELDS, stateDifferences, type IntakeState, type StateDifference } from "../journal/state.js";
 import { isPlainRecord } from "../intake/records.js";
 import { printedText, renderTable, renderTsv, type Cell } from "./table.js";
+import { formatInstant, formatMinute, formatTime } from "./time.js";
+
+/** The clock journal times are shown on: the user's zone (null: UTC, and said so), and now. */
+export interface JournalClock {
+  zone: string | null;
+  now: number;
+}
 
 const FIELD_NAMES: Record<string, string> = { quantity: "g", salt: "salt", sugar: "sugar", oil: "oil", measures: "measures" };
 
@@ -46,16 +53,17 @@ export function describeEntryChange(entry: JournalEntry): string {
   return differences.length ? differences.map(describeDifference).join(", ") : "no change";
 }
 
-/** "11-23 16:54": the year only when it is not this one. */
-function shortTime(iso: string, now: Date = new Date()): string {
-  const sameYear = iso.slice(0, 4) === String(now.getUTCFullYear());
-  return iso.slice(sameYear ? 5 : 0, 16).replace("T", " ");
+/** "11-23 16:54" on the zone's clock: the year only when it is not this one there. */
+function shortTime(iso: string, clock: JournalClock): string {
+  const time = formatMinute(iso, clock.zone);
+  const thisYear = formatMinute(new Date(clock.now).toISOString(), clock.zone).slice(0, 4);
+  return time.startsWith(`${thisYear}-`) ? time.slice(5) : time;
 }
 
-export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean): string {
+export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean, clock: JournalClock): string {
   const rows: Cell[][] = entries.map((entry) => [
     entry.id,
-    stream.isTTY ? shortTime(entry.time) : entry.time,
+    stream.isTTY ? shortTime(entry.time, clock) : formatInstant(entry.time, clock.zone),
     entry.image_id,
     entry.user_id ?? "-",
     // An undo names the entry it undid (a word of its own, so the column stays narrow).
@@ -64,17 +72,17 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     entry.outcome,
   ]);
   return renderTable(stream, {
-    head: ["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome"],
+    head: ["id", `time (${clock.zone ?? "UTC"})`, "intake", "user", "command", "what changed", "outcome"],
     rows,
     alignRight: [2, 3],
     color,
   });
 }
 
-export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, color: boolean): string {
+export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, color: boolean, clock: JournalClock): string {
   const facts: Array<[string, string]> = [
     ["id", entry.id],
-    ["time", entry.time],
+    ["time", formatTime(entry.time, stream.isTTY === true, clock.now, clock.zone)],
     ["command", entry.command],
     ["intake", String(entry.image_id)],
     ["user", entry.user_id === null ? "-" : String(entry.user_id)],

@@ -12,18 +12,21 @@ function rfc3339(time: number, zone: string | null): string {
   return `${wall}${formatOffset(offsetAt(instant, zone))}`;
 }
 
-export function formatTime(
-  iso: string | null | undefined,
-  forTerminal: boolean,
-  now: number = Date.now(),
-  zone: string | null = null,
-): string {
+/** `now` (ms) is the run's clock, for the relative time on a terminal. */
+export function formatTime(iso: string | null | undefined, forTerminal: boolean, now: number, zone: string | null = null): string {
   if (!iso) return "-";
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
   const text = rfc3339(time, zone);
   if (!forTerminal) return text;
   return `${text.slice(0, 16).replace("T", " ")} ${zone ?? "UTC"} (${relative(now - time)})`;
+}
+
+/** A time for a pipe: RFC 3339 on `zone`'s clock ("2026-11-21T18:00:00+09:00"), UTC ("…Z") without one. */
+export function formatInstant(iso: string | null | undefined, zone: string | null = null): string {
+  if (!iso) return "-";
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : rfc3339(time, zone);
 }
 
 /** A table's time on a terminal, where width is scarce: "2026-11-21 09:00" (its zone said in the header). */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { isPlainRecord, parseApiDateTime, parsePositiveId } from "../intake/index.js";
 import { isLanguageCode, languageProblem, type LanguageCode } from "../records/languages.js";
 import { badQuery, badRequest, unsupportedMedia } from "./errors.js";
-import { zonedInstant } from "./zones.js";
+import { zonedInstant } from "../intake/zones.js";
 
 /** Accepted on every endpoint: the language answers name dishes in (docs/api.md, language), read by readLanguage. */
 export const ANY_ROUTE_QUERY = ["language"] as const;

@@ -6,6 +6,7 @@
  * them valid across restarts.
  */
 import { createHmac } from "node:crypto";
+import { systemClock } from "../clock.js";
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
@@ -16,7 +17,7 @@ export function secretKey(secret: string): Uint8Array {
 const base64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
 export function signToken(key: Uint8Array, claims: { sub: string; role: string; expiresInSeconds?: number }): string {
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(systemClock.now() / 1000);
   const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
   const payload = base64url(
     JSON.stringify({
@@ -52,7 +53,7 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Verif
   if (!cache) verifiedByKey.set(key, (cache = new Map()));
   const known = cache.get(token);
   if (known) {
-    if (known.exp > Date.now() / 1000) return { ok: true, sub: known.sub, role: known.role };
+    if (known.exp > systemClock.now() / 1000) return { ok: true, sub: known.sub, role: known.role };
     cache.delete(token);
   }
   const verified = await verifyWithJose(key, token);

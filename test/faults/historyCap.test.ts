@@ -16,12 +16,7 @@ it("intake list of a window whose answer is over 16 MiB: exit 1, says the window
     env: { FOODCTL_TOKEN: "opaque-test-token-0123456789" },
     transport: server.transport,
   });
-  expectErrorLine(
-    result,
-    1,
-    "the window 2026-01-01 00:00 to 2026-11-30 23:59:59 user's clock (334 days) holds too many intakes to read at once",
-    "16 MiB",
-  );
+  expectErrorLine(result, 1, "the window Thu 1 Jan – Mon 30 Nov 2026 holds too many intakes to read at once", "16 MiB");
   expect(result.stderr).toContain("hint: narrow the window: a later --from, an earlier --to, or fewer --days");
   expect(result.stderr).not.toContain("unreadable response");
 });

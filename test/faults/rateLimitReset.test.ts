@@ -35,6 +35,16 @@ describe("a 429 not worth waiting for", () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it("names the reset on the user's clock: 2 h after 2026-01-01 00:00 UTC is 07:45 in Kathmandu (+05:45)", async () => {
+    const api = scriptedTransport().route("GET /v2/intake/1002", limited({ "retry-after": "7200" }));
+    const result = await runFoodctl(["intake", "show", "1002", "--tz", "Asia/Kathmandu"], {
+      env: { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: token },
+      transport: api.transport,
+      clock: fakeClock(),
+    });
+    expectErrorLine(result, 8, "the limit resets in 2 h (at 2026-01-01 07:45 Asia/Kathmandu)");
+  });
+
   it("still waits out a short reset and tries again", async () => {
     const clock = fakeClock();
     const api = scriptedTransport().route("GET /v2/intake/1002", limited({ "ratelimit-reset": "3" }), faults.intake({ image_id: 1002 }));

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { run } from "../../src/main.js";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../src/sandbox/server.js";
 import { bufferIO } from "../helpers/bufferIO.js";
+import type { Clock } from "../../src/clock.js";
 
 export interface JournalSandbox {
   handle: SandboxHandle;
@@ -14,7 +15,7 @@ export interface JournalSandbox {
   /** Runs foodctl in process as a seeded user (default alice); stdin is not a terminal. */
   cli(
     args: string[],
-    options?: { as?: string; stdin?: Buffer; env?: Record<string, string> },
+    options?: { as?: string; stdin?: Buffer; clock?: Clock; tty?: boolean; env?: Record<string, string> },
   ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** `intake show --json` as parsed JSON. */
   show(imageId: number, as?: string): Promise<{ intake_info: Record<string, unknown> & { image_url?: string } }>;
@@ -29,7 +30,7 @@ export async function startJournalSandbox(options: SandboxOptions = {}): Promise
     handle,
     home,
     journalPath: join(home, "foodctl", "journal.jsonl"),
-    async cli(args, { as = "alice", stdin, env: extra } = {}) {
+    async cli(args, { as = "alice", stdin, clock, tty, env: extra } = {}) {
       const env = {
         FOODCTL_API_URL: handle.url,
         FOODCTL_TOKEN: handle.tokenFor(as),
@@ -37,9 +38,9 @@ export async function startJournalSandbox(options: SandboxOptions = {}): Promise
         XDG_STATE_HOME: home,
         ...extra,
       };
-      const buffers = bufferIO({ env });
+      const buffers = bufferIO({ env, tty: tty ?? false });
       if (stdin) buffers.io.stdin = Object.assign(Readable.from([stdin]), { isTTY: false });
-      const code = await run(args, { io: buffers.io, signal: new AbortController().signal });
+      const code = await run(args, { io: buffers.io, signal: new AbortController().signal, clock });
       return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
     },
     async show(imageId, as) {

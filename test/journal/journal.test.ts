@@ -177,9 +177,10 @@ describe("foodctl journal", () => {
     expect(show.stdout).toContain(`id:         ${newest.id}`);
     expect(show.stdout).toMatch(/^change\t1\tgrams\t150\t140$/m);
     expect((await sandbox.cli(["journal", "--limit", "x"])).code).toBe(2);
-    const badSince = await sandbox.cli(["journal", "--since", "yesterday"]);
+    const badSince = await sandbox.cli(["journal", "--since", "03/11/2026"]);
     expect(badSince).toMatchObject({ code: 2, stdout: "" });
-    expect(badSince.stderr).toContain('--since must be a date (YYYY-MM-DD) or an ISO 8601 time, got "yesterday"');
+    expect(badSince.stderr).toContain('error: --since: "03/11/2026" could be 2026-11-03 or 2026-03-11?');
+    expect(badSince.stderr).toContain("hint: write the one you mean as YYYY-MM-DD");
     expect((await sandbox.cli(["journal", "show", "zzzz"])).code).toBe(6);
   });
 });

@@ -36,18 +36,22 @@ describe("tables fit the terminal", () => {
     expect(code).toBe(0);
     expect(widest(lines)).toBeLessThanOrEqual(80);
     expect(lines.join("\n")).not.toContain("…");
-    // The window heading, the table's head (foods under it) and rule, then each intake with its foods on the line below.
-    expect(lines[0]).toBe("Intakes from 2026-11-01 00:00 to 2026-11-30 23:59:59 user's clock (30 days)");
-    expect(lines[1]).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2,}kind {2,}kcal {2}display$/);
-    expect(lines[2]).toBe("      foods");
+    // The window heading (its note on a line of its own at 80 columns), the table's head (foods
+    // under it) and rule, then each intake with its foods on the line below.
+    expect(lines.slice(0, 2)).toEqual([
+      "Intakes of Sun 1 Nov – Mon 30 Nov 2026, times in UTC",
+      "(the user's zone is not known: --tz names it)",
+    ]);
+    expect(lines[2]).toMatch(/^ {2}id {2}time \(UTC\) {8}occasion {2,}kind {2,}kcal {2}display$/);
+    expect(lines[3]).toBe("      foods");
     // …and, after a blank line, the period's totals on one line.
-    expect(lines).toHaveLength(1 + 3 + 2 * ids.length + 2);
+    expect(lines).toHaveLength(2 + 3 + 2 * ids.length + 2);
     expect(lines.at(-2)).toBe("");
     expect(lines.at(-1)).toMatch(/^totals {2}calories [\d.]+ kcal · carbs [\d.]+ g · fat [\d.]+ g · protein [\d.]+ g$/);
     ids.forEach((id, index) => {
       const foods = (sandbox.handle.intake(id) as { foodName: string[] }).foodName;
-      expect(lines[4 + 2 * index]).toMatch(new RegExp(`^${id} {2}2026-11-\\d\\d \\d\\d:\\d\\d {2}`));
-      expect(lines[5 + 2 * index]).toBe(`      ${foods.join(", ")}`);
+      expect(lines[5 + 2 * index]).toMatch(new RegExp(`^${id} {2}2026-11-\\d\\d \\d\\d:\\d\\d {2}`));
+      expect(lines[6 + 2 * index]).toBe(`      ${foods.join(", ")}`);
     });
   });
 

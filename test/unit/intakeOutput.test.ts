@@ -3,6 +3,9 @@ import { IntakeSchema } from "../../src/records/intake.js";
 import { readPeriodTotals } from "../../src/api/answers.js";
 import { displayImageText, renderIntake, renderIntakeList, renderPeriodTotals } from "../../src/output/intake.js";
 
+/** Times in UTC, a day after the intakes: "(1 d ago)". */
+const UTC_CLOCK = { zone: null, now: Date.parse("2026-11-05T19:05:00Z") };
+
 const manual = IntakeSchema.parse({
   image_id: 1003,
   timestamp: "2026-11-04T19:05:00Z",
@@ -29,7 +32,7 @@ const terminal = { write: () => true, isTTY: true, columns: 120 };
 
 describe("renderIntake", () => {
   it("pipes key/value lines, then item and total rows, tab-separated", () => {
-    const lines = renderIntake(manual, pipe, true).trimEnd().split("\n");
+    const lines = renderIntake(manual, pipe, true, UTC_CLOCK).trimEnd().split("\n");
     expect(lines.slice(0, 6)).toEqual([
       "image_id\t1003",
       "kind\tmanual",
@@ -47,13 +50,13 @@ describe("renderIntake", () => {
   });
 
   it("draws a summary, an item table and totals on a terminal, coloured only when asked", () => {
-    const plain = renderIntake(manual, terminal, false);
+    const plain = renderIntake(manual, terminal, false, UTC_CLOCK);
     expect(plain).toMatch(/^image_id\s+1003$/m);
     expect(plain).toMatch(/^manual1 {2,}Spaghetti {2,}350/m);
     expect(plain).toMatch(/^comment {8}Line one line two$/m);
     expect(plain).toMatch(/^totals {2}energy 696\.7 kcal · protein 30 g/m);
     expect(plain).not.toContain("\u001b[");
-    expect(renderIntake(manual, terminal, true)).toContain("\u001b[1m");
+    expect(renderIntake(manual, terminal, true, UTC_CLOCK)).toContain("\u001b[1m");
   });
 });
 
@@ -74,7 +77,7 @@ describe("at the terminal's width", () => {
     );
 
   it("at 80 columns intake show fits, long foods and URLs cut with …", () => {
-    const show = renderIntake(long, at(80), false);
+    const show = renderIntake(long, at(80), false, UTC_CLOCK);
     expect(widest(show)).toBeLessThanOrEqual(80);
     expect(show).toMatch(/^display image {2}attached: http:\/\/127\.0\.0\.1:8787\/images\/a+…$/m);
     expect(show).toMatch(/^manual1 {2,}Scrambled eggs on toast w\S*…/m);
@@ -110,7 +113,7 @@ describe("at the terminal's width", () => {
       expect(list).toContain("Scrambled eggs on toast, Fresh fruit salad, Pancakes with maple syrup");
       expect(list).not.toContain("…");
     }
-    expect(renderIntake(long, { write: () => true, isTTY: true }, false)).toContain(`${"a".repeat(64)}.png (80×60)`);
+    expect(renderIntake(long, { write: () => true, isTTY: true }, false, UTC_CLOCK)).toContain(`${"a".repeat(64)}.png (80×60)`);
   });
 });
 

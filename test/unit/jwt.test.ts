@@ -58,10 +58,10 @@ describe("isExpired", () => {
     expect(isExpired(claims(undefined), Number.MAX_SAFE_INTEGER)).toBe(false);
   });
 
-  it("uses the current time by default", () => {
-    const now = Math.floor(Date.now() / 1000);
-    expect(isExpired(claims(now - 60))).toBe(true);
-    expect(isExpired(claims(now + 3600))).toBe(false);
+  it("reads expiry against the run's clock, not the machine's", () => {
+    const now = Date.UTC(2030, 0, 1) / 1000;
+    expect(isExpired(claims(now - 60), now)).toBe(true);
+    expect(isExpired(claims(now + 3600), now)).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 import { isExpired, type TokenClaims } from "../../config/jwt.js";
 
 /** What may be said of a token: its claims, never the token. */
-export function describeClaims(claims: TokenClaims, now: number = Date.now() / 1000) {
+/** `now` in seconds, from the run's clock. */
+export function describeClaims(claims: TokenClaims, now: number) {
   return {
     subject: claims.sub ?? null,
     role: claims.role ?? null,

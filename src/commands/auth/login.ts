@@ -32,8 +32,8 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
   token = token.trim();
   if (token === "") throw usageError("no token given");
 
-  const checked = checkToken(token, "the token", { allowExpired: true });
-  const described = checked.claims ? describeClaims(checked.claims) : null;
+  const checked = checkToken(token, "the token", ctx.now(), { allowExpired: true });
+  const described = checked.claims ? describeClaims(checked.claims, ctx.now() / 1000) : null;
   if (described?.expired) ctx.warn(`the token expired at ${described.expires_at}; it is stored, but the API will refuse it`);
 
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, token }));

@@ -6,7 +6,6 @@ import { readQuota, type Quota } from "../../api/quota.js";
 import { describeWait } from "../../clock.js";
 import { thousands } from "../../intake/amounts.js";
 import { formatApiDateTime } from "../../intake/dates.js";
-import { machineTimeZone } from "../../intake/zones.js";
 import { formatClock } from "../../output/time.js";
 import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
@@ -30,7 +29,7 @@ async function checkWithServer(ctx: Context): Promise<ServerCheck> {
   let headers: Record<string, string | undefined> = {};
   // No retries: a 429 is an answer here, and says when the window frees a call.
   const client = (await ctx.client()).derive({ onResponse: (info) => (headers = info.headers), rateLimitRetries: 0 });
-  const now = formatApiDateTime(new Date());
+  const now = formatApiDateTime(new Date(ctx.now()));
   try {
     const result = await client.listIntakes({ from: now, to: now });
     return { accepted: true, status: result.status, host: client.host, quota: readQuota(headers) };
@@ -42,7 +41,7 @@ async function checkWithServer(ctx: Context): Promise<ServerCheck> {
   }
 }
 
-/** The quota's rows: calls left and when the window frees one (on the user's clock, else this machine's), credits left. */
+/** The quota's rows: calls left and when the window frees one (on the user's clock, else UTC, named), credits left. */
 async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promise<Array<[string, string]>> {
   if (quota === null) return [["calls left", "not told (the answer carried no quota headers)"]];
   const rows: Array<[string, string]> = [];
@@ -53,7 +52,7 @@ async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promis
     // An empty window (the history list this check reads is not counted) has nothing to reset.
     if (quota.resetMs === 0) rows.push(["resets", "nothing to reset: no call counted in the window"]);
     else if (quota.resetMs !== undefined) {
-      const zone = (await ctx.timeZone()) ?? machineTimeZone();
+      const zone = (await ctx.timeZone()) ?? "UTC";
       rows.push(["resets", `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`]);
     }
   }
@@ -77,13 +76,16 @@ function quotaJson(quota: Quota | null, now: number) {
   };
 }
 
-function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null): Array<[string, string]> {
+function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null, zone: string): Array<[string, string]> {
   if (kind === "opaque") return [["kind", OPAQUE_NOTE]];
   return [
     ["kind", kind === "jwt" ? "JWT (claims read here, not verified)" : "-"],
     ["subject", described?.subject ?? "-"],
     ["role", described?.role ?? "-"],
-    ["expires", described?.expires_at ? `${described.expires_at}${described.expired ? " (expired)" : ""}` : "-"],
+    [
+      "expires",
+      described?.expires_at ? `${formatClock(Date.parse(described.expires_at), zone)}${described.expired ? " (expired)" : ""}` : "-",
+    ],
   ];
 }
 
@@ -94,10 +96,10 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
   const textProblem = token ? tokenTextProblem(token.value) : null;
   const claims = token && !textProblem ? readTokenClaims(token.value) : null;
   const kind = !token || textProblem ? null : claims ? "jwt" : "opaque";
-  const described = claims ? describeClaims(claims) : null;
+  const described = claims ? describeClaims(claims, ctx.now() / 1000) : null;
   const problem = !token ? "no token" : textProblem ? `the token ${textProblem.message}` : described?.expired ? "token expired" : null;
   const check = options.check && problem === null ? await checkWithServer(ctx) : null;
-  const now = ctx.services.clock?.now() ?? Date.now();
+  const now = ctx.now();
   const apiUrl = settings.apiUrl ? redactSecrets(settings.apiUrl.value) : null;
   const status = {
     profile: settings.profile,
@@ -121,7 +123,7 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
       ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
       ["acting for", status.user === null ? "the token's own user" : `user ${status.user}`],
       ["token", status.token_source ? `from ${status.token_source}` : "none"],
-      ...tokenRows(kind, described),
+      ...tokenRows(kind, described, (await ctx.timeZone()) ?? "UTC"),
     ];
     if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
     if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));

@@ -3,7 +3,7 @@ import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
-import { canonicalTimeZone, TIME_ZONE_HINT } from "../../intake/zones.js";
+import { readTimeZone } from "../../intake/zones.js";
 import { renderTable } from "../../output/table.js";
 import { languageProblem } from "../../records/languages.js";
 import { jsonDocument } from "../../sanitize.js";
@@ -95,9 +95,9 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       return days;
     }
     case "timezone": {
-      const zone = canonicalTimeZone(text);
-      if (zone === null) throw usageError(`timezone: unknown time zone "${text}"`, { hint: TIME_ZONE_HINT });
-      return zone;
+      const answer = readTimeZone(text);
+      if ("problem" in answer) throw usageError(`timezone: ${answer.problem}`, { hint: answer.hint });
+      return answer.zone;
     }
     case "language": {
       const problem = languageProblem(text);

@@ -43,7 +43,7 @@ const list = verb(
       ),
       to: option(
         "--to <date>",
-        "up to this date or time, the same forms (a bare date includes the whole day); alone: the 7 days before it",
+        "up to this date or time, the same forms (a day, in digits or words, up to its end); alone: the 7 days before it",
       ),
       days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
       language: languageOption(),
@@ -53,6 +53,7 @@ const list = verb(
       foodctl intake list --days 30
       foodctl intake list --from 2026-11-01 --to 2026-11-07
       foodctl intake list --tz Asia/Tokyo --from yesterday
+      foodctl intake list --tz Europe/Berlin --from "last week" --to "last week"
       foodctl intake list --json | jq '.intakes_list[].image_id'
       foodctl intake list --language spa       # dish names in Spanish
       foodctl intake list --json | jq .total_intake

@@ -3,41 +3,15 @@ import { MAX_RESPONSE_BYTES } from "../../api/client.js";
 import { readPeriodTotals } from "../../api/answers.js";
 import { TransportError } from "../../api/transport.js";
 import { CliError, failure, usageError } from "../../errors.js";
-import {
-  formatApiDateTime,
-  formatDateTime,
-  looksLikeDate,
-  MAX_WINDOW_DAYS,
-  resolveHistoryWindow,
-  toWallClock,
-  type HistoryWindow,
-} from "../../intake/dates.js";
+import { DEFAULT_WINDOW_DAYS, formatApiDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
 import { jsonBody } from "../../sanitize.js";
+import { readDateOption } from "../dateOption.js";
 
 export interface ListOptions {
   from?: unknown;
   to?: unknown;
   days?: unknown;
   language?: unknown;
-}
-
-const DATE_FORMS = 'a date (YYYY-MM-DD), an ISO 8601 time, a length back from now (3d, 12h, 2w) or words such as "yesterday" or "monday"';
-
-/**
- * A --from or --to on the user's wall clock (`now` is that clock's): a date, an ISO time
- * (converted into `zone` when it has an offset), a length such as `3d`, or words (chrono-node).
- */
-async function readDateOption(flag: string, text: unknown, edge: "start" | "end", zone: string, now: Date): Promise<Date | undefined> {
-  if (typeof text !== "string") return undefined;
-  if (looksLikeDate(text)) {
-    const date = toWallClock(text, edge, zone);
-    if (date === null) throw usageError(`${flag}: "${text}" is not a date in the calendar`);
-    return date;
-  }
-  const { readDateWords } = await import("../../intake/dateWords.js");
-  const date = text.trim() === "" ? null : await readDateWords(text, edge, now);
-  if (date === null) throw usageError(`${flag} must be ${DATE_FORMS}, got "${text}"`);
-  return date;
 }
 
 function parseDays(text: unknown): number | undefined {
@@ -57,6 +31,10 @@ export interface SentWindow extends HistoryWindow {
   zone: string | null;
   /** What date_to says: `to`, or without a zone and up to now, the latest clock anywhere (UTC+14). */
   sentTo: Date;
+  /** The days of a window that ends now and was given no --from or --to ("the last 7 days"), else null. */
+  lastDays: number | null;
+  /** How a date that could be read two ways was read, for stderr. */
+  notes: string[];
 }
 
 /**
@@ -65,39 +43,69 @@ export interface SentWindow extends HistoryWindow {
  * as they are (the service reads them on the user's clock) and a window up to now runs to the
  * latest clock of any zone, so it never misses the newest intake.
  */
-export async function historyWindowFrom(options: ListOptions, instant: Date, zone: string | null): Promise<SentWindow> {
+export async function historyWindowFrom(options: ListOptions, instant: number, zone: string | null): Promise<SentWindow> {
   const clockZone = zone ?? "UTC";
   const { wallClockAt, EARLIEST_ZONE_AHEAD_MS } = await import("../../intake/zones.js");
-  const now = clockZone === "UTC" ? instant : wallClockAt(instant, clockZone);
-  const from = await readDateOption("--from", options.from, "start", clockZone, now);
-  const to = await readDateOption("--to", options.to, "end", clockZone, now);
-  const window = resolveHistoryWindow({ from, to, days: parseDays(options.days) }, now);
+  const { wallOf } = await import("../../intake/dateInput.js");
+  const now = clockZone === "UTC" ? new Date(Math.floor(instant / 1000) * 1000) : wallClockAt(new Date(instant), clockZone);
+  const notes: string[] = [];
+  const read = (flag: string, text: unknown, edge: "start" | "end") => {
+    if (typeof text !== "string") return undefined;
+    const reading = readDateOption(flag, text, edge, clockZone, instant);
+    if (reading.note) notes.push(`${flag} ${reading.note}`);
+    return wallOf(reading, clockZone);
+  };
+  const from = read("--from", options.from, "start");
+  const to = read("--to", options.to, "end");
+  const days = parseDays(options.days);
+  const window = resolveHistoryWindow({ from, to, days }, now);
   if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
   const sentTo = window.toNow && zone === null ? new Date(window.to.getTime() + EARLIEST_ZONE_AHEAD_MS) : window.to;
-  return { ...window, zone, sentTo };
+  const lastDays = from === undefined && to === undefined ? (days ?? DEFAULT_WINDOW_DAYS) : null;
+  return { ...window, zone, sentTo, lastDays, notes };
 }
 
-/** A heading's time: to the minute when its seconds are :00 ("2026-11-01 00:00"), else to the second. */
-const headingTime = (date: Date) => formatDateTime(date).replace(/:00$/, "");
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const secondsOfDay = (date: Date) => Math.floor(date.getTime() / 1000) % 86_400;
+
+/** One end of a window in words: "Mon 3 Nov", the year when asked, the time when it is not the day's edge ("14:05"). */
+function windowEnd(date: Date, year: boolean, edge: "start" | "end"): string {
+  const day = `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}${year ? ` ${date.getUTCFullYear()}` : ""}`;
+  if (secondsOfDay(date) === (edge === "start" ? 0 : 86_399)) return day;
+  const time = date.toISOString().slice(11, 19).replace(/:00$/, "");
+  return `${day} ${time}`;
+}
 
 /**
- * The window in words, for the terminal's heading (80 columns): on the clock it is read on, named;
- * without a zone, the user's own clock, and a window up to now reaches now in every zone.
+ * The window in plain words, for the terminal's heading and messages: "Mon 3 Nov – Sat 8 Nov 2026
+ * (Europe/Berlin)", "the last 7 days (Asia/Tokyo)"; without a zone, the rows' times are in UTC and
+ * it says so. The window as sent is in --verbose and --json.
  */
-export function describeWindow(window: SentWindow): string {
-  // A --to date reaches 23:59:59, a second short of whole days: rounded to a tenth first.
-  const days = Math.round((window.to.getTime() - window.from.getTime()) / 8_640_000) / 10;
-  const length = Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"}` : `${days.toFixed(1)} days`;
-  const clock = window.zone ?? "user's clock";
-  if (!window.toNow) return `${headingTime(window.from)} to ${headingTime(window.to)} ${clock} (${length})`;
-  return `${headingTime(window.from)} ${clock} to now${window.zone === null ? " in every zone" : ""} (${length})`;
+export function describeWindow(window: SentWindow, heading = true): string {
+  const unnamed = heading ? ", times in UTC (the user's zone is not known: --tz names it)" : "";
+  const clock = window.zone === null ? unnamed : ` (${window.zone})`;
+  if (window.lastDays !== null) return `the last ${window.lastDays === 1 ? "day" : `${window.lastDays} days`}${clock}`;
+  const { from, to } = window;
+  if (window.toNow) return `${windowEnd(from, true, "start")} – now${clock}`;
+  const sameYear = from.getUTCFullYear() === to.getUTCFullYear();
+  const wholeDays = secondsOfDay(from) === 0 && secondsOfDay(to) === 86_399;
+  if (wholeDays && from.toISOString().slice(0, 10) === to.toISOString().slice(0, 10)) return `${windowEnd(from, true, "start")}${clock}`;
+  return `${windowEnd(from, !sameYear, "start")} – ${windowEnd(to, true, "end")}${clock}`;
+}
+
+/** The heading over the rows; wider than the terminal, its last parenthesis goes on a line of its own. */
+function windowHeading(window: SentWindow, columns: number): string {
+  const heading = `Intakes of ${describeWindow(window)}`;
+  const split = heading.lastIndexOf(" (");
+  return heading.length <= columns || split < 0 ? `${heading}\n` : `${heading.slice(0, split)}\n${heading.slice(split + 1)}\n`;
 }
 
 /** An answer over the client's size cap: the window holds too many intakes to read at once (exit 1, as any unreadable answer). */
 function tooManyIntakes(error: unknown, window: SentWindow): unknown {
   if (!(error instanceof CliError) || !(error.cause instanceof TransportError) || error.cause.kind !== "too_large") return error;
   return failure(
-    `the window ${describeWindow(window)} holds too many intakes to read at once: the answer is over the ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB limit`,
+    `the window ${describeWindow(window, false)} holds too many intakes to read at once: the answer is over the ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB limit`,
     {
       status: error.status,
       hint: "narrow the window: a later --from, an earlier --to, or fewer --days (e.g. a week at a time)",
@@ -108,14 +116,15 @@ function tooManyIntakes(error: unknown, window: SentWindow): unknown {
 
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
   const zone = await ctx.timeZone();
-  const window = await historyWindowFrom(options, new Date(ctx.services.clock?.now() ?? Date.now()), zone);
+  const window = await historyWindowFrom(options, ctx.now(), zone);
+  for (const note of window.notes) ctx.info(note);
   const language = await ctx.language(options.language);
   const client = language === undefined ? await ctx.client() : (await ctx.client()).derive({ language });
-  const result = await client
-    .listIntakes({ from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) })
-    .catch((error: unknown) => {
-      throw tooManyIntakes(error, window);
-    });
+  const sent = { from: formatApiDateTime(window.from), to: formatApiDateTime(window.sentTo) };
+  ctx.trace(`* window sent: date_from "${sent.from}", date_to "${sent.to}" (${window.zone ?? "the user's clock at the service"})`);
+  const result = await client.listIntakes(sent).catch((error: unknown) => {
+    throw tooManyIntakes(error, window);
+  });
   if (ctx.json) {
     ctx.io.stdout.write(jsonBody(result.raw));
     return 0;
@@ -126,12 +135,12 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
   }
   const intakes = result.data.intakes_list;
   if (intakes.length === 0 && result.unreadable.length === 0) {
-    ctx.info(`no intakes from ${describeWindow(window)}`);
+    ctx.info(`no intakes of ${describeWindow(window, false)}`);
     return 0;
   }
   const { renderIntakeList, renderPeriodTotals } = await import("../../output/intake.js");
   const tty = ctx.io.stdout.isTTY === true;
-  if (tty) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
+  if (tty) ctx.io.stdout.write(windowHeading(window, ctx.io.stdout.columns ?? 80));
   ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
   // The period's totals, as the answer gives them: under the table on a terminal; piped, rows stay one per intake (--json has them).
   const totals = tty ? readPeriodTotals(result.data) : null;

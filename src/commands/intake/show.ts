@@ -34,7 +34,7 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
   const zone = await ctx.timeZone();
   const { renderIntake } = await import("../../output/intake.js");
   const intake = result.data.intake_info;
-  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout, zone));
+  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout, { zone, now: ctx.now() }));
   if (nutrients === "all") {
     const { renderAllNutrients } = await import("../../output/nutrients.js");
     ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));

@@ -7,7 +7,8 @@ const list = verb(
   {
     options: {
       intake: option("--intake <image_id>", "only changes of this intake"),
-      since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
+      since: option("--since <date>", "only entries from this date or time on (a date, an ISO 8601 time or words: `foodctl help dates`)"),
+      until: option("--until <date>", "only entries up to this date or time (a day: up to its end)"),
       limit: option("--limit <n>", "at most this many entries (on a terminal, 20 unless given)"),
       batch: option("--batch <results>", "only the applied lines of one `intake apply` run (its results file or batch id)"),
     },
@@ -16,6 +17,7 @@ const list = verb(
       foodctl journal --intake 1002 --limit 5
       foodctl journal --batch results.jsonl
       foodctl journal --user 102 --since 2026-11-01
+      foodctl journal --since yesterday --until yesterday --tz Asia/Tokyo
       foodctl journal --json | jq '.[0]'
     `,
     run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),

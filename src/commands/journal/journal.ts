@@ -6,14 +6,15 @@ import { parsePositiveId } from "../../intake/ids.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
-import { parseDateOption } from "../args.js";
+import { readDateOption } from "../dateOption.js";
 import { journalStore } from "../journaled.js";
-import { batchEntries, lookupEntry } from "./entries.js";
+import { batchEntries, lookupEntry } from "../../journal/entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
   intake: string | undefined;
   since: string | undefined;
+  until?: string | undefined;
   limit: string | undefined;
   batch?: string | undefined;
 }
@@ -21,20 +22,34 @@ export interface JournalOptions {
 /** What `journal` shows on a terminal without --limit (docs/journal.md, the journal). */
 export const TERMINAL_LIMIT = 20;
 
-function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
+/**
+ * The filter a command line names. --since and --until are read on the clock of `zone` (UTC when
+ * none is known) at the instant `now`: a day is that whole day there.
+ */
+async function readFilter(options: JournalOptions & { user: string | undefined }, zone: string, now: number): Promise<JournalFilter> {
   const id = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
     const parsed = parsePositiveId(value);
     if (parsed === null) throw usageError(`--${name} must be a positive integer, got "${value}"`);
     return parsed;
   };
-  const since = options.since === undefined ? undefined : parseDateOption("--since", options.since, "start").getTime();
-  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, limit: id("limit", options.limit) };
+  const { instantOf } = await import("../../intake/dateInput.js");
+  const time = (flag: string, text: string | undefined, edge: "start" | "end") =>
+    text === undefined ? undefined : instantOf(readDateOption(flag, text, edge, zone, now), zone, edge);
+  const since = time("--since", options.since, "start");
+  const until = time("--until", options.until, "end");
+  if (since !== undefined && until !== undefined && since > until) {
+    const { formatInstant } = await import("../../output/time.js");
+    const at = (time: number) => formatInstant(new Date(time).toISOString(), zone);
+    throw usageError(`--since (${at(since)}) is after --until (${at(until)})`);
+  }
+  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, until, limit: id("limit", options.limit) };
 }
 
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
   // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
-  const filter = readFilter({ ...options, user: ctx.globals.user });
+  const zone = await ctx.timeZone();
+  const filter = await readFilter({ ...options, user: ctx.globals.user }, zone ?? "UTC", ctx.now());
   const store = journalStore(ctx);
   // A person at a terminal sees the newest; a pipe and --json get every entry.
   const cut = filter.limit === undefined && !ctx.json && ctx.io.stdout.isTTY === true;
@@ -60,7 +75,7 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
     );
     return 0;
   }
-  ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
+  ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout, { zone, now: ctx.now() }));
   const more = matching.length - entries.length;
   if (cut && more > 0) ctx.info(`${thousands(more)} more: --limit ${matching.length}`);
   return 0;
@@ -76,6 +91,6 @@ export async function journalShowCommand(ctx: Context, id: string): Promise<numb
   warnUnreadable(ctx, read.unreadable);
   const entry = lookupEntry(read.entries, id);
   if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));
-  else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout));
+  else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout, { zone: await ctx.timeZone(), now: ctx.now() }));
   return 0;
 }

@@ -4,6 +4,7 @@
  * pid file for `sandbox stop`, prints the export lines with its PID, and returns
  * (docs/sandbox.md, in the background).
  */
+import { systemClock } from "../../clock.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -110,7 +111,8 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   const { io } = deps;
   const dir = options.pidFile === undefined ? runtimeDir(io.env) : dirname(resolve(options.pidFile));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const startingLog = join(dir, `sandbox-starting-${process.pid}-${Date.now()}.log`);
+  const startedAt = (deps.clock ?? systemClock).now();
+  const startingLog = join(dir, `sandbox-starting-${process.pid}-${startedAt}.log`);
   let started: { child: ChildProcess; line: string };
   try {
     started = await launch(deps, options, startingLog);
@@ -126,7 +128,7 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   renameSync(startingLog, log);
   const pidFile = options.pidFile === undefined ? pidFileFor(io.env, port) : resolve(options.pidFile);
   const pid = child.pid ?? 0;
-  writeRecord(pidFile, { pid, start: processStart(pid), url, port, log, started_at: new Date().toISOString() });
+  writeRecord(pidFile, { pid, start: processStart(pid), url, port, log, started_at: new Date(startedAt).toISOString() });
   child.stdout?.destroy();
   child.unref();
 

@@ -3,6 +3,7 @@
  * what the run hands them. Types, one name and one formatter, so the spec, start, detach and stop share
  * them without importing each other.
  */
+import type { Clock } from "../../clock.js";
 import type { IO } from "../../io.js";
 import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 
@@ -35,6 +36,8 @@ export interface SandboxDeps {
   signal: AbortSignal;
   /** How to run this CLI again, for `--detach` (default: this process's node and script). */
   launcher?: readonly string[];
+  /** The run's clock (the detached sandbox's start time); the system's when not given. */
+  clock?: Clock;
 }
 
 /** Set in a detached sandbox's environment: it outlives the process that started it. */

@@ -6,7 +6,6 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
-import { systemClock } from "../../clock.js";
 import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState } from "../../intake/editable.js";
@@ -39,7 +38,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   if (junit !== undefined) await checkReportPath(junit);
   ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
 
-  const startedAt = new Date().toISOString();
+  const startedAt = new Date(ctx.now()).toISOString();
   const state: SmokeState = {
     ctx,
     imageId,
@@ -92,7 +91,7 @@ function watchInterrupt(state: SmokeState): { stop: () => void } {
   let cancelDeadline = () => {};
   const onAbort = () => {
     const timeoutMs = ctx.settings().timeoutSeconds * 1000;
-    cancelDeadline = (ctx.services.clock ?? systemClock).deadline(timeoutMs, () => controller.abort());
+    cancelDeadline = ctx.clock.deadline(timeoutMs, () => controller.abort());
     if (!state.changeSent || state.restored || ctx.json) return;
     const undo = state.changeEntry ? `: undo it then with \`foodctl undo ${state.changeEntry}\`` : "";
     ctx.info(

@@ -10,7 +10,7 @@ import type { ChangeOptions } from "../../change/pipeline.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, rejectedError } from "../../errors.js";
 import { formatAmount } from "../../intake/amounts.js";
-import { toApiDateTime } from "../../intake/dates.js";
+import { formatApiDateTime } from "../../intake/dates.js";
 import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
 import { readItems } from "../../intake/items.js";
 import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
@@ -87,20 +87,23 @@ export async function readStep(state: SmokeState): Promise<StepOutcome> {
   return `${kind}, ${items.length} ${items.length === 1 ? "item" : "items"}, ${formatAmount(itemKcal(intake, null))} kcal`;
 }
 
-/** 3. The intake is in the history list of its own day (UTC). */
+/** 3. The intake is in the history list of its own day, on the user's clock (UTC when no zone is named). */
 export async function historyStep(state: SmokeState): Promise<StepOutcome> {
   const intake = need(state.original, "the intake");
   const time = Date.parse(intake.timestamp ?? "");
   if (Number.isNaN(time))
     throw failure(`intake ${state.imageId} has no readable timestamp (${intake.timestamp ?? "none"}): its day is unknown`);
-  const day = new Date(time).toISOString().slice(0, 10);
-  const from = toApiDateTime(day, "start") ?? undefined;
-  const to = toApiDateTime(day, "end") ?? undefined;
+  const zone = (await state.ctx.timeZone()) ?? "UTC";
+  const { formatInstant } = await import("../../output/time.js");
+  const day = formatInstant(new Date(time).toISOString(), zone).slice(0, 10);
+  const start = Date.parse(`${day}T00:00:00Z`);
+  const from = formatApiDateTime(new Date(start));
+  const to = formatApiDateTime(new Date(start + 86_399_000));
   const list = (await need(state.client, "client").listIntakes({ from, to })).data.intakes_list;
   if (!list.some((entry) => entry.image_id === state.imageId)) {
-    throw failure(`intake ${state.imageId} is not in the history list of ${day} (${list.length} intakes there)`);
+    throw failure(`intake ${state.imageId} is not in the history list of ${day} (${zone}) (${list.length} intakes there)`);
   }
-  return `listed among ${list.length} ${list.length === 1 ? "intake" : "intakes"} of ${day}`;
+  return `listed among ${list.length} ${list.length === 1 ? "intake" : "intakes"} of ${day} (${zone})`;
 }
 
 /** 4. One gram more on the first item (or the total), read back with its nutrition recalculated. */

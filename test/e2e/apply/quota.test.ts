@@ -97,7 +97,7 @@ describe("intake apply and the quota", () => {
     const run = await apply(sb.handle, [file, "--force", "--results", resultsFile]);
     expect(run.code).toBe(9);
     expect(run.stderr).toMatch(
-      /^error: stopped at the rate limit: 5 changes applied, 2 changes not sent; .*answered 429 \(code 114\).*; the limit resets in 24 h \(at .* UTC\)$/m,
+      /^error: stopped at the rate limit: 5 changes applied, 2 changes not sent; .*answered 429 \(code 114\).*; the limit resets in 24 h \(at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/m,
     );
     expect(run.stderr).toContain(
       `hint: after the reset, resume with: foodctl intake apply ${file} --skip-applied ${resultsFile} --results ${resultsFile}`,
@@ -110,5 +110,21 @@ describe("intake apply and the quota", () => {
       .map((line) => JSON.parse(line));
     expect(written.map((line) => line.status)).toEqual(["applied", "applied", "applied", "applied", "applied", "failed"]);
     expect(written[5].error).toMatchObject({ exit_code: 8, status: 429 });
+  });
+
+  it("names one zone in the quota refusal and in the 429 stop: the user's, at +05:45", async () => {
+    const file = writeInput("zone.jsonl", changes(8));
+    const env = { FOODCTL_TZ: "Asia/Kathmandu" };
+    const refused = await apply(sb.handle, [file], { env });
+    expect(refused.code).toBe(2);
+    const until = / until (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) (\S+) \(in 24 h\)$/m.exec(refused.stderr);
+    expect(until?.[2]).toBe("Asia/Kathmandu");
+    const stopped = await apply(sb.handle, [file, "--force"], { env });
+    expect(stopped.code).toBe(9);
+    const at = /the limit resets in 24 h \(at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) (\S+)\)$/m.exec(stopped.stderr);
+    expect(at?.[2]).toBe("Asia/Kathmandu");
+    // The same window's reset, on the same clock: the minute, give or take the run between them.
+    expect(Math.abs(Date.parse(`${at![1]}Z`) - Date.parse(`${until![1]}Z`))).toBeLessThanOrEqual(60_000);
+    expect(stopped.stderr).not.toContain("UTC");
   });
 });

@@ -129,7 +129,7 @@ describe("auth status, token and logout", () => {
       "acting for": "the token's own user",
     });
     expect(rows["api url"]).toBe(`${sandbox.url} (from env)`);
-    expect(rows.expires).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(rows.expires).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
   });
 
   it("describes it as JSON", async () => {

@@ -161,7 +161,7 @@ describe("intake list", () => {
 
   it.each([
     [["--from", "2026-02-30"], /^error: --from: "2026-02-30" is not a date in the calendar$/],
-    [["--to", "2026-13-01T10:00"], /^error: --to: "2026-13-01T10:00" is not a date in the calendar$/],
+    [["--to", "2026-13-01T10:00"], /^error: --to: "2026-13-01T10:00" is not a time in the calendar$/],
     [["--to", "the week after next sprint"], /--to must be a date \(YYYY-MM-DD\), an ISO 8601 time, .* got "the week after next sprint"/],
     [["--from", "2026-11-05", "--to", "2026-11-04"], /the window starts \(2026-11-05 00:00:00\) after it ends \(2026-11-04 23:59:59\)/],
     [["--days", "0"], /^error: --days must be a whole number of days from 1, got "0"$/],

@@ -63,8 +63,61 @@ describe("intake list on the user's clock", () => {
       date_to: "2026/11/24, 23:59:59",
     });
     expect((await sent(["--from", "monday"], "Asia/Tokyo")).date_from).toBe("2026/11/23, 00:00:00");
-    expect((await sent(["--from", "last week"], "Asia/Tokyo")).date_from).toBe("2026/11/19, 00:00:00");
+    // Last week is the calendar week before this one, Monday to Sunday.
+    expect(await sent(["--from", "last week", "--to", "last week"], "Asia/Tokyo")).toEqual({
+      date_from: "2026/11/16, 00:00:00",
+      date_to: "2026/11/22, 23:59:59",
+    });
+    // "3 days ago" is that whole day; a length (3d) is exact, back from now.
+    expect(await sent(["--from", "3 days ago", "--to", "3 days ago"], "Asia/Tokyo")).toEqual({
+      date_from: "2026/11/23, 00:00:00",
+      date_to: "2026/11/23, 23:59:59",
+    });
     expect(await sent(["--from", "3d"], "Asia/Tokyo")).toEqual({ date_from: "2026/11/23, 00:30:00", date_to: "2026/11/26, 00:30:00" });
+    // Kathmandu is UTC+05:45: 21:15 on Wednesday 25 November.
+    expect(await sent(["--from", "2 weeks ago"], "Asia/Kathmandu")).toEqual({
+      date_from: "2026/11/11, 00:00:00",
+      date_to: "2026/11/25, 21:15:00",
+    });
+  });
+
+  it("reads a window across Berlin's clock change on Berlin's calendar", async () => {
+    // Wednesday 28 October 2026, 12:00 in Berlin (CET): summer time ended on Sunday 25 October.
+    const clock = fakeClock({ start: Date.parse("2026-10-28T11:00:00Z") });
+    const result = await sandbox.cli(["intake", "list", "--tz", "Europe/Berlin", "--from", "last week", "--to", "last week"], {
+      as: "carol",
+      clock,
+      tty: true,
+      columns: 160,
+    });
+    expectExit(result, 0);
+    expect(lastListQuery()).toEqual({ date_from: "2026/10/19, 00:00:00", date_to: "2026/10/25, 23:59:59" });
+    const verbose = await sandbox.cli(
+      ["intake", "list", "--tz", "Europe/Berlin", "--from", "last week", "--to", "last week", "--verbose"],
+      {
+        as: "carol",
+        clock,
+      },
+    );
+    expect(verbose.stderr).toContain('* window sent: date_from "2026/10/19, 00:00:00", date_to "2026/10/25, 23:59:59" (Europe/Berlin)');
+    // carol has no intakes that week: the window is named on stderr.
+    expect(result.stderr).toBe("no intakes of Mon 19 Oct – Sun 25 Oct 2026 (Europe/Berlin)\n");
+  });
+
+  it("refuses slash dates and abbreviated zones, naming what they could mean: exit 2, nothing sent", async () => {
+    const slash = await sandbox.cliSendingNothing(["intake", "list", "--from", "03/11/2026"], { env: { FOODCTL_TZ: "Europe/Berlin" } });
+    expectErrorLine(slash, 2, '--from: "03/11/2026" could be 2026-11-03 or 2026-03-11?');
+    expect(slash.stderr).toContain("hint: write the one you mean as YYYY-MM-DD");
+    const est = await sandbox.cliSendingNothing(["intake", "list", "--tz", "est"]);
+    expectErrorLine(est, 2, '--tz: time zone "est" is an abbreviation');
+    expect(est.stderr).toContain(
+      "hint: give the zone's IANA name: America/New_York, America/Toronto, America/Panama; EST itself is UTC-05:00 all year, with no daylight saving",
+    );
+    expectErrorLine(
+      await sandbox.cliSendingNothing(["intake", "show", "1001"], { env: { FOODCTL_TZ: "CET" } }),
+      2,
+      'FOODCTL_TZ: time zone "CET"',
+    );
   });
 
   it("names the zone in the heading and the time column on a terminal", async () => {
@@ -74,20 +127,36 @@ describe("intake list on the user's clock", () => {
       columns: 160,
     });
     expectExit(result, 0);
-    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00 to 2026-11-07 23:59:59 Asia/Tokyo (1 day)");
+    expect(result.stdout).toContain("Intakes of Sat 7 Nov 2026 (Asia/Tokyo)\n");
     expect(result.stdout).toMatch(/time \(Asia\/Tokyo\)/);
     expect(result.stdout).toContain("2026-11-07 07:20");
     expect(result.stdout).not.toContain("UTC");
   });
 
-  it("without a zone says the dates are the user's own clock, not UTC", async () => {
+  it("without a zone says the times are in UTC and how to name the zone", async () => {
     const result = await sandbox.cli(["intake", "list", "--from", "2026-11-07", "--to", "2026-11-07"], {
       as: "carol",
       tty: true,
       columns: 160,
     });
     expectExit(result, 0);
-    expect(result.stdout).toContain("Intakes from 2026-11-07 00:00 to 2026-11-07 23:59:59 user's clock (1 day)");
+    expect(result.stdout).toContain("Intakes of Sat 7 Nov 2026, times in UTC (the user's zone is not known: --tz names it)\n");
+    const clock = fakeClock({ start: Date.parse("2026-11-26T05:30:00Z") });
+    const last = await sandbox.cli(["intake", "list", "--days", "30"], { as: "carol", tty: true, columns: 160, clock });
+    expect(last.stdout.split("\n")[0]).toBe("Intakes of the last 30 days, times in UTC (the user's zone is not known: --tz names it)");
+    const since = await sandbox.cli(["intake", "list", "--tz", "Asia/Kathmandu", "--from", "2026-11-03"], {
+      as: "carol",
+      tty: true,
+      columns: 160,
+      clock,
+    });
+    expect(since.stdout.split("\n")[0]).toBe("Intakes of Tue 3 Nov 2026 – now (Asia/Kathmandu)");
+    const times = await sandbox.cli(["intake", "list", "--tz", "Asia/Tokyo", "--from", "2026-11-03T10:00", "--to", "2026-11-08T18:30"], {
+      as: "carol",
+      tty: true,
+      columns: 160,
+    });
+    expect(times.stdout.split("\n")[0]).toBe("Intakes of Tue 3 Nov 10:00 – Sun 8 Nov 2026 18:30 (Asia/Tokyo)");
     // The intake's own time is an instant, shown in UTC and said so.
     expect(result.stdout).toMatch(/time \(UTC\)/);
   });
@@ -109,7 +178,7 @@ describe("intake list on the user's clock", () => {
       2,
       /FOODCTL_TZ: unknown time zone "Europe\/Atlantis"/,
     );
-    expectErrorLine(await sandbox.cliSendingNothing(["intake", "list", "--from", "someday"]), 2, /--from must be a date/);
+    expectErrorLine(await sandbox.cliSendingNothing(["intake", "list", "--from", "someday"]), 2, /--from must be a date \(YYYY-MM-DD\)/);
   });
 });
 
@@ -118,6 +187,11 @@ describe("where the zone comes from: --tz > FOODCTL_TZ > the profile's timezone"
     const home = configHome();
     const env = { FOODCTL_API_URL: sandbox.url, FOODCTL_TOKEN: sandbox.token("carol"), XDG_CONFIG_HOME: home };
     expectErrorLine(await configCli(["config", "set", "timezone", "Mars/Base"], { env }), 2, /timezone: unknown time zone "Mars\/Base"/);
+    const pst = await configCli(["config", "set", "timezone", "PST"], { env });
+    expectErrorLine(pst, 2, 'timezone: time zone "PST" is an abbreviation');
+    expect(pst.stderr).toContain(
+      "hint: give the zone's IANA name: America/Los_Angeles, America/Vancouver; PST itself is UTC-08:00 all year",
+    );
     expectExit(await configCli(["config", "set", "timezone", "asia/tokyo"], { env }), 0);
     expect((await configCli(["config", "get", "timezone"], { env })).stdout).toBe("Asia/Tokyo\n");
     const window = async (extra: string[], extraEnv: Record<string, string> = {}) => {

@@ -41,10 +41,10 @@ export function callsNeeded(changes: ChangeList, done: Set<string> | null, verif
  * when the answer told none or none came. Its failures are left to the batch's own requests, which
  * report them per change; only Ctrl-C stops here.
  */
-export async function probeQuota(client: ApiClient): Promise<Quota | null> {
+export async function probeQuota(client: ApiClient, instant: number): Promise<Quota | null> {
   let headers: Record<string, string | undefined> = {};
   const probe = client.derive({ onResponse: (info) => (headers = info.headers), retries: 0, rateLimitRetries: 0 });
-  const now = formatApiDateTime(new Date());
+  const now = formatApiDateTime(new Date(instant));
   try {
     await probe.listIntakes({ from: now, to: now });
   } catch (error) {
