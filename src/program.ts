@@ -9,7 +9,7 @@ import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from 
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
 import { endHelp, programOptions } from "./help.js";
-import type { IO, OutputStream } from "./io.js";
+import { writeOut, type IO, type OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
 export interface ProgramState {
@@ -51,6 +51,7 @@ function readGlobals(command: Command): GlobalOptions {
     json: input.flag("json"),
     verbose: input.flag("verbose"),
     color: input.on("color"),
+    pager: input.on("pager"),
     journal: input.on("journal"),
     tz: input.text("tz"),
   };
@@ -63,6 +64,8 @@ function readGlobals(command: Command): GlobalOptions {
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
+  // `help` takes the text commander writes, to page it.
+  let taken: string[] | undefined;
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -78,7 +81,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       minWidthToWrap: 20,
     })
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: (text) => (taken ? taken.push(text) : io.stdout.write(text)),
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
@@ -117,7 +120,14 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  addHelpCommand(program, state, width);
+  // Long help on a terminal is paged (docs/cli.md, the pager).
+  addHelpCommand(program, state, width, async (command) => {
+    taken = [];
+    command.outputHelp();
+    const text = taken.join("");
+    taken = undefined;
+    await writeOut(io, text, program.opts<{ pager?: boolean }>().pager !== false);
+  });
   return program;
 }
 
@@ -168,12 +178,12 @@ function addNoun(
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
-function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
+function addHelpCommand(program: Command, state: ProgramState, width: () => number, showHelp: (command: Command) => Promise<void>): void {
   const help = program
     .command("help")
     .argument("[command...]", "a command, e.g. intake show")
     .description("show the help of a command")
-    .action((words: string[]) => {
+    .action(async (words: string[]) => {
       let target = program;
       for (const word of words) {
         const next = commandsOf(target).find((command) => command.name() === word);
@@ -182,7 +192,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       }
       // A group's help lists its commands.
       commandsOf(target);
-      target.outputHelp();
+      await showHelp(target);
       state.exitCode = 0;
     });
   endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);

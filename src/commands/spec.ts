@@ -251,6 +251,7 @@ export const OUTPUT_OPTIONS: OptionSpec[] = [
   { flags: "--wide", description: "tables show every cell whole instead of fitting the terminal" },
   { flags: "--verbose", description: "HTTP trace on stderr, Authorization masked (env FOODCTL_DEBUG=1)" },
   { flags: "--no-color", description: "no colour (also NO_COLOR; FORCE_COLOR forces it)" },
+  { flags: "--no-pager", description: "no pager for long output on a terminal (also an empty FOODCTL_PAGER)" },
   { flags: "--no-journal", description: "do not record changes in the journal (config key journal)" },
 ];
 

@@ -11,7 +11,6 @@ import {
   toWallClock,
   type HistoryWindow,
 } from "../../intake/dates.js";
-import { jsonBody } from "../../sanitize.js";
 
 export interface ListOptions {
   from?: unknown;
@@ -104,6 +103,13 @@ function tooManyIntakes(error: unknown, window: SentWindow): unknown {
   );
 }
 
+function warnUnreadable(ctx: Context, unreadable: readonly { imageId: number | null; index: number; problem: string }[]): void {
+  for (const record of unreadable) {
+    const which = record.imageId === null ? `record ${record.index + 1}` : `intake ${record.imageId}`;
+    ctx.warn(`${which} of the list is unreadable and is shown as such: ${record.problem}`);
+  }
+}
+
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
   const zone = await ctx.timeZone();
   const window = await historyWindowFrom(options, new Date(ctx.services.clock?.now() ?? Date.now()), zone);
@@ -113,21 +119,20 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
     .catch((error: unknown) => {
       throw tooManyIntakes(error, window);
     });
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonBody(result.raw));
-    return 0;
-  }
-  for (const record of result.unreadable) {
-    const which = record.imageId === null ? `record ${record.index + 1}` : `intake ${record.imageId}`;
-    ctx.warn(`${which} of the list is unreadable and is shown as such: ${record.problem}`);
-  }
+  if (!ctx.json) warnUnreadable(ctx, result.unreadable);
   const intakes = result.data.intakes_list;
-  if (intakes.length === 0 && result.unreadable.length === 0) {
+  if (!ctx.json && intakes.length === 0 && result.unreadable.length === 0) {
     ctx.info(`no intakes from ${describeWindow(window)}`);
     return 0;
   }
-  const { renderIntakeList } = await import("../../output/intake.js");
-  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`Intakes from ${describeWindow(window)}\n`);
-  ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
+  await ctx.print({
+    jsonBody: result.raw,
+    text: async (stream, color) => {
+      const { renderIntakeList } = await import("../../output/intake.js");
+      const heading = stream.isTTY ? `Intakes from ${describeWindow(window)}\n` : "";
+      return heading + renderIntakeList(intakes, stream, color, { zone, unreadable: result.unreadable });
+    },
+    paged: true,
+  });
   return 0;
 }

@@ -1,7 +1,6 @@
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
-import { jsonBody } from "../../sanitize.js";
 
 /** `--nutrients all` prints every code of the answer; without it, the six totals. */
 function parseNutrients(value: unknown): "six" | "all" {
@@ -25,18 +24,19 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
     });
   const client = await ctx.client();
   const result = await client.getIntake(imageId);
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonBody(result.raw));
-    return 0;
-  }
-  const zone = await ctx.timeZone();
-  const { renderIntake } = await import("../../output/intake.js");
   const intake = result.data.intake_info;
-  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout, zone));
-  if (nutrients === "all") {
-    const { renderAllNutrients } = await import("../../output/nutrients.js");
-    ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));
-  }
+  await ctx.print({
+    jsonBody: result.raw,
+    text: async (stream, color) => {
+      const zone = await ctx.timeZone();
+      const { renderIntake } = await import("../../output/intake.js");
+      if (nutrients === "six") return renderIntake(intake, stream, color, zone);
+      const { renderAllNutrients } = await import("../../output/nutrients.js");
+      return renderIntake(intake, stream, color, zone) + renderAllNutrients(intake, stream, color);
+    },
+    // Not when the picture is drawn below it.
+    paged: !options.image,
+  });
   if (options.image || options.web) {
     const { drawIntakeImage, openIntakeImage } = await import("./showImage.js");
     if (options.image) await drawIntakeImage(ctx, client, intake);
