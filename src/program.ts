@@ -16,6 +16,8 @@ export interface ProgramState {
   exitCode: number;
   /** commander's message for a bad command line, on one line. */
   parseMessage: string;
+  /** The first option value its `parse` refused: thrown once the whole line is read, so `--json` anywhere on it counts. */
+  optionError?: unknown;
 }
 
 const ROOT_EXAMPLES = `
@@ -33,10 +35,20 @@ function helpWidth(stream: OutputStream): number {
   return stream.isTTY === true && typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
 }
 
-function toOption(spec: OptionSpec): Option {
+function toOption(spec: OptionSpec, state: ProgramState): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   if (spec.choices) option.choices(spec.choices);
+  const parse = spec.parse;
+  if (parse)
+    option.argParser((text: string) => {
+      try {
+        return parse(text);
+      } catch (error) {
+        state.optionError ??= error;
+        return undefined;
+      }
+    });
   return option;
 }
 
@@ -47,7 +59,7 @@ function readGlobals(command: Command): GlobalOptions {
     apiUrl: input.text("apiUrl"),
     user: input.text("user"),
     timeout: input.text("timeout"),
-    retries: input.text("retries"),
+    retries: input.value("retries") as number | undefined,
     json: input.flag("json"),
     verbose: input.flag("verbose"),
     color: input.on("color"),
@@ -64,8 +76,7 @@ function readGlobals(command: Command): GlobalOptions {
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
-  // `help` takes the text commander writes, to page it.
-  let taken: string[] | undefined;
+  const help = helpTaker(io);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -81,7 +92,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       minWidthToWrap: 20,
     })
     .configureOutput({
-      writeOut: (text) => (taken ? taken.push(text) : io.stdout.write(text)),
+      writeOut: help.writeOut,
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
@@ -90,7 +101,11 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       getErrHasColors: () => false,
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
-  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option, state));
+  // A refused option value, once commander has read the whole line (before any command runs).
+  program.hook("preAction", () => {
+    if (state.optionError !== undefined) throw state.optionError;
+  });
   endHelp(
     program,
     { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
@@ -112,7 +127,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
-    for (const option of verb.options ?? []) command.addOption(toOption(option));
+    for (const option of verb.options ?? []) command.addOption(toOption(option, state));
     endHelp(command, { examples: verb.examples, notes }, width);
     return command.action(execute(verb));
   };
@@ -120,15 +135,26 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  // Long help on a terminal is paged (docs/cli.md, the pager).
   addHelpCommand(program, state, width, async (command) => {
-    taken = [];
-    command.outputHelp();
-    const text = taken.join("");
-    taken = undefined;
-    await writeOut(io, text, program.opts<{ pager?: boolean }>().pager !== false);
+    // Long help on a terminal is paged (docs/cli.md, the pager).
+    await writeOut(io, help.take(command), program.opts<{ pager?: boolean }>().pager !== false);
   });
   return program;
+}
+
+/** Commander's help text, written to stdout, or taken (by `help`, to page it). */
+function helpTaker(io: IO): { writeOut: (text: string) => void; take: (command: Command) => string } {
+  let taken: string[] | undefined;
+  return {
+    writeOut: (text) => void (taken ? taken.push(text) : io.stdout.write(text)),
+    take(command) {
+      taken = [];
+      command.outputHelp();
+      const text = taken.join("");
+      taken = undefined;
+      return text;
+    },
+  };
 }
 
 /** A group not declared yet (its options, action, help and commands): the declaration, run once by `commandsOf`. */

@@ -2,22 +2,15 @@ import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
 
-/** `--nutrients all` prints every code of the answer; without it, the six totals. */
-function parseNutrients(value: unknown): "six" | "all" {
-  if (value === undefined) return "six";
-  if (value === "all") return "all";
-  throw usageError(`--nutrients takes "all", got "${String(value)}"`, { hint: "without it, the six main totals are shown" });
-}
-
 export interface ShowOptions {
-  nutrients?: unknown;
+  /** `all`, or the six totals when not given. */
+  nutrients?: "all" | undefined;
   image?: boolean;
   web?: boolean;
 }
 
 export async function showCommand(ctx: Context, imageIdText: string, options: ShowOptions = {}): Promise<number> {
   const imageId = parseImageIdArg(imageIdText);
-  const nutrients = parseNutrients(options.nutrients);
   if (ctx.json && (options.image || options.web))
     throw usageError(`--${options.image ? "image" : "web"} shows the picture; --json prints the record`, {
       hint: "its URL: foodctl intake show <image_id> --json | jq -r .intake_info.image_url",
@@ -30,7 +23,7 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
     text: async (stream, color) => {
       const zone = await ctx.timeZone();
       const { renderIntake } = await import("../../output/intake.js");
-      if (nutrients === "six") return renderIntake(intake, stream, color, zone);
+      if (options.nutrients !== "all") return renderIntake(intake, stream, color, zone);
       const { renderAllNutrients } = await import("../../output/nutrients.js");
       return renderIntake(intake, stream, color, zone) + renderAllNutrients(intake, stream, color);
     },
