@@ -91,6 +91,17 @@ describe("in a terminal, the built CLI", () => {
       expect(run.stdout.trim()).toBe("");
     });
 
+    it("takes the journal's rows when they are longer than the screen", async () => {
+      const home = runTempDir("foodctl-pager-journal-");
+      const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"), XDG_STATE_HOME: home };
+      for (const grams of ["320", "330", "340"]) expectExit(await runCli(["intake", "set-quantity", "1001", grams], { env }), 0);
+      const pager = recordingPager();
+      const run = await inTerminal("journal", { ...pager.env, XDG_STATE_HOME: home }, 4);
+      expectExit(run, 0);
+      expect(readFileSync(pager.file, "utf8").match(/set-quantity/g)).toHaveLength(3);
+      expect(run.stdout.trim()).toBe("");
+    });
+
     it("leaves output that fits the screen on the terminal", async () => {
       const pager = recordingPager();
       const run = await inTerminal("intake show 1001", pager.env, 40);

@@ -204,6 +204,8 @@ describe("--json, --no-color and --wide are what commander read, errors included
       [["sandbox", "stop", "--port", "x"], '--port must be 0 to 65535, got "x"'],
       [["sandbox", "--latency", "soon"], '--latency must be a whole number of milliseconds, got "soon"'],
       [["smoke", "1002", "--junit", "-"], '--junit needs a file name, got "-"'],
+      [["journal", "--limit", "0"], '--limit must be a positive integer, got "0"'],
+      [["journal", "--intake", "x"], '--intake must be a positive integer, got "x"'],
     ];
     for (const [argv, message] of cases) {
       expectErrorLine(await runFoodctl(argv), EXIT.usage, message);

@@ -9,12 +9,11 @@ import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { journalStore } from "../journaled.js";
 import { batchEntries, lookupEntry } from "../../journal/entries.js";
-import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
-  intake: string | undefined;
+  intake: number | undefined;
   since: string | undefined;
-  limit: string | undefined;
+  limit: number | undefined;
   batch?: string | undefined;
 }
 
@@ -22,14 +21,10 @@ export interface JournalOptions {
 export const TERMINAL_LIMIT = 20;
 
 function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
-  const id = (name: string, value: string | undefined) => {
-    if (value === undefined) return undefined;
-    const parsed = parsePositiveId(value);
-    if (parsed === null) throw usageError(`--${name} must be a positive integer, got "${value}"`);
-    return parsed;
-  };
+  const user = options.user === undefined ? undefined : parsePositiveId(options.user);
+  if (user === null) throw usageError(`--user must be a positive integer, got "${options.user}"`);
   const since = options.since === undefined ? undefined : parseDateOption("--since", options.since, "start").getTime();
-  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, limit: id("limit", options.limit) };
+  return { imageId: options.intake, userId: user, since, limit: options.limit };
 }
 
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
@@ -50,17 +45,13 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
   }
   const limit = filter.limit ?? (cut ? TERMINAL_LIMIT : undefined);
   const entries = limit === undefined ? matching : matching.slice(0, limit);
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonDocument(entries));
-    return 0;
-  }
-  if (!entries.length) {
+  if (!ctx.json && !entries.length) {
     ctx.info(
       `no journal entries${Object.values(filter).some((value) => value !== undefined) ? " match" : " yet"} (${journalStore(ctx).path})`,
     );
     return 0;
   }
-  ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout));
+  await ctx.print({ json: entries, text: (stream, color) => renderJournalRows(entries, stream, color), paged: true });
   const more = matching.length - entries.length;
   if (cut && more > 0) ctx.info(`${thousands(more)} more: --limit ${matching.length}`);
   return 0;
@@ -75,7 +66,6 @@ export async function journalShowCommand(ctx: Context, id: string): Promise<numb
   const read = await journalStore(ctx).query({ keep: (record) => record.id.startsWith(id) });
   warnUnreadable(ctx, read.unreadable);
   const entry = lookupEntry(read.entries, id);
-  if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));
-  else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout));
+  await ctx.print({ json: entry, text: (stream, color) => renderJournalEntry(entry, stream, color), paged: true });
   return 0;
 }
