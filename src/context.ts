@@ -27,9 +27,15 @@ export interface GlobalOptions extends GlobalFlags {
  * What a command found and how to show it; `Context.print` chooses the form once for the run
  * (docs/cli.md, Output): the JSON under --json, else the text, through the pager when `paged`.
  */
-export type Shown = ({ json: unknown } | { jsonBody: string }) & {
-  /** The text for stdout: tables fit `stream`'s width, TSV when it is not a terminal; coloured when `color`. */
-  text: (stream: OutputStream, color: boolean) => string | Promise<string>;
+export type Shown = (
+  | { json: unknown }
+  /** JSON text printed as it is (an answer's body as received, a presenter's document), its controls escaped. */
+  | { jsonBody: string }
+) & {
+  /** The text for stdout: tables fit `stream`'s width, TSV when it is not a terminal; coloured when `color`. None: nothing. */
+  text?: (stream: OutputStream, color: boolean) => string | Promise<string>;
+  /** A line for stderr instead of (or after) the text, not under --json: "Set timeout = 10 in profile …". */
+  note?: string;
   /** Long text on a terminal goes through the pager (`journal`, `intake list`, `intake show`, `help`). */
   paged?: boolean;
 };
@@ -83,8 +89,13 @@ export class Context {
 
   /** The one printer of a command's result on stdout. */
   async print(shown: Shown): Promise<void> {
-    if (this.json) this.io.stdout.write("jsonBody" in shown ? jsonBody(shown.jsonBody) : jsonDocument(shown.json));
-    else await writeOut(this.io, await shown.text(this.io.stdout, this.io.color.stdout), shown.paged === true && this.globals.pager);
+    if (this.json) {
+      this.io.stdout.write("jsonBody" in shown ? jsonBody(shown.jsonBody) : jsonDocument(shown.json));
+      return;
+    }
+    if (shown.text)
+      await writeOut(this.io, await shown.text(this.io.stdout, this.io.color.stdout), shown.paged === true && this.globals.pager);
+    if (shown.note !== undefined) this.info(shown.note);
   }
 
   warn(message: string): void {

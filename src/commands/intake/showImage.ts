@@ -4,7 +4,7 @@ import { isLoopbackHost, TransportError } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, unavailableError } from "../../errors.js";
 import type { Intake } from "../../records/intake.js";
-import { cleanForTerminal } from "../../sanitize.js";
+import { cleanForTerminal, quoted } from "../../sanitize.js";
 
 /** A photo to look at, not an upload: larger than a display image may be, bounded all the same. */
 export const MAX_SHOWN_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -24,7 +24,7 @@ export function imageUrlOf(intake: Intake): URL {
   try {
     url = new URL(text);
   } catch {
-    throw failure(`intake ${intake.image_id}: its image_url is not a URL: ${JSON.stringify(text)}`);
+    throw failure(`intake ${intake.image_id}: its image_url is not a URL: ${quoted(text)}`);
   }
   const local = url.protocol === "http:" && isLoopbackHost(url.hostname);
   if (url.protocol !== "https:" && !local)

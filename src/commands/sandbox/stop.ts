@@ -4,6 +4,7 @@
  * stale: it is removed and the stop succeeds (docs/sandbox.md, in the background).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
+import { renderStopJson } from "../../output/sandbox.js";
 import type { SandboxDeps, SandboxStopOptions } from "./options.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
 
@@ -52,8 +53,7 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 }
 
 function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
-  if (deps.json)
-    deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
+  if (deps.json) deps.io.stdout.write(renderStopJson(record, stale));
   else if (stale) deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running; removed its stale record\n`);
   else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
   return 0;

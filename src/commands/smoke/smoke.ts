@@ -7,12 +7,13 @@
 import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
 import { systemClock } from "../../clock.js";
-import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
+import { CliError, errorJson, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState } from "../../intake/editable.js";
 import { readItems } from "../../intake/items.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
+import { jsonLine } from "../../sanitize.js";
 import { parseImageIdArg, shellQuote } from "../args.js";
 import { checkReportPath } from "./reportFile.js";
 import * as steps from "./steps.js";
@@ -164,16 +165,10 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
     return { report: { step, result: "passed", ms: ms(), detail: mask(outcome), error: null }, error: null };
   } catch (thrown) {
     const error = toCliError(thrown);
-    const message = mask(error.message);
     // Cut short by Ctrl-C or SIGTERM (or, after one, by the restore's time limit): said as such, not as a failure of the API.
     const result = error.code === "interrupted" ? "interrupted" : "failed";
-    const summary = {
-      code: error.code,
-      exit_code: error.exitCode,
-      status: error.status ?? null,
-      message,
-      hint: error.hint ? mask(error.hint) : null,
-    };
+    // The one JSON form of an error, masked, without the service's code (docs/smoke.md names the rest).
+    const { service_code: _serviceCode, ...summary } = errorJson(error, mask);
     return { report: { step, result, ms: ms(), detail: summary.message, error: summary }, error };
   }
 }
@@ -190,7 +185,7 @@ function finalHint(runs: StepRun[], failed: CliError): string | undefined {
 function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
   const original = state.original!;
   const fields = buildRestoreFields(original);
-  const line = JSON.stringify({ image_id: state.imageId, ...fields });
+  const line = jsonLine({ image_id: state.imageId, ...fields });
   const settings = ctx.settings();
   // What the run was given on its command line; the environment and the profile are there for the next command too.
   const globals = [
