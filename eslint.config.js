@@ -51,4 +51,17 @@ export default tseslint.config(
       "@typescript-eslint/no-require-imports": ["error", { allow: ["^chalk$", "^cli-table3$", "^node:os$"] }],
     },
   },
+  {
+    // A command hands what it found to the one printer (Context.print); JSON is written there and by the presenters in src/output/.
+    files: ["src/commands/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='JSON'][callee.property.name='stringify']",
+          message: "commands do not write JSON: return it through ctx.print (src/context.ts) or a presenter in src/output/",
+        },
+      ],
+    },
+  },
 );
