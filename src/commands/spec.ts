@@ -249,6 +249,12 @@ export interface ChangeFlags {
  */
 export const forceOption = (description: string): Opt<"--force"> => option("--force", description);
 
+/** `--results <file>` of `intake apply` and `undo --batch`: a file beside stdout, which carries the results already. */
+export function parseResultsFile(path: string): string {
+  if (path === "-" || path === "") throw usageError("--results takes a file name (the results already go to stdout)");
+  return path;
+}
+
 /** The one spelling of the confirmation skip, for every verb that asks: `yes: YES_OPTION`. */
 export const YES_OPTION = option("-y, --yes", "do not ask (required when not on a terminal)");
 

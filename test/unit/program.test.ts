@@ -206,6 +206,10 @@ describe("--json, --no-color and --wide are what commander read, errors included
       [["smoke", "1002", "--junit", "-"], '--junit needs a file name, got "-"'],
       [["journal", "--limit", "0"], '--limit must be a positive integer, got "0"'],
       [["journal", "--intake", "x"], '--intake must be a positive integer, got "x"'],
+      [["intake", "apply", "fixes.jsonl", "--concurrency", "65"], '--concurrency must be a whole number from 1 to 64, got "65"'],
+      [["intake", "apply", "fixes.jsonl", "--concurrency", "2.5"], '--concurrency must be a whole number from 1 to 64, got "2.5"'],
+      [["intake", "apply", "fixes.jsonl", "--results", "-"], "--results takes a file name (the results already go to stdout)"],
+      [["undo", "--batch", "results.jsonl", "--results", ""], "--results takes a file name (the results already go to stdout)"],
     ];
     for (const [argv, message] of cases) {
       expectErrorLine(await runFoodctl(argv), EXIT.usage, message);

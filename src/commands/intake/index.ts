@@ -22,7 +22,7 @@
  */
 import { usageError } from "../../errors.js";
 import { LEVELS, MEASURES } from "../../intake/levels.js";
-import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
+import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";
 
 /** What a window longer than a year needs (intake/dates.ts, MAX_WINDOW_DAYS). */
 const LONG_WINDOWS = "windows over 366 days need both --from and --to";
@@ -34,6 +34,17 @@ function parseDays(text: string): number {
     throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { ...(tooLarge && { hint: LONG_WINDOWS }) });
   }
   return Number(text);
+}
+
+/** `intake apply --concurrency`: intakes changed at once. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+
+function parseConcurrency(text: string): number {
+  const concurrency = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
+    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
+  return concurrency;
 }
 
 /** `--nutrients all` prints every code of the answer; without it, the six totals. */
@@ -161,12 +172,16 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     format: option("--format <format>", "input format (default: from the file extension, else from the content)", {
       choices: ["jsonl", "csv", "edit"],
     }),
-    concurrency: option("--concurrency <n>", "intakes changed at once, 1 to 64 (default 4); one intake's changes go in file order"),
+    concurrency: option(
+      "--concurrency <n>",
+      `intakes changed at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); one intake's changes go in file order`,
+      { parse: parseConcurrency },
+    ),
     continueOnError: option(
       "--continue-on-error",
       "keep sending after a failed change (a 401 or an unreachable API still stops the batch)",
     ),
-    results: option("--results <file>", "also append each result as a JSON line to this file (created 0600)"),
+    results: option("--results <file>", "also append each result as a JSON line to this file (created 0600)", { parse: parseResultsFile }),
     skipApplied: option(
       "--skip-applied <results>",
       "skip lines whose result in this earlier results file was applied (same line and image_id); a file not written yet skips none",
