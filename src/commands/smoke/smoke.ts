@@ -70,7 +70,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     startedAt,
   };
   const output = await import("../../output/smoke.js");
-  ctx.io.stdout.write(ctx.json ? output.renderSmokeJson(report) : output.renderSmokeSteps(report, ctx.io.stdout, ctx.io.color.stdout));
+  await ctx.print({ jsonBody: output.renderSmokeJson(report), text: (stream, color) => output.renderSmokeSteps(report, stream, color) });
   if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
   if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null || interrupted);
   if (interrupted) throw interruptedSmoke(state, runs);
