@@ -19,7 +19,9 @@ import { shellQuote } from "../args.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
-import { DEFAULT_CONCURRENCY } from "./index.js";
+
+/** Intakes changed at once unless --concurrency says (its bounds: the option, in index.ts). */
+const DEFAULT_CONCURRENCY = 4;
 
 /** What `intake apply` runs with, flags read. */
 export interface ApplyOptions extends Omit<BatchOptions, "done"> {

@@ -36,9 +36,8 @@ function parseDays(text: string): number {
   return Number(text);
 }
 
-/** `intake apply --concurrency`: intakes changed at once. */
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 64;
+/** `intake apply --concurrency`: intakes changed at once, at most. */
+const MAX_CONCURRENCY = 64;
 
 function parseConcurrency(text: string): number {
   const concurrency = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
@@ -174,7 +173,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     }),
     concurrency: option(
       "--concurrency <n>",
-      `intakes changed at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); one intake's changes go in file order`,
+      `intakes changed at once, 1 to ${MAX_CONCURRENCY} (default 4); one intake's changes go in file order`,
       { parse: parseConcurrency },
     ),
     continueOnError: option(
