@@ -4,6 +4,18 @@ import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
+// One now: the wall clock is read by src/clock.ts alone, handed down as the run's clock, so a test can fix it.
+const ONE_NOW = [
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message: "read the time from the run's clock (ctx.clock, or a Clock passed in), not Date.now(): src/clock.ts alone reads it",
+  },
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: "new Date() reads the wall clock: use new Date(clock.now()) with the run's clock (src/clock.ts alone reads it)",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", ".test-build/", ".bench/", "coverage/", "src/records/validators/"] },
   js.configs.recommended,
@@ -49,22 +61,25 @@ export default tseslint.config(
       "max-len": ["error", { code: 160, ignoreUrls: true, ignoreStrings: false, ignoreTemplateLiterals: false }],
       // Required on first use, so a run that needs none of them never loads them (start-up): colour, tables and node:os.
       "@typescript-eslint/no-require-imports": ["error", { allow: ["^chalk$", "^cli-table3$", "^node:os$"] }],
-      // One now: the wall clock is read by src/clock.ts alone, handed down as the run's clock, so a test can fix it.
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: "read the time from the run's clock (ctx.clock, or a Clock passed in), not Date.now(): src/clock.ts alone reads it",
-        },
-        {
-          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: "new Date() reads the wall clock: use new Date(clock.now()) with the run's clock (src/clock.ts alone reads it)",
-        },
-      ],
+      "no-restricted-syntax": ["error", ...ONE_NOW],
     },
   },
   {
     files: ["src/clock.ts"],
     rules: { "no-restricted-syntax": "off" },
+  },
+  {
+    // A command hands what it found to the one printer (Context.print); JSON is written there and by the presenters in src/output/.
+    files: ["src/commands/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...ONE_NOW,
+        {
+          selector: "CallExpression[callee.object.name='JSON'][callee.property.name='stringify']",
+          message: "commands do not write JSON: return it through ctx.print (src/context.ts) or a presenter in src/output/",
+        },
+      ],
+    },
   },
 );

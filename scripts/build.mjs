@@ -57,6 +57,7 @@ const COLD_SOURCES = {
   "src/commands/journal/journal.ts": "journal",
   "src/commands/undo/undo.ts": "undo",
   "src/api/proxy.ts": "proxy",
+  "src/output/pager.ts": "pager",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [

@@ -9,9 +9,9 @@ import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from ".
 import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
 import { authError, usageError } from "./errors.js";
-import type { IO } from "./io.js";
+import { writeOut, type IO, type OutputStream } from "./io.js";
 import { styler, type Styler } from "./output/style.js";
-import { cleanForTerminal } from "./sanitize.js";
+import { cleanForTerminal, jsonBody, jsonDocument } from "./sanitize.js";
 import { maskTokenInUse } from "./secrets.js";
 import { VERSION } from "./version.js";
 
@@ -19,7 +19,26 @@ export interface GlobalOptions extends GlobalFlags {
   json: boolean;
   verbose: boolean;
   color: boolean;
+  /** `--no-pager` makes it false. */
+  pager: boolean;
 }
+
+/**
+ * What a command found and how to show it; `Context.print` chooses the form once for the run
+ * (docs/cli.md, Output): the JSON under --json, else the text, through the pager when `paged`.
+ */
+export type Shown = (
+  | { json: unknown }
+  /** JSON text printed as it is (an answer's body as received, a presenter's document), its controls escaped. */
+  | { jsonBody: string }
+) & {
+  /** The text for stdout: tables fit `stream`'s width, TSV when it is not a terminal; coloured when `color`. None: nothing. */
+  text?: (stream: OutputStream, color: boolean) => string | Promise<string>;
+  /** A line for stderr instead of (or after) the text, not under --json: "Set timeout = 10 in profile …". */
+  note?: string;
+  /** Long text on a terminal goes through the pager (`journal`, `intake list`, `intake show`, `help`). */
+  paged?: boolean;
+};
 
 /** What a command reaches the outside world through, when the caller (a test) passes its own. */
 export interface Services {
@@ -76,6 +95,17 @@ export class Context {
   /** Styles for stderr messages. */
   get err(): Styler {
     return styler(this.io.color.stderr);
+  }
+
+  /** The one printer of a command's result on stdout. */
+  async print(shown: Shown): Promise<void> {
+    if (this.json) {
+      this.io.stdout.write("jsonBody" in shown ? jsonBody(shown.jsonBody) : jsonDocument(shown.json));
+      return;
+    }
+    if (shown.text)
+      await writeOut(this.io, await shown.text(this.io.stdout, this.io.color.stdout), shown.paged === true && this.globals.pager);
+    if (shown.note !== undefined) this.info(shown.note);
   }
 
   warn(message: string): void {

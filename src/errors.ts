@@ -71,6 +71,28 @@ export const interruptedError = (message: string, options?: CliErrorOptions) =>
   new CliError("interrupted", EXIT.interrupted, message, options);
 export const failure = (message: string, options?: CliErrorOptions) => new CliError("failure", EXIT.failure, message, options);
 
+/** An error's JSON form (docs/cli.md, Output): the line on stderr under --json, and the `error` of a batch's results and a smoke report. */
+export interface ErrorJson {
+  code: ErrorCode;
+  exit_code: ExitCode;
+  status: number | null;
+  service_code: number | string | null;
+  message: string;
+  hint: string | null;
+}
+
+/** The one place an error becomes JSON; `clean` masks what must not be printed (a token a server echoed). */
+export function errorJson(error: CliError, clean: (text: string) => string = (text) => text): ErrorJson {
+  return {
+    code: error.code,
+    exit_code: error.exitCode,
+    status: error.status ?? null,
+    service_code: error.serviceCode ?? null,
+    message: clean(error.message),
+    hint: error.hint ? clean(error.hint) : null,
+  };
+}
+
 /** The one map from an HTTP error status to the CLI's error kind (docs/cli.md, exit codes). */
 export function errorForStatus(status: number, message: string, options: CliErrorOptions = {}): CliError {
   const withStatus = { ...options, status };

@@ -8,6 +8,8 @@ export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;
+  /** The terminal's height: what the pager compares the output with. */
+  rows?: number;
 }
 
 export interface IO {
@@ -32,7 +34,13 @@ export interface ClosedStdout {
 }
 
 /** What `processStdout` uses of Node's stdout; tests hand in their own stream. */
-export type StdoutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; fd?: number; errored?: Error | null };
+export type StdoutStream = NodeJS.WritableStream & {
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
+  fd?: number;
+  errored?: Error | null;
+};
 
 /**
  * Node's stdout, with its write errors answered once: EPIPE ends the run quietly (see
@@ -60,6 +68,9 @@ export function processStdout(stream: StdoutStream = process.stdout): { stdout: 
     get columns() {
       return stream.columns;
     },
+    get rows() {
+      return stream.rows;
+    },
     write(chunk: string) {
       const flowing = stream.write(chunk);
       // A file or a pipe that refuses the write (ENOSPC, EPIPE) fails the stream at once.
@@ -75,7 +86,34 @@ export function processStdout(stream: StdoutStream = process.stdout): { stdout: 
 
 /** `--wide`: the same stream with no width, so tables show every cell whole (docs/cli.md, Output). */
 export function withoutWidth(stream: OutputStream): OutputStream {
-  return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY };
+  return { write: (chunk: string) => stream.write(chunk), isTTY: stream.isTTY, rows: stream.rows };
+}
+
+/**
+ * Whether `text` fills more lines of the terminal than it has (its lines wrapped at its width).
+ * False when the height is unknown: a pipe, a file, a test's buffer.
+ */
+export function longerThanScreen(text: string, stream: OutputStream): boolean {
+  const rows = stream.isTTY === true ? stream.rows : undefined;
+  if (rows === undefined || rows <= 0) return false;
+  const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : Infinity;
+  let used = 0;
+  for (const line of text.replace(/\n$/, "").split("\n")) {
+    // Colour codes take no room on the screen.
+    used += Math.max(1, Math.ceil(line.replace(/\u001b\[[0-9;]*m/g, "").length / columns));
+    // The last line of the screen is the shell's prompt's.
+    if (used >= rows) return true;
+  }
+  return false;
+}
+
+/** Writes `text` to stdout, through the pager when `paged` and it is longer than the terminal (docs/cli.md, the pager). */
+export async function writeOut(io: IO, text: string, paged: boolean): Promise<void> {
+  if (paged && longerThanScreen(text, io.stdout)) {
+    const { pageText } = await import("./output/pager.js");
+    if (await pageText(io, text)) return;
+  }
+  if (text !== "") io.stdout.write(text);
 }
 
 /** The streams of Node's that a run has opened: the ones `exit` waits for. */

@@ -5,7 +5,7 @@
 import { CommanderError, type Command } from "commander";
 import type { Transport } from "./api/transport.js";
 import type { Clock } from "./clock.js";
-import { CliError, EXIT, toCliError, usageError } from "./errors.js";
+import { CliError, errorJson, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, openedStreams, processIO, withoutWidth, type IO } from "./io.js";
 import { cleanForTerminal } from "./sanitize.js";
 import { styler } from "./output/style.js";
@@ -106,17 +106,7 @@ export function report(io: IO, error: CliError, json: boolean, verbose: boolean)
   // The stored token too: a server may echo whatever it was sent, so anything shaped like a JWT is masked.
   const clean = (text: string) => redactSecrets(text, [io.env.FOODCTL_TOKEN]);
   if (json) {
-    const body = {
-      error: {
-        code: error.code,
-        exit_code: error.exitCode,
-        status: error.status ?? null,
-        service_code: error.serviceCode ?? null,
-        message: clean(error.message),
-        hint: error.hint ? clean(error.hint) : null,
-      },
-    };
-    io.stderr.write(`${JSON.stringify(body)}\n`);
+    io.stderr.write(`${JSON.stringify({ error: errorJson(error, clean) })}\n`);
   } else {
     io.stderr.write(`${styler(io.color.stderr).red("error:")} ${cleanForTerminal(clean(error.message))}\n`);
     if (error.hint) io.stderr.write(`hint: ${cleanForTerminal(clean(error.hint))}\n`);

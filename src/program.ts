@@ -9,13 +9,15 @@ import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from 
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
 import { endHelp, programOptions } from "./help.js";
-import type { IO, OutputStream } from "./io.js";
+import { writeOut, type IO, type OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
 export interface ProgramState {
   exitCode: number;
   /** commander's message for a bad command line, on one line. */
   parseMessage: string;
+  /** The first option value its `parse` refused: thrown once the whole line is read, so `--json` anywhere on it counts. */
+  optionError?: unknown;
 }
 
 const ROOT_EXAMPLES = `
@@ -33,10 +35,20 @@ function helpWidth(stream: OutputStream): number {
   return stream.isTTY === true && typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
 }
 
-function toOption(spec: OptionSpec): Option {
+function toOption(spec: OptionSpec, state: ProgramState): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   if (spec.choices) option.choices(spec.choices);
+  const parse = spec.parse;
+  if (parse)
+    option.argParser((text: string) => {
+      try {
+        return parse(text);
+      } catch (error) {
+        state.optionError ??= error;
+        return undefined;
+      }
+    });
   return option;
 }
 
@@ -47,10 +59,11 @@ function readGlobals(command: Command): GlobalOptions {
     apiUrl: input.text("apiUrl"),
     user: input.text("user"),
     timeout: input.text("timeout"),
-    retries: input.text("retries"),
+    retries: input.value("retries") as number | undefined,
     json: input.flag("json"),
     verbose: input.flag("verbose"),
     color: input.on("color"),
+    pager: input.on("pager"),
     journal: input.on("journal"),
     tz: input.text("tz"),
   };
@@ -63,6 +76,7 @@ function readGlobals(command: Command): GlobalOptions {
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout);
+  const help = helpTaker(io);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -78,7 +92,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       minWidthToWrap: 20,
     })
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: help.writeOut,
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
       getErrHelpWidth: () => helpWidth(io.stderr),
@@ -87,7 +101,11 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       getErrHasColors: () => false,
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
-  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option, state));
+  // A refused option value, once commander has read the whole line (before any command runs).
+  program.hook("preAction", () => {
+    if (state.optionError !== undefined) throw state.optionError;
+  });
   endHelp(
     program,
     { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
@@ -109,7 +127,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
-    for (const option of verb.options ?? []) command.addOption(toOption(option));
+    for (const option of verb.options ?? []) command.addOption(toOption(option, state));
     endHelp(command, { examples: verb.examples, notes }, width);
     return command.action(execute(verb));
   };
@@ -117,8 +135,26 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  addHelpCommand(program, state, width);
+  addHelpCommand(program, state, width, async (command) => {
+    // Long help on a terminal is paged (docs/cli.md, the pager).
+    await writeOut(io, help.take(command), program.opts<{ pager?: boolean }>().pager !== false);
+  });
   return program;
+}
+
+/** Commander's help text, written to stdout, or taken (by `help`, to page it). */
+function helpTaker(io: IO): { writeOut: (text: string) => void; take: (command: Command) => string } {
+  let taken: string[] | undefined;
+  return {
+    writeOut: (text) => void (taken ? taken.push(text) : io.stdout.write(text)),
+    take(command) {
+      taken = [];
+      command.outputHelp();
+      const text = taken.join("");
+      taken = undefined;
+      return text;
+    },
+  };
 }
 
 /** A group not declared yet (its options, action, help and commands): the declaration, run once by `commandsOf`. */
@@ -168,12 +204,12 @@ function addNoun(
 }
 
 /** `foodctl help intake show` is `foodctl intake show --help`. */
-function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
+function addHelpCommand(program: Command, state: ProgramState, width: () => number, showHelp: (command: Command) => Promise<void>): void {
   const help = program
     .command("help")
     .argument("[command...]", "a command, e.g. intake show")
     .description("show the help of a command")
-    .action((words: string[]) => {
+    .action(async (words: string[]) => {
       let target = program;
       for (const word of words) {
         const next = commandsOf(target).find((command) => command.name() === word);
@@ -182,7 +218,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       }
       // A group's help lists its commands.
       commandsOf(target);
-      target.outputHelp();
+      await showHelp(target);
       state.exitCode = 0;
     });
   endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);

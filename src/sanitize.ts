@@ -32,6 +32,16 @@ export function jsonDocument(value: unknown): string {
   return `${escapeJsonControls(JSON.stringify(value, null, 2))}\n`;
 }
 
+/** A value as one line of JSON Lines (as `intake apply` reads them), no trailing newline. */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** A text from outside quoted for a message, its quotes and controls escaped: `"not a url\n"`. */
+export function quoted(text: string): string {
+  return JSON.stringify(text);
+}
+
 /** A JSON body as received, for --json: the same bytes except escaped controls, and a trailing newline. */
 export function jsonBody(raw: string): string {
   const escaped = escapeJsonControls(raw);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import { usageError } from "../errors.js";
+import { errorJson, usageError, type CliError, type ErrorJson } from "../errors.js";
 import { notRegularFile } from "../files.js";
 import { isPlainRecord } from "../intake/records.js";
 import { readId } from "./jsonl.js";
@@ -15,11 +15,12 @@ import { ProblemList, type BatchProblem } from "./problems.js";
 export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run"] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
-export interface BatchResultError {
-  code: string;
-  exit_code: number;
-  status: number | null;
-  message: string;
+/** A failed line's error: the fields of the one JSON form of an error that docs/batch.md names. */
+export type BatchResultError = Pick<ErrorJson, "code" | "exit_code" | "status" | "message">;
+
+export function resultError(error: CliError): BatchResultError {
+  const { code, exit_code, status, message } = errorJson(error);
+  return { code, exit_code, status, message };
 }
 
 /** One field of one position that the change moved, read before and after it. */

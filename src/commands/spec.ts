@@ -7,6 +7,7 @@
  * how to add a verb or an option.
  */
 import type { Context } from "../context.js";
+import { usageError } from "../errors.js";
 
 /** Values a shell offers for an option or argument: a fixed list, or a lookup the CLI answers (`foodctl __complete <kind>`). */
 export type Completion = readonly string[] | { lookup: "profiles" | "sandbox-users" };
@@ -25,6 +26,11 @@ export interface OptionSpec {
   defaultValue?: string;
   choices?: readonly string[];
   complete?: Completion;
+  /**
+   * Turns the option's text into its value, or refuses it with a usage error (commander's
+   * argParser): the check lives with the option, and the verb reads the value.
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** An argument as a verb declares it: the notation in its name says what the verb reads (see `ArgValue`). */
@@ -32,9 +38,14 @@ export interface Arg<N extends string = string> extends ArgSpec {
   name: N;
 }
 
-/** An option as a verb declares it: the notation in its flags says what the verb reads (see `OptionValue`). */
+/** An option as a verb declares it: the notation in its flags says what the verb reads (see `OptionValue`), or its `parse`. */
 export interface Opt<F extends string = string> extends OptionSpec {
   flags: F;
+}
+
+/** An option whose text `parse` turns into a value of type V. */
+export interface ParsedOpt<F extends string, V> extends Opt<F> {
+  parse: (text: string) => V;
 }
 
 /** `arg("<image_id>", "the intake's id")`; a third value gives the shell its values. */
@@ -42,12 +53,14 @@ export function arg<const N extends string>(name: N, description?: string, compl
   return complete ? { name, description, complete } : { name, description };
 }
 
-/** `option("--salt <level>", "none, low, medium or high", { complete: LEVELS })`. */
-export function option<const F extends string>(
+/** `option("--salt <level>", "none, low, medium or high", { complete: LEVELS })`; `{ parse }` types its value. */
+export function option<const F extends string, V>(
   flags: F,
   description: string,
-  more: Omit<OptionSpec, "flags" | "description"> = {},
-): Opt<F> {
+  more: Omit<OptionSpec, "flags" | "description" | "parse"> & { parse: (text: string) => V },
+): ParsedOpt<F, V>;
+export function option<const F extends string>(flags: F, description: string, more?: Omit<OptionSpec, "flags" | "description">): Opt<F>;
+export function option(flags: string, description: string, more: Omit<OptionSpec, "flags" | "description"> = {}): Opt {
   return { flags, description, ...more };
 }
 
@@ -72,7 +85,7 @@ export type None = Record<never, never>;
 
 /** What a verb with these arguments and options reads from its command line, one field each. */
 export type Input<A extends Args = None, O extends Options = None> = { [K in keyof A]: ArgValue<A[K]["name"]> } & {
-  [K in keyof O]: OptionValue<O[K]["flags"]>;
+  [K in keyof O]: O[K] extends ParsedOpt<string, infer V> ? V | undefined : OptionValue<O[K]["flags"]>;
 };
 
 /** What the command line gave a verb, as commander hands it over. */
@@ -110,6 +123,11 @@ export class RawInput {
     return typeof value === "string" ? value : undefined;
   }
 
+  /** An option's value as its `parse` made it (the text when it has none). */
+  value(name: string): unknown {
+    return this.options[name];
+  }
+
   /** Each declared argument and option, read as its notation says (`ArgValue`, `OptionValue`). */
   read(args: Args, options: Options): Record<string, unknown> {
     const read: Record<string, unknown> = {};
@@ -117,7 +135,7 @@ export class RawInput {
       read[key] = name.includes("...") ? this.list(index) : name.startsWith("[") ? this.list(index)[0] : this.arg(index);
     });
     for (const [key, { flags }] of Object.entries(options)) {
-      read[key] = /[<[]/.test(flags) ? this.text(key) : flags.includes("--no-") ? this.on(key) : this.flag(key);
+      read[key] = /[<[]/.test(flags) ? this.value(key) : flags.includes("--no-") ? this.on(key) : this.flag(key);
     }
     return read;
   }
@@ -231,8 +249,20 @@ export interface ChangeFlags {
  */
 export const forceOption = (description: string): Opt<"--force"> => option("--force", description);
 
+/** `--results <file>` of `intake apply` and `undo --batch`: a file beside stdout, which carries the results already. */
+export function parseResultsFile(path: string): string {
+  if (path === "-" || path === "") throw usageError("--results takes a file name (the results already go to stdout)");
+  return path;
+}
+
 /** The one spelling of the confirmation skip, for every verb that asks: `yes: YES_OPTION`. */
 export const YES_OPTION = option("-y, --yes", "do not ask (required when not on a terminal)");
+
+/** `--retries <n>`: 0 to 10 extra attempts. */
+export function parseRetries(text: string): number {
+  if (!/^[0-9]{1,2}$/.test(text) || Number(text) > 10) throw usageError(`--retries must be a whole number from 0 to 10, got "${text}"`);
+  return Number(text);
+}
 
 /** Options of every command, shown in each command's help under "Global Options". */
 export const CONNECTION_OPTIONS: OptionSpec[] = [
@@ -241,7 +271,7 @@ export const CONNECTION_OPTIONS: OptionSpec[] = [
   { flags: "--user <id>", description: "act for this APIUser, sent as user_id (env FOODCTL_USER)" },
   { flags: "--tz <zone>", description: "the user's IANA time zone, for dates and times shown (env FOODCTL_TZ; config key timezone)" },
   { flags: "--timeout <seconds>", description: "per-request timeout (env FOODCTL_TIMEOUT; default 30)" },
-  { flags: "--retries <n>", description: "extra attempts for network errors, 429 and 502/503/504 (default 2)" },
+  { flags: "--retries <n>", description: "extra attempts for network errors, 429 and 502/503/504 (default 2)", parse: parseRetries },
 ];
 
 const JSON_OPTION: OptionSpec = { flags: "--json", description: "machine output: one JSON document on stdout, errors as JSON on stderr" };
@@ -251,6 +281,7 @@ export const OUTPUT_OPTIONS: OptionSpec[] = [
   { flags: "--wide", description: "tables show every cell whole instead of fitting the terminal" },
   { flags: "--verbose", description: "HTTP trace on stderr, Authorization masked (env FOODCTL_DEBUG=1)" },
   { flags: "--no-color", description: "no colour (also NO_COLOR; FORCE_COLOR forces it)" },
+  { flags: "--no-pager", description: "no pager for long output on a terminal (also an empty FOODCTL_PAGER)" },
   { flags: "--no-journal", description: "do not record changes in the journal (config key journal)" },
 ];
 

@@ -45,6 +45,11 @@ export function renderStartJson(url: string, users: SandboxUserView[], extra: Re
   return `${JSON.stringify({ url, ...extra, users: list })}\n`;
 }
 
+/** `sandbox stop --json`: one line, as the start line is. */
+export function renderStopJson(record: { pid: number; port: number; url: string }, stale: boolean): string {
+  return `${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`;
+}
+
 /**
  * On a terminal: the URL, the users (tokens cut to the width unless `--wide`), one export line
  * to copy and how to stop. Piped: the URL, then one tab-separated row per user with the whole token.

@@ -3,6 +3,7 @@
  * a JUnit XML report, and the loud message of a failed restore. Pure: data in, text out. The
  * caller has masked tokens; terminal-unsafe characters are replaced here.
  */
+import type { ErrorJson } from "../errors.js";
 import type { OutputStream } from "../io.js";
 import { cleanForTerminal, jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
@@ -16,7 +17,7 @@ export interface SmokeStepReport {
   result: StepResultName;
   ms: number;
   detail: string;
-  error: { code: string; exit_code: number; status: number | null; message: string; hint: string | null } | null;
+  error: Omit<ErrorJson, "service_code"> | null;
 }
 
 export interface RestoreFailure {

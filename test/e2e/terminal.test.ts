@@ -4,13 +4,13 @@
  * the time and memory a huge image costs, and the editor run from the cold file with the terminal inherited.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IntakeRecord } from "../../src/sandbox/render.js";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
 import { blackPng, twoTone } from "../fixtures/images.js";
-import { baseEnv, cliBin, collect, runTempDir } from "../helpers/cli.js";
+import { baseEnv, cliBin, collect, expectExit, runCli, runTempDir } from "../helpers/cli.js";
 import { faults, startFaultServer } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
 
@@ -20,9 +20,13 @@ const PEAK_MEMORY = resolve(import.meta.dirname, "../fixtures/peakMemory.mjs");
 describe("in a terminal, the built CLI", () => {
   const sandbox = withSandbox({}, { perTest: false });
 
-  function inTerminal(args: string, env: Record<string, string> = {}, nodeArgs = "") {
-    const command = `stty cols 80 rows 40; exec "${process.execPath}" ${nodeArgs} "${cliBin()}" ${args}`;
-    const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+  function inTerminal(args: string, env: Record<string, string | undefined> = {}, rows = 40, nodeArgs = "") {
+    return collect(terminalChild(args, env, rows, nodeArgs), { timeoutMs: 60_000 });
+  }
+
+  function terminalChild(args: string, env: Record<string, string | undefined> = {}, rows = 40, nodeArgs = "") {
+    const command = `stty cols 80 rows ${rows}; exec "${process.execPath}" ${nodeArgs} "${cliBin()}" ${args}`;
+    return spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
       env: baseEnv({
         FOODCTL_API_URL: sandbox.handle.url,
         FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
@@ -36,11 +40,13 @@ describe("in a terminal, the built CLI", () => {
         COLORTERM: undefined,
         TMUX: undefined,
         STY: undefined,
+        // The pager is the test's to choose: none of the developer's.
+        PAGER: undefined,
+        LESS: undefined,
         ...env,
       }),
       stdio: ["pipe", "pipe", "pipe"],
     });
-    return collect(child, { timeoutMs: 60_000 });
   }
 
   it("draws intake 1002's picture in half-blocks below the summary (no image protocol)", async () => {
@@ -79,7 +85,7 @@ describe("in a terminal, the built CLI", () => {
       server.route("GET /images/huge.png", { kind: "raw", status: 200, body: blackPng(10_000, 10_000) });
       const peakFile = join(runTempDir("foodctl-peak-"), "peak.json");
       const env = { FOODCTL_API_URL: server.url, FOODCTL_TOKEN: await signTestToken(), FOODCTL_TEST_PEAK_FILE: peakFile };
-      const run = await inTerminal("intake show 1002 --image", env, `--import "${PEAK_MEMORY}"`);
+      const run = await inTerminal("intake show 1002 --image", env, 40, `--import "${PEAK_MEMORY}"`);
       expect(run.code, run.stdout).toBe(0);
       expect(run.stdout).toContain("spaghetti bolognese");
       expect(run.stdout).toContain(
@@ -109,5 +115,101 @@ describe("in a terminal, the built CLI", () => {
     expect(run.stdout).toMatch(/Fresh fruit salad +150 → 140/);
     const intake = sandbox.handle.intake(1002) as IntakeRecord;
     expect(intake.recipe_per_item?.find((item) => item.food_item_position === 2)?.serving_size).toBe(140);
+  });
+
+  describe("the pager (docs/cli.md, the pager)", () => {
+    const NOVEMBER = "intake list --from 2026-11-01 --to 2026-11-30";
+    /** A pager that keeps what it was given in a file, and shows nothing. */
+    function recordingPager(): { file: string; env: Record<string, string> } {
+      const file = join(runTempDir("foodctl-pager-"), "paged.txt");
+      return { file, env: { FOODCTL_PAGER: `cat > '${file}'`, NO_COLOR: "1" } };
+    }
+
+    it.each([
+      ["intake list", NOVEMBER, "Margherita pizza"],
+      ["intake show", "intake show 1002 --nutrients all", "Cholesterol"],
+      ["help", "help intake apply", "Examples:"],
+    ])("takes %s's output when it is longer than the screen", async (_name, args, expected) => {
+      const pager = recordingPager();
+      const run = await inTerminal(args, pager.env, 8);
+      expectExit(run, 0);
+      const paged = readFileSync(pager.file, "utf8");
+      expect(paged).toContain(expected);
+      expect(paged.split("\n").length).toBeGreaterThan(8);
+      // All of it went to the pager: nothing was written past it on the terminal.
+      expect(run.stdout.trim()).toBe("");
+    });
+
+    it("takes the journal's rows when they are longer than the screen", async () => {
+      const home = runTempDir("foodctl-pager-journal-");
+      const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"), XDG_STATE_HOME: home };
+      for (const grams of ["320", "330", "340"]) expectExit(await runCli(["intake", "set-quantity", "1001", grams], { env }), 0);
+      const pager = recordingPager();
+      const run = await inTerminal("journal", { ...pager.env, XDG_STATE_HOME: home }, 4);
+      expectExit(run, 0);
+      expect(readFileSync(pager.file, "utf8").match(/set-quantity/g)).toHaveLength(3);
+      expect(run.stdout.trim()).toBe("");
+    });
+
+    it("leaves output that fits the screen on the terminal", async () => {
+      const pager = recordingPager();
+      const run = await inTerminal("intake show 1001", pager.env, 40);
+      expectExit(run, 0);
+      expect(run.stdout).toContain("Margherita pizza");
+      expect(existsSync(pager.file)).toBe(false);
+    });
+
+    it("is never used for piped output, --json, --no-pager or an empty FOODCTL_PAGER", async () => {
+      const pager = recordingPager();
+      const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"), ...pager.env };
+      const piped = await runCli(NOVEMBER.split(" "), { env });
+      expectExit(piped, 0);
+      expect(piped.stdout).toContain("Margherita pizza");
+      const json = await inTerminal(`${NOVEMBER} --json`, pager.env, 8);
+      expectExit(json, 0);
+      expect(json.stdout).toContain('"intakes_list"');
+      const noPager = await inTerminal(`${NOVEMBER} --no-pager`, pager.env, 8);
+      expectExit(noPager, 0);
+      expect(noPager.stdout).toContain("Margherita pizza");
+      const empty = await inTerminal(NOVEMBER, { FOODCTL_PAGER: "", PAGER: `cat > '${pager.file}'` }, 8);
+      expectExit(empty, 0);
+      expect(empty.stdout).toContain("Margherita pizza");
+      expect(existsSync(pager.file)).toBe(false);
+    });
+
+    it("runs PAGER when FOODCTL_PAGER is unset, and says so when it cannot be run, printing without it", async () => {
+      const pager = recordingPager();
+      const run = await inTerminal(NOVEMBER, { PAGER: pager.env.FOODCTL_PAGER, NO_COLOR: "1" }, 8);
+      expectExit(run, 0);
+      expect(readFileSync(pager.file, "utf8")).toContain("Margherita pizza");
+      const missing = await inTerminal(NOVEMBER, { FOODCTL_PAGER: "no-such-pager-here", NO_COLOR: "1" }, 8);
+      expectExit(missing, 0);
+      expect(missing.stdout).toMatch(/warning: the pager "no-such-pager-here" could not be run \(exit 127\); printing without it/);
+      expect(missing.stdout).toContain("Margherita pizza");
+    });
+
+    it("ends with exit 0 and no error when less is quit before the end", async () => {
+      const child = terminalChild("help intake apply", { NO_COLOR: "1" }, 6);
+      let screen = "";
+      let quit = false;
+      // less -FRX shows the first screen and waits at its prompt: quit it there.
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+        screen += chunk;
+        if (!quit && screen.includes("Usage: foodctl intake apply")) {
+          quit = true;
+          setTimeout(() => child.stdin!.write("q"), 300);
+        }
+      });
+      const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+        child.on("close", (exitCode, exitSignal) => done([exitCode, exitSignal])),
+      );
+      clearTimeout(killer);
+      expect({ code, signal }, screen).toEqual({ code: 0, signal: null });
+      expect(screen).toContain("Usage: foodctl intake apply");
+      // The help's last line was never shown, and nothing complained.
+      expect(screen).not.toContain("see: man foodctl-intake-apply");
+      expect(screen).not.toMatch(/error|EPIPE/i);
+    });
   });
 });

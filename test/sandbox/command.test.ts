@@ -243,7 +243,7 @@ describe("--rate-limit and --strict", () => {
   }
 
   it("the started sandbox applies both: an unused field is a 400, alice's third request in the hour a 429, and the log shows both", async () => {
-    const parsed = parseSandboxOptions({ rateLimit: "2/1h", strict: true, env: false, detach: false } as Parameters<
+    const parsed = parseSandboxOptions({ rateLimit: parseRateLimit("2/1h"), strict: true, env: false, detach: false } as Parameters<
       typeof parseSandboxOptions
     >[0]);
     expect(parsed).toMatchObject({ rateLimit: { limit: 2, windowMs: 3_600_000 }, strict: true });

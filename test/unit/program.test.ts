@@ -195,6 +195,34 @@ describe("--json, --no-color and --wide are what commander read, errors included
     expect(expectJsonError(near, EXIT.usage, "usage").message).toBe("unknown command 'shw' (Did you mean show?)");
   });
 
+  it("refuses an option value where the option is declared, in the same words, as JSON when --json comes after it", async () => {
+    const cases: [string[], string][] = [
+      [["intake", "list", "--days", "0"], '--days must be a whole number of days from 1, got "0"'],
+      [["intake", "show", "1002", "--nutrients", "some"], '--nutrients takes "all", got "some"'],
+      [["--retries", "11", "intake", "show", "1002"], '--retries must be a whole number from 0 to 10, got "11"'],
+      [["sandbox", "--port", "70000"], '--port must be 0 to 65535, got "70000"'],
+      [["sandbox", "stop", "--port", "x"], '--port must be 0 to 65535, got "x"'],
+      [["sandbox", "--latency", "soon"], '--latency must be a whole number of milliseconds, got "soon"'],
+      [["smoke", "1002", "--junit", "-"], '--junit needs a file name, got "-"'],
+      [["journal", "--limit", "0"], '--limit must be a positive integer, got "0"'],
+      [["journal", "--intake", "x"], '--intake must be a positive integer, got "x"'],
+      [["intake", "apply", "fixes.jsonl", "--concurrency", "65"], '--concurrency must be a whole number from 1 to 64, got "65"'],
+      [["intake", "apply", "fixes.jsonl", "--concurrency", "2.5"], '--concurrency must be a whole number from 1 to 64, got "2.5"'],
+      [["intake", "apply", "fixes.jsonl", "--results", "-"], "--results takes a file name (the results already go to stdout)"],
+      [["undo", "--batch", "results.jsonl", "--results", ""], "--results takes a file name (the results already go to stdout)"],
+    ];
+    for (const [argv, message] of cases) {
+      expectErrorLine(await runFoodctl(argv), EXIT.usage, message);
+      const json = await runFoodctl([...argv, "--json"]);
+      expect(expectJsonError(json, EXIT.usage, "usage").message).toBe(message);
+      expect(json.stdout).toBe("");
+    }
+    // The first refused value on the line is the one reported; commander's own refusals come first.
+    const twice = await runFoodctl(["sandbox", "--port", "x", "--latency", "y"]);
+    expectErrorLine(twice, EXIT.usage, '--port must be 0 to 65535, got "x"');
+    expectErrorLine(await runFoodctl(["intake", "list", "--days", "0", "--bogus"]), EXIT.usage, "unknown option '--bogus'");
+  });
+
   it("words a refusal as text when --json is an option's value or an argument after --", async () => {
     expectErrorLine(await runFoodctl(["--profile", "--json", "intak"]), EXIT.usage, "unknown command 'intak' (Did you mean intake?)");
     expectErrorLine(await runFoodctl(["intake", "show", "1002", "--", "--json"]), EXIT.usage, /^error: too many arguments for 'show'/);

@@ -3,6 +3,7 @@ import { CliError } from "../../src/errors.js";
 import { isLoopbackHost } from "../../src/api/transport.js";
 import { checkApiUrl, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveSettings } from "../../src/config/settings.js";
 import type { ConfigData } from "../../src/config/store.js";
+import { parseRetries } from "../../src/commands/spec.js";
 
 const config: ConfigData = {
   profiles: {
@@ -155,13 +156,14 @@ describe("resolveSettings refusals", () => {
     expect(resolveSettings({ timeout: "3600" }, {}, config).timeoutSeconds).toBe(3600);
   });
 
-  it.each(["-1", "11", "abc", "1.5", "100", " 1"])("refuses --retries %j", (retries) => {
-    expect(usageFrom(() => resolveSettings({ retries }, {}, config)).message).toMatch(/^--retries must be/);
+  it.each(["-1", "11", "abc", "1.5", "100", " 1"])("refuses --retries %j where the option is declared", (retries) => {
+    expect(usageFrom(() => parseRetries(retries)).message).toBe(`--retries must be a whole number from 0 to 10, got "${retries}"`);
   });
 
   it("accepts --retries 0 to 10", () => {
-    expect(resolveSettings({ retries: "0" }, {}, config).retries).toBe(0);
-    expect(resolveSettings({ retries: "10" }, {}, config).retries).toBe(10);
+    expect(parseRetries("0")).toBe(0);
+    expect(parseRetries("10")).toBe(10);
+    expect(resolveSettings({ retries: 10 }, {}, config).retries).toBe(10);
   });
 });
 

@@ -7,7 +7,7 @@ import type { ApiClient } from "../../api/client.js";
 import type { Intake } from "../../records/intake.js";
 import type { BatchChange, ChangeList } from "../../batch/changeList.js";
 import { runInLanes } from "../../batch/lanes.js";
-import { resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";
+import { resultError, resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";
 import { runIntakeUpdate } from "../intakeUpdate.js";
 import type { UpdateOutcome } from "../pipeline.js";
 import { CliError, EXIT, toCliError } from "../../errors.js";
@@ -119,7 +119,7 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
     if (!options.continueOnError || stopsEveryChange(error)) run.stopped ??= "failure";
     return {
       ...base("failed"),
-      error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message },
+      error: resultError(error),
     };
   };
   let outcome: UpdateOutcome;

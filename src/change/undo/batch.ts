@@ -5,6 +5,7 @@
  * (and the intake still shows) is "already undone" and nothing is sent for it.
  */
 import { CliError, toCliError } from "../../errors.js";
+import { resultError } from "../../batch/results.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import type { IntakeState } from "../../journal/state.js";
 import type { UndoResult, UndoStatus, UndoSummary } from "../../output/undo.js";
@@ -120,7 +121,7 @@ async function undoEntry(run: UndoRun, state: BatchState, entry: JournalEntry, a
     if (stopsEveryChange(error)) state.stopped ??= "failure";
     return {
       ...result(refused ? "refused" : "failed"),
-      error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message },
+      error: resultError(error),
     };
   }
 }

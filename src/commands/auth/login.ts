@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { checkToken } from "../../config/token.js";
 import { usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
-import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
+import { cleanForTerminal } from "../../sanitize.js";
 import { prompt } from "../confirm.js";
 import { describeClaims } from "./describe.js";
 
@@ -39,17 +39,15 @@ export async function loginCommand(ctx: Context, options: { withToken: boolean }
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, token }));
   if (ctx.io.env.FOODCTL_TOKEN) ctx.warn("FOODCTL_TOKEN is set and takes precedence over the stored token");
 
-  if (ctx.json) {
-    const claims = described ?? { subject: null, role: null, expires_at: null, expired: false };
-    ctx.io.stdout.write(jsonDocument({ profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath }));
-  } else if (described) {
-    const expiry = described.expires_at ? `, expires ${described.expires_at}` : "";
-    const who = `${described.subject ?? "(no subject)"} (${described.role ?? "no role"})`;
-    ctx.io.stdout.write(cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`));
-  } else {
-    ctx.io.stdout.write(
-      `Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`,
-    );
-  }
+  const claims = described ?? { subject: null, role: null, expires_at: null, expired: false };
+  const who = `${described?.subject ?? "(no subject)"} (${described?.role ?? "no role"})`;
+  const expiry = described?.expires_at ? `, expires ${described.expires_at}` : "";
+  await ctx.print({
+    json: { profile, token_kind: checked.kind, ...claims, stored_in: ctx.configPath },
+    text: () =>
+      described
+        ? cleanForTerminal(`Logged in to profile "${profile}" as ${who}${expiry}\n`)
+        : `Logged in to profile "${profile}" with an opaque token (the server knows its subject and expiry: \`foodctl auth status --check\`)\n`,
+  });
   return 0;
 }

@@ -1,7 +1,6 @@
 import { resolveProfileName } from "../../config/settings.js";
 import { updateProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
-import { jsonDocument } from "../../sanitize.js";
 
 export async function logoutCommand(ctx: Context): Promise<number> {
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
@@ -12,8 +11,10 @@ export async function logoutCommand(ctx: Context): Promise<number> {
       return rest;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, removed: hadToken }));
-  else ctx.info(hadToken ? `Removed the token of profile "${profile}"` : `Profile "${profile}" has no stored token`);
+  await ctx.print({
+    json: { profile, removed: hadToken },
+    note: hadToken ? `Removed the token of profile "${profile}"` : `Profile "${profile}" has no stored token`,
+  });
   if (ctx.io.env.FOODCTL_TOKEN) ctx.warn("FOODCTL_TOKEN is still set in this environment");
   return 0;
 }

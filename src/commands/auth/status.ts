@@ -7,7 +7,7 @@ import { describeWait } from "../../clock.js";
 import { thousands } from "../../intake/amounts.js";
 import { formatApiDateTime } from "../../intake/dates.js";
 import { formatClock } from "../../output/time.js";
-import { cleanForTerminal, jsonDocument } from "../../sanitize.js";
+import { cleanForTerminal } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 import { describeClaims } from "./describe.js";
 
@@ -115,21 +115,22 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
     problem,
     server_check: check === null ? null : { accepted: check.accepted, status: check.status, quota: quotaJson(check.quota, now) },
   };
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonDocument(status));
-  } else {
-    const rows: Array<[string, string]> = [
-      ["profile", status.profile],
-      ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
-      ["acting for", status.user === null ? "the token's own user" : `user ${status.user}`],
-      ["token", status.token_source ? `from ${status.token_source}` : "none"],
-      ...tokenRows(kind, described, (await ctx.timeZone()) ?? "UTC"),
-    ];
-    if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
-    if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));
-    const width = Math.max(...rows.map(([key]) => key.length));
-    ctx.io.stdout.write(rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n");
-  }
+  await ctx.print({
+    json: status,
+    text: async () => {
+      const rows: Array<[string, string]> = [
+        ["profile", status.profile],
+        ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
+        ["acting for", status.user === null ? "the token's own user" : `user ${status.user}`],
+        ["token", status.token_source ? `from ${status.token_source}` : "none"],
+        ...tokenRows(kind, described, (await ctx.timeZone()) ?? "UTC"),
+      ];
+      if (check) rows.push(["server", `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`]);
+      if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));
+      const width = Math.max(...rows.map(([key]) => key.length));
+      return rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n";
+    },
+  });
   // After the status itself, so a script sees both; main prints it (as JSON under --json).
   if (problem) throw authError(problem, { hint: textProblem?.hint ?? "run `foodctl auth login` or set FOODCTL_TOKEN" });
   if (check && !check.accepted) {

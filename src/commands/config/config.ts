@@ -6,7 +6,6 @@ import { parsePositiveId } from "../../intake/ids.js";
 import { readTimeZone } from "../../intake/zones.js";
 import { renderTable } from "../../output/table.js";
 import { languageProblem } from "../../records/languages.js";
-import { jsonDocument } from "../../sanitize.js";
 import { redactSecrets } from "../../secrets.js";
 
 function checkKey(key: string): ConfigKey {
@@ -50,28 +49,26 @@ const NONE: Record<ConfigKey, string> = {
 export async function configList(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = CONFIG_KEYS.map((key) => ({ key, ...effective(settings, key) }));
-  if (ctx.json) {
-    const values = Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }]));
-    ctx.io.stdout.write(jsonDocument({ profile: settings.profile, path: ctx.configPath, settings: values }));
-    return 0;
-  }
-  if (ctx.io.stdout.isTTY) ctx.io.stdout.write(`profile ${settings.profile}${settings.profileExists ? "" : " (not stored yet)"}\n`);
-  ctx.io.stdout.write(
-    renderTable(ctx.io.stdout, {
-      head: ["key", "value", "source"],
-      rows: rows.map((row) => [row.key, row.value === null ? NONE[row.key] : String(row.value), row.source]),
-      flexible: [1, 2],
-      color: ctx.io.color.stdout,
-    }),
-  );
+  const values = Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }]));
+  const heading = `profile ${settings.profile}${settings.profileExists ? "" : " (not stored yet)"}\n`;
+  await ctx.print({
+    json: { profile: settings.profile, path: ctx.configPath, settings: values },
+    text: (stream, color) =>
+      (stream.isTTY ? heading : "") +
+      renderTable(stream, {
+        head: ["key", "value", "source"],
+        rows: rows.map((row) => [row.key, row.value === null ? NONE[row.key] : String(row.value), row.source]),
+        flexible: [1, 2],
+        color,
+      }),
+  });
   return 0;
 }
 
 export async function configGet(ctx: Context, keyText: string): Promise<number> {
   const key = checkKey(keyText);
   const { value } = effective(ctx.settings(), key);
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ key, value }));
-  else if (value !== null) ctx.io.stdout.write(`${value}\n`);
+  await ctx.print({ json: { key, value }, text: () => (value === null ? "" : `${value}\n`) });
   return 0;
 }
 
@@ -113,8 +110,7 @@ export async function configSet(ctx: Context, keyText: string, valueText: string
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
   const shown = typeof value === "boolean" ? (value ? "on" : "off") : value;
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: shown }));
-  else ctx.info(`Set ${key} = ${shown} in profile "${profile}"`);
+  await ctx.print({ json: { profile, key, value: shown }, note: `Set ${key} = ${shown} in profile "${profile}"` });
   return 0;
 }
 
@@ -130,13 +126,14 @@ export async function configUnset(ctx: Context, keyText: string): Promise<number
       return next;
     });
   }
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ profile, key, value: null, was_set: wasSet }));
-  else ctx.info(wasSet ? `Unset ${key} in profile "${profile}"` : `${key} was not set in profile "${profile}": nothing to unset`);
+  await ctx.print({
+    json: { profile, key, value: null, was_set: wasSet },
+    note: wasSet ? `Unset ${key} in profile "${profile}"` : `${key} was not set in profile "${profile}": nothing to unset`,
+  });
   return 0;
 }
 
 export async function configPathCommand(ctx: Context): Promise<number> {
-  if (ctx.json) ctx.io.stdout.write(jsonDocument({ path: ctx.configPath }));
-  else ctx.io.stdout.write(`${ctx.configPath}\n`);
+  await ctx.print({ json: { path: ctx.configPath }, text: () => `${ctx.configPath}\n` });
   return 0;
 }

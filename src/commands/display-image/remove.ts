@@ -5,7 +5,6 @@ import { parseImageIdArg } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
-import { jsonBody } from "../../sanitize.js";
 import type { ChangeFlags } from "../spec.js";
 
 export interface RemoveOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
@@ -23,7 +22,7 @@ export async function removeCommand(ctx: Context, options: RemoveOptions): Promi
   refuseUneditable(before);
   if (!dryRun && before.has_display_image === false) {
     ctx.info(`intake ${imageId} has no display image: nothing to remove`);
-    if (ctx.json) ctx.io.stdout.write(jsonBody(read.raw));
+    await ctx.print({ jsonBody: read.raw });
     return 0;
   }
   const question = `Remove the display image of intake ${imageId}${before.image_url ? ` (${before.image_url})` : ""}?`;

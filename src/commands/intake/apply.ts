@@ -18,8 +18,8 @@ import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutpu
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 64;
+/** Intakes changed at once unless --concurrency says (its bounds: the option, in index.ts). */
+const DEFAULT_CONCURRENCY = 4;
 
 /** What `intake apply` runs with, flags read. */
 export interface ApplyOptions extends Omit<BatchOptions, "done"> {
@@ -35,7 +35,7 @@ export interface ApplyOptions extends Omit<BatchOptions, "done"> {
 export interface ApplyFlags extends ChangeFlags {
   file: string;
   format: string | undefined;
-  concurrency: string | undefined;
+  concurrency: number | undefined;
   continueOnError: boolean;
   results: string | undefined;
   skipApplied: string | undefined;
@@ -44,19 +44,13 @@ export interface ApplyFlags extends ChangeFlags {
 
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
-  const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
-  const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
-  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
-    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${concurrencyText}"`);
-  }
   const { skipApplied, results } = options;
   if (skipApplied === "-" && file === "-")
     throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");
-  if (results === "-" || results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   return {
     // One of BatchFormat: commander refuses any other (the option's choices).
     format: options.format as BatchFormat | undefined,
-    concurrency,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     continueOnError: options.continueOnError === true,
     skipApplied,
     results,

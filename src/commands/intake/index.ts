@@ -11,6 +11,8 @@
  *     are added once by `src/program.ts`.
  *   - `examples`: a shell transcript, one command a line as a user types it.
  *   - `complete` on an option or argument gives the shell its values (see `Completion`).
+ *   - `parse` on an option turns its text into the value the verb reads, or refuses it with a
+ *     usage error (commander's argParser): `--days 0` is refused where `--days` is declared.
  *   - `parse` (where a verb needs it) checks or reshapes what was read; a usage error there
  *     sends nothing.
  *   - `run` loads the command module with `await import(...)` and calls it with what was
@@ -18,9 +20,38 @@
  * Adding an option: one entry in `options` (and the field in the command module's options).
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
+import { usageError } from "../../errors.js";
 import { LEVELS, MEASURES } from "../../intake/levels.js";
 import { LANGUAGE_CODES } from "../../records/languages.js";
-import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
+import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";
+
+/** What a window longer than a year needs (intake/dates.ts, MAX_WINDOW_DAYS). */
+const LONG_WINDOWS = "windows over 366 days need both --from and --to";
+
+function parseDays(text: string): number {
+  if (!/^[1-9][0-9]{0,5}$/.test(text)) {
+    // The hint only where the number was too large for a window at all.
+    const tooLarge = /^[0-9]{7,}$/.test(text);
+    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { ...(tooLarge && { hint: LONG_WINDOWS }) });
+  }
+  return Number(text);
+}
+
+/** `intake apply --concurrency`: intakes changed at once, at most. */
+const MAX_CONCURRENCY = 64;
+
+function parseConcurrency(text: string): number {
+  const concurrency = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
+    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
+  return concurrency;
+}
+
+/** `--nutrients all` prints every code of the answer; without it, the six totals. */
+function parseNutrients(text: string): "all" {
+  if (text === "all") return text;
+  throw usageError(`--nutrients takes "all", got "${text}"`, { hint: "without it, the six main totals are shown" });
+}
 
 /** The answer's language (`language` of the profile when not given); the service's ten ISO 639-2/T codes. */
 const languageOption = () =>
@@ -45,7 +76,7 @@ const list = verb(
         "--to <date>",
         "up to this date or time, the same forms (a day, in digits or words, up to its end); alone: the 7 days before it",
       ),
-      days: option("--days <n>", "the window's length in days (default 7; over 366 needs both --from and --to)"),
+      days: option("--days <n>", `the window's length in days (default 7; ${LONG_WINDOWS})`, { parse: parseDays }),
       language: languageOption(),
     },
     examples: `
@@ -67,6 +98,7 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
   options: {
     nutrients: option("--nutrients <which>", "all: every nutrient code of the answer, per intake and per item (default: the six)", {
       complete: ["all"],
+      parse: parseNutrients,
     }),
     image: option("--image", "draw the intake's image below it (the display image when attached); piped: its URL"),
     web: option("--web", "open the intake's image in the browser"),
@@ -161,12 +193,16 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     format: option("--format <format>", "input format (default: from the file extension, else from the content)", {
       choices: ["jsonl", "csv", "edit"],
     }),
-    concurrency: option("--concurrency <n>", "intakes changed at once, 1 to 64 (default 4); one intake's changes go in file order"),
+    concurrency: option(
+      "--concurrency <n>",
+      `intakes changed at once, 1 to ${MAX_CONCURRENCY} (default 4); one intake's changes go in file order`,
+      { parse: parseConcurrency },
+    ),
     continueOnError: option(
       "--continue-on-error",
       "keep sending after a failed change (a 401 or an unreachable API still stops the batch)",
     ),
-    results: option("--results <file>", "also append each result as a JSON line to this file (created 0600)"),
+    results: option("--results <file>", "also append each result as a JSON line to this file (created 0600)", { parse: parseResultsFile }),
     skipApplied: option(
       "--skip-applied <results>",
       "skip lines whose result in this earlier results file was applied (same line and image_id); a file not written yet skips none",

@@ -3,27 +3,14 @@ import { MAX_RESPONSE_BYTES } from "../../api/client.js";
 import { readPeriodTotals } from "../../api/answers.js";
 import { TransportError } from "../../api/transport.js";
 import { CliError, failure, usageError } from "../../errors.js";
-import { DEFAULT_WINDOW_DAYS, formatApiDateTime, MAX_WINDOW_DAYS, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
-import { jsonBody } from "../../sanitize.js";
+import { DEFAULT_WINDOW_DAYS, formatApiDateTime, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
 import { readDateOption } from "../dateOption.js";
 
 export interface ListOptions {
   from?: unknown;
   to?: unknown;
-  days?: unknown;
+  days?: number | undefined;
   language?: unknown;
-}
-
-function parseDays(text: unknown): number | undefined {
-  if (typeof text !== "string") return undefined;
-  if (!/^[1-9][0-9]{0,5}$/.test(text)) {
-    // The hint only where the number was too large for a window at all.
-    const tooLarge = /^[0-9]{7,}$/.test(text);
-    throw usageError(`--days must be a whole number of days from 1, got "${text}"`, {
-      ...(tooLarge && { hint: `windows over ${MAX_WINDOW_DAYS} days need both --from and --to` }),
-    });
-  }
-  return Number(text);
 }
 
 /** The window as sent, and the clock it is read on: a zone's name, or null for the user's unnamed one. */
@@ -57,7 +44,7 @@ export async function historyWindowFrom(options: ListOptions, instant: number, z
   };
   const from = read("--from", options.from, "start");
   const to = read("--to", options.to, "end");
-  const days = parseDays(options.days);
+  const days = options.days;
   const window = resolveHistoryWindow({ from, to, days }, now);
   if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
   const sentTo = window.toNow && zone === null ? new Date(window.to.getTime() + EARLIEST_ZONE_AHEAD_MS) : window.to;
@@ -114,6 +101,13 @@ function tooManyIntakes(error: unknown, window: SentWindow): unknown {
   );
 }
 
+function warnUnreadable(ctx: Context, unreadable: readonly { imageId: number | null; index: number; problem: string }[]): void {
+  for (const record of unreadable) {
+    const which = record.imageId === null ? `record ${record.index + 1}` : `intake ${record.imageId}`;
+    ctx.warn(`${which} of the list is unreadable and is shown as such: ${record.problem}`);
+  }
+}
+
 export async function listCommand(ctx: Context, options: ListOptions): Promise<number> {
   const zone = await ctx.timeZone();
   const window = await historyWindowFrom(options, ctx.now(), zone);
@@ -125,25 +119,23 @@ export async function listCommand(ctx: Context, options: ListOptions): Promise<n
   const result = await client.listIntakes(sent).catch((error: unknown) => {
     throw tooManyIntakes(error, window);
   });
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonBody(result.raw));
-    return 0;
-  }
-  for (const record of result.unreadable) {
-    const which = record.imageId === null ? `record ${record.index + 1}` : `intake ${record.imageId}`;
-    ctx.warn(`${which} of the list is unreadable and is shown as such: ${record.problem}`);
-  }
+  if (!ctx.json) warnUnreadable(ctx, result.unreadable);
   const intakes = result.data.intakes_list;
-  if (intakes.length === 0 && result.unreadable.length === 0) {
+  if (!ctx.json && intakes.length === 0 && result.unreadable.length === 0) {
     ctx.info(`no intakes of ${describeWindow(window, false)}`);
     return 0;
   }
-  const { renderIntakeList, renderPeriodTotals } = await import("../../output/intake.js");
-  const tty = ctx.io.stdout.isTTY === true;
-  if (tty) ctx.io.stdout.write(windowHeading(window, ctx.io.stdout.columns ?? 80));
-  ctx.io.stdout.write(renderIntakeList(intakes, ctx.io.stdout, ctx.io.color.stdout, { zone, unreadable: result.unreadable }));
-  // The period's totals, as the answer gives them: under the table on a terminal; piped, rows stay one per intake (--json has them).
-  const totals = tty ? readPeriodTotals(result.data) : null;
-  if (totals) ctx.io.stdout.write(`\n${renderPeriodTotals(totals, ctx.io.stdout, ctx.io.color.stdout)}`);
+  await ctx.print({
+    jsonBody: result.raw,
+    text: async (stream, color) => {
+      const { renderIntakeList, renderPeriodTotals } = await import("../../output/intake.js");
+      const heading = stream.isTTY ? windowHeading(window, stream.columns ?? 80) : "";
+      // The period's totals, as the answer gives them: under the table on a terminal; piped, rows stay one per intake (--json has them).
+      const totals = stream.isTTY ? readPeriodTotals(result.data) : null;
+      const table = renderIntakeList(intakes, stream, color, { zone, unreadable: result.unreadable });
+      return heading + table + (totals ? `\n${renderPeriodTotals(totals, stream, color)}` : "");
+    },
+    paged: true,
+  });
   return 0;
 }

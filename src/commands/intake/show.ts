@@ -1,17 +1,10 @@
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parseImageIdArg } from "../args.js";
-import { jsonBody } from "../../sanitize.js";
-
-/** `--nutrients all` prints every code of the answer; without it, the six totals. */
-function parseNutrients(value: unknown): "six" | "all" {
-  if (value === undefined) return "six";
-  if (value === "all") return "all";
-  throw usageError(`--nutrients takes "all", got "${String(value)}"`, { hint: "without it, the six main totals are shown" });
-}
 
 export interface ShowOptions {
-  nutrients?: unknown;
+  /** `all`, or the six totals when not given. */
+  nutrients?: "all" | undefined;
   image?: boolean;
   web?: boolean;
   language?: unknown;
@@ -19,7 +12,6 @@ export interface ShowOptions {
 
 export async function showCommand(ctx: Context, imageIdText: string, options: ShowOptions = {}): Promise<number> {
   const imageId = parseImageIdArg(imageIdText);
-  const nutrients = parseNutrients(options.nutrients);
   if (ctx.json && (options.image || options.web))
     throw usageError(`--${options.image ? "image" : "web"} shows the picture; --json prints the record`, {
       hint: "its URL: foodctl intake show <image_id> --json | jq -r .intake_info.image_url",
@@ -27,18 +19,20 @@ export async function showCommand(ctx: Context, imageIdText: string, options: Sh
   const language = await ctx.language(options.language);
   const client = language === undefined ? await ctx.client() : (await ctx.client()).derive({ language });
   const result = await client.getIntake(imageId);
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonBody(result.raw));
-    return 0;
-  }
-  const zone = await ctx.timeZone();
-  const { renderIntake } = await import("../../output/intake.js");
   const intake = result.data.intake_info;
-  ctx.io.stdout.write(renderIntake(intake, ctx.io.stdout, ctx.io.color.stdout, { zone, now: ctx.now() }));
-  if (nutrients === "all") {
-    const { renderAllNutrients } = await import("../../output/nutrients.js");
-    ctx.io.stdout.write(renderAllNutrients(intake, ctx.io.stdout, ctx.io.color.stdout));
-  }
+  await ctx.print({
+    jsonBody: result.raw,
+    text: async (stream, color) => {
+      const zone = await ctx.timeZone();
+      const { renderIntake } = await import("../../output/intake.js");
+      const shown = renderIntake(intake, stream, color, { zone, now: ctx.now() });
+      if (options.nutrients !== "all") return shown;
+      const { renderAllNutrients } = await import("../../output/nutrients.js");
+      return shown + renderAllNutrients(intake, stream, color);
+    },
+    // Not when the picture is drawn below it.
+    paged: !options.image,
+  });
   if (options.image || options.web) {
     const { drawIntakeImage, openIntakeImage } = await import("./showImage.js");
     if (options.image) await drawIntakeImage(ctx, client, intake);

@@ -15,7 +15,7 @@ import {
   type RgbaImage,
 } from "../../output/terminalImage.js";
 import type { Intake } from "../../records/intake.js";
-import { cleanForTerminal } from "../../sanitize.js";
+import { cleanForTerminal, quoted } from "../../sanitize.js";
 import { imageAddressProblem } from "./imageAddress.js";
 import { decodePixels, imageSizeProblem, MAX_SHOWN_IMAGE_BYTES, resample, uprightSize } from "./imagePixels.js";
 
@@ -39,7 +39,7 @@ export function imageUrlOf(intake: Intake): URL {
   try {
     url = new URL(text);
   } catch {
-    throw failure(`intake ${intake.image_id}: its image_url is not a URL: ${JSON.stringify(text)}`);
+    throw failure(`intake ${intake.image_id}: its image_url is not a URL: ${quoted(text)}`);
   }
   const local = url.protocol === "http:" && isLoopbackHost(url.hostname);
   if (url.protocol !== "https:" && !local)

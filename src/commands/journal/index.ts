@@ -1,15 +1,24 @@
 /** `foodctl journal`: the changes foodctl sent, and one entry's before → after. */
+import { usageError } from "../../errors.js";
+import { parsePositiveId } from "../../intake/ids.js";
 import { arg, commandNoun, option, verb } from "../spec.js";
+
+/** `--intake` and `--limit`: a positive whole number. */
+const positiveNumber = (flag: string) => (text: string) => {
+  const value = parsePositiveId(text);
+  if (value === null) throw usageError(`${flag} must be a positive integer, got "${text}"`);
+  return value;
+};
 
 const list = verb(
   "journal",
   "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome (--user: for that user)",
   {
     options: {
-      intake: option("--intake <image_id>", "only changes of this intake"),
+      intake: option("--intake <image_id>", "only changes of this intake", { parse: positiveNumber("--intake") }),
       since: option("--since <date>", "only entries from this date or time on (a date, an ISO 8601 time or words: `foodctl help dates`)"),
       until: option("--until <date>", "only entries up to this date or time (a day: up to its end)"),
-      limit: option("--limit <n>", "at most this many entries (on a terminal, 20 unless given)"),
+      limit: option("--limit <n>", "at most this many entries (on a terminal, 20 unless given)", { parse: positiveNumber("--limit") }),
       batch: option("--batch <results>", "only the applied lines of one `intake apply` run (its results file or batch id)"),
     },
     examples: `

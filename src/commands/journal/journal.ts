@@ -9,13 +9,12 @@ import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { readDateOption } from "../dateOption.js";
 import { journalStore } from "../journaled.js";
 import { batchEntries, lookupEntry } from "../../journal/entries.js";
-import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {
-  intake: string | undefined;
+  intake: number | undefined;
   since: string | undefined;
   until?: string | undefined;
-  limit: string | undefined;
+  limit: number | undefined;
   batch?: string | undefined;
 }
 
@@ -27,12 +26,8 @@ export const TERMINAL_LIMIT = 20;
  * none is known) at the instant `now`: a day is that whole day there.
  */
 async function readFilter(options: JournalOptions & { user: string | undefined }, zone: string, now: number): Promise<JournalFilter> {
-  const id = (name: string, value: string | undefined) => {
-    if (value === undefined) return undefined;
-    const parsed = parsePositiveId(value);
-    if (parsed === null) throw usageError(`--${name} must be a positive integer, got "${value}"`);
-    return parsed;
-  };
+  const user = options.user === undefined ? undefined : parsePositiveId(options.user);
+  if (user === null) throw usageError(`--user must be a positive integer, got "${options.user}"`);
   const { instantOf } = await import("../../intake/dateInput.js");
   const time = (flag: string, text: string | undefined, edge: "start" | "end") =>
     text === undefined ? undefined : instantOf(readDateOption(flag, text, edge, zone, now), zone, edge);
@@ -43,7 +38,7 @@ async function readFilter(options: JournalOptions & { user: string | undefined }
     const at = (time: number) => formatInstant(new Date(time).toISOString(), zone);
     throw usageError(`--since (${at(since)}) is after --until (${at(until)})`);
   }
-  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, until, limit: id("limit", options.limit) };
+  return { imageId: options.intake, userId: user, since, until, limit: options.limit };
 }
 
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
@@ -65,17 +60,17 @@ export async function journalCommand(ctx: Context, options: JournalOptions): Pro
   }
   const limit = filter.limit ?? (cut ? TERMINAL_LIMIT : undefined);
   const entries = limit === undefined ? matching : matching.slice(0, limit);
-  if (ctx.json) {
-    ctx.io.stdout.write(jsonDocument(entries));
-    return 0;
-  }
-  if (!entries.length) {
+  if (!ctx.json && !entries.length) {
     ctx.info(
       `no journal entries${Object.values(filter).some((value) => value !== undefined) ? " match" : " yet"} (${journalStore(ctx).path})`,
     );
     return 0;
   }
-  ctx.io.stdout.write(renderJournalRows(entries, ctx.io.stdout, ctx.io.color.stdout, { zone, now: ctx.now() }));
+  await ctx.print({
+    json: entries,
+    text: (stream, color) => renderJournalRows(entries, stream, color, { zone, now: ctx.now() }),
+    paged: true,
+  });
   const more = matching.length - entries.length;
   if (cut && more > 0) ctx.info(`${thousands(more)} more: --limit ${matching.length}`);
   return 0;
@@ -90,7 +85,11 @@ export async function journalShowCommand(ctx: Context, id: string): Promise<numb
   const read = await journalStore(ctx).query({ keep: (record) => record.id.startsWith(id) });
   warnUnreadable(ctx, read.unreadable);
   const entry = lookupEntry(read.entries, id);
-  if (ctx.json) ctx.io.stdout.write(jsonDocument(entry));
-  else ctx.io.stdout.write(renderJournalEntry(entry, ctx.io.stdout, ctx.io.color.stdout, { zone: await ctx.timeZone(), now: ctx.now() }));
+  const zone = await ctx.timeZone();
+  await ctx.print({
+    json: entry,
+    text: (stream, color) => renderJournalEntry(entry, stream, color, { zone, now: ctx.now() }),
+    paged: true,
+  });
   return 0;
 }

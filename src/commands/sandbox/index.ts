@@ -5,9 +5,13 @@ import { commandNoun, option, verb, type Input, type None } from "../spec.js";
 import type { SandboxCommandOptions, SandboxStopOptions, TokenKind } from "./options.js";
 
 // Parse steps beside the declarations (the types they return: options.ts): `--help` loads this file and nothing else of the command.
-function parsePort(given: string | undefined): number | undefined {
-  if (given === undefined) return undefined;
+function parsePort(given: string): number {
   if (!/^[0-9]{1,5}$/.test(given) || Number(given) > 65535) throw usageError(`--port must be 0 to 65535, got "${given}"`);
+  return Number(given);
+}
+
+function parseLatency(given: string): number {
+  if (!/^[0-9]{1,6}$/.test(given)) throw usageError(`--latency must be a whole number of milliseconds, got "${given}"`);
   return Number(given);
 }
 
@@ -15,8 +19,7 @@ const WINDOW_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000,
 const MAX_WINDOW_MS = 366 * WINDOW_UNITS.d!;
 
 /** `--rate-limit <n>[/<window>]`: n requests per rolling window, 24h unless given (100, 100/24h, 5/1s, 5/s, 30/10m). */
-export function parseRateLimit(given: string | undefined): RateLimitSpec | undefined {
-  if (given === undefined) return undefined;
+export function parseRateLimit(given: string): RateLimitSpec {
   const match = /^([1-9][0-9]{0,8})(?:\/([1-9][0-9]{0,5})?([smhd]))?$/.exec(given);
   const windowMs = match?.[3] === undefined ? WINDOW_UNITS.h! * 24 : Number(match[2] ?? 1) * WINDOW_UNITS[match[3]]!;
   if (!match || windowMs > MAX_WINDOW_MS) {
@@ -28,7 +31,7 @@ export function parseRateLimit(given: string | undefined): RateLimitSpec | undef
 }
 
 const START_OPTIONS = {
-  port: option("--port <n>", "port, 0 for any free one (default 8787)"),
+  port: option("--port <n>", "port, 0 for any free one (default 8787)", { parse: parsePort }),
   host: option("--host <addr>", "address to bind", { defaultValue: "127.0.0.1" }),
   state: option("--state <file>", "load and save the sandbox's state in this file"),
   env: option("--env", "print only export lines (FOODCTL_API_URL, FOODCTL_TOKEN; FOODCTL_USER for a manager), once listening"),
@@ -41,31 +44,28 @@ const START_OPTIONS = {
   rateLimit: option(
     "--rate-limit <n[/window]>",
     "APIUser tokens only: answer 429 past n requests in a rolling window (default 24h; e.g. 100/24h, 5/1s)",
+    { parse: parseRateLimit },
   ),
-  latency: option("--latency <ms>", "delay every API answer"),
+  latency: option("--latency <ms>", "delay every API answer", { parse: parseLatency }),
   strict: option("--strict", "check a client: refuse body fields a route does not use and string ids (default: accept and log them)"),
 };
 
 const STOP_OPTIONS = {
-  port: option("--port <n>", "the detached sandbox on this port"),
+  port: option("--port <n>", "the detached sandbox on this port", { parse: parsePort }),
   pidFile: option("--pid-file <file>", "the sandbox recorded in this file (by --detach --pid-file)"),
 };
 
 export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): SandboxCommandOptions {
-  const latencyText = input.latency;
-  if (latencyText !== undefined && !/^[0-9]{1,6}$/.test(latencyText)) {
-    throw usageError(`--latency must be a whole number of milliseconds, got "${latencyText}"`);
-  }
   const parsed: SandboxCommandOptions = {
-    port: parsePort(input.port),
+    port: input.port,
     host: input.host ?? "127.0.0.1",
     state: input.state,
     env: input.env,
     as: input.as,
     // Commander refuses any other kind (the option's choices).
     tokenKind: (input.tokenKind ?? "jwt") as TokenKind,
-    rateLimit: parseRateLimit(input.rateLimit),
-    latencyMs: latencyText === undefined ? undefined : Number(latencyText),
+    rateLimit: input.rateLimit,
+    latencyMs: input.latency,
     strict: input.strict,
     detach: input.detach,
     pidFile: input.pidFile,
@@ -76,7 +76,7 @@ export function parseSandboxOptions(input: Input<None, typeof START_OPTIONS>): S
 
 /** `sandbox stop --port <n> | --pid-file <file>`. */
 export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): SandboxStopOptions {
-  return { port: parsePort(input.port), pidFile: input.pidFile };
+  return { port: input.port, pidFile: input.pidFile };
 }
 
 const start = verb("sandbox", "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)", {

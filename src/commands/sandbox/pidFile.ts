@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../files.js";
 import { xdgFolder } from "../../home.js";
 import { isProcessAlive, processStart } from "../../processes.js";
+import { jsonLine } from "../../sanitize.js";
 
 export interface SandboxRecord {
   pid: number;
@@ -40,7 +41,7 @@ export function listPidFiles(env: NodeJS.ProcessEnv): string[] {
 
 export function writeRecord(path: string, record: SandboxRecord): void {
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
-  writeFileAtomic(path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  writeFileAtomic(path, `${jsonLine(record)}\n`, { mode: 0o600 });
 }
 
 /** The record in a pid file; undefined when there is no file or it is not one of ours. */

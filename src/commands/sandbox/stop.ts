@@ -4,6 +4,7 @@
  * stale: it is removed and the stop succeeds (docs/sandbox.md, in the background).
  */
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
+import { renderStopJson } from "../../output/sandbox.js";
 import { isProcessAlive } from "../../processes.js";
 import type { SandboxDeps, SandboxStopOptions } from "./options.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
@@ -53,8 +54,7 @@ async function waitForExit(record: SandboxRecord, ms: number): Promise<boolean> 
 }
 
 function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
-  if (deps.json)
-    deps.io.stdout.write(`${JSON.stringify({ stopped: !stale, stale, pid: record.pid, port: record.port, url: record.url })}\n`);
+  if (deps.json) deps.io.stdout.write(renderStopJson(record, stale));
   else if (stale) {
     const reused = isProcessAlive(record.pid) ? ` (PID ${record.pid} is another process now, left alone)` : "";
     deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running${reused}; removed its stale record\n`);

@@ -3,9 +3,8 @@ import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { usageError } from "../../errors.js";
 
-/** A usage error (exit 2, nothing sent) when the report could not be written there. */
+/** A usage error (exit 2, nothing sent) when the report could not be written there (a name at all: smoke/index.ts). */
 export async function checkReportPath(path: string): Promise<void> {
-  if (path === "" || path === "-") throw usageError(`--junit needs a file name, got "${path}"`);
   const folder = dirname(resolve(path));
   const info = await stat(folder).catch(() => null);
   if (!info?.isDirectory()) throw usageError(`--junit ${path}: no such folder ${folder}`);

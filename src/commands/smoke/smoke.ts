@@ -6,12 +6,13 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
-import { CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
+import { CliError, errorJson, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState } from "../../intake/editable.js";
 import { readItems } from "../../intake/items.js";
 import type { RestoreFailure, SmokeReport, SmokeStepReport } from "../../output/smoke.js";
 import { redactSecrets } from "../../secrets.js";
+import { jsonLine } from "../../sanitize.js";
 import { parseImageIdArg, shellQuote } from "../args.js";
 import { checkReportPath } from "./reportFile.js";
 import * as steps from "./steps.js";
@@ -68,7 +69,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     startedAt,
   };
   const output = await import("../../output/smoke.js");
-  ctx.io.stdout.write(ctx.json ? output.renderSmokeJson(report) : output.renderSmokeSteps(report, ctx.io.stdout, ctx.io.color.stdout));
+  await ctx.print({ jsonBody: output.renderSmokeJson(report), text: (stream, color) => output.renderSmokeSteps(report, stream, color) });
   if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
   if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null || interrupted);
   if (interrupted) throw interruptedSmoke(state, runs);
@@ -163,16 +164,10 @@ async function timed(state: SmokeState, step: StepName, body: () => Promise<Step
     return { report: { step, result: "passed", ms: ms(), detail: mask(outcome), error: null }, error: null };
   } catch (thrown) {
     const error = toCliError(thrown);
-    const message = mask(error.message);
     // Cut short by Ctrl-C or SIGTERM (or, after one, by the restore's time limit): said as such, not as a failure of the API.
     const result = error.code === "interrupted" ? "interrupted" : "failed";
-    const summary = {
-      code: error.code,
-      exit_code: error.exitCode,
-      status: error.status ?? null,
-      message,
-      hint: error.hint ? mask(error.hint) : null,
-    };
+    // The one JSON form of an error, masked, without the service's code (docs/smoke.md names the rest).
+    const { service_code: _serviceCode, ...summary } = errorJson(error, mask);
     return { report: { step, result, ms: ms(), detail: summary.message, error: summary }, error };
   }
 }
@@ -189,7 +184,7 @@ function finalHint(runs: StepRun[], failed: CliError): string | undefined {
 function describeRestore(ctx: Context, state: SmokeState): RestoreFailure {
   const original = state.original!;
   const fields = buildRestoreFields(original);
-  const line = JSON.stringify({ image_id: state.imageId, ...fields });
+  const line = jsonLine({ image_id: state.imageId, ...fields });
   const settings = ctx.settings();
   // What the run was given on its command line; the environment and the profile are there for the next command too.
   const globals = [

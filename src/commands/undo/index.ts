@@ -1,12 +1,14 @@
 /** `foodctl undo`: put an intake back as a journaled change found it. */
-import { arg, changeOptions, commandNoun, forceOption, option, verb, YES_OPTION } from "../spec.js";
+import { arg, changeOptions, commandNoun, forceOption, option, parseResultsFile, verb, YES_OPTION } from "../spec.js";
 
 const undo = verb("undo", "put an intake back as a journaled change found it (refused, exit 7, if the intake changed since)", {
   args: { id: arg("[id]", "the journal id of the change to undo (see `foodctl journal`)") },
   options: {
     last: option("--last", "undo the newest journal entry"),
     batch: option("--batch <results>", "every applied line of one `intake apply` run (its results file or batch id), last line first"),
-    results: option("--results <file>", "with --batch: also append each entry's result to this file, as JSON Lines"),
+    results: option("--results <file>", "with --batch: also append each entry's result to this file, as JSON Lines", {
+      parse: parseResultsFile,
+    }),
     force: forceOption("undo even when the intake changed since, or the entry's after state is unknown"),
     yes: YES_OPTION,
     ...changeOptions({ verify: "skip reading the intake again after the undo" }),

@@ -36,7 +36,6 @@ export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
-  if (options.results === "-" || options.results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   const store = journalStore(ctx);
   const journal = (await store.query(undoQuery(options))).entries;
   const targets = undoTargets(journal, options);
