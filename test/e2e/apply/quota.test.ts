@@ -113,6 +113,8 @@ describe("intake apply and the quota", () => {
   });
 
   it("names one zone in the quota refusal and in the 429 stop: the user's, at +05:45", async () => {
+    // One counted call starts the window: the cheap request (the history list) counts none.
+    await fetch(`${sb.handle.url}/v2/intake/1001`, { headers: { authorization: `Bearer ${sb.handle.tokenFor("alice")}` } });
     const file = writeInput("zone.jsonl", changes(8));
     const env = { FOODCTL_TZ: "Asia/Kathmandu" };
     const refused = await apply(sb.handle, [file], { env });
