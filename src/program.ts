@@ -37,6 +37,7 @@ function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   if (spec.choices) option.choices(spec.choices);
+  if (spec.repeat) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
   return option;
 }
 
@@ -100,10 +101,12 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       const self = received[received.length - 1] as Command;
       // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
       const options = { ...self.parent?.opts(), ...self.opts() };
+      const globals = readGlobals(self);
+      refuseCurlWithout(options, globals);
       const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
       // Loaded here, not at the top: `--help` and usage errors never need config or the client.
       const { Context } = await import("./context.js");
-      const ctx: Context = new Context(io, readGlobals(self), signal, services);
+      const ctx: Context = new Context(io, globals, signal, services);
       state.exitCode = (await run(ctx)) ?? 0;
     };
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
@@ -119,6 +122,14 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
   addHelpCommand(program, state, width);
   return program;
+}
+
+/** `--curl` shows a dry run's request (docs/cli.md, dry run): it means nothing alone, and its one shell command is not JSON. */
+function refuseCurlWithout(options: Record<string, unknown>, globals: GlobalOptions): void {
+  if (options.curl !== true) return;
+  if (options.dryRun !== true)
+    throw usageError("--curl needs --dry-run: it prints the request instead of sending it", { hint: "add --dry-run" });
+  if (globals.json) throw usageError("--curl and --json cannot be combined: --curl prints a shell command, not JSON");
 }
 
 /** A group not declared yet (its options, action, help and commands): the declaration, run once by `commandsOf`. */

@@ -4,7 +4,22 @@ import type { Context } from "../context.js";
 import { EXIT, rejectedError } from "../errors.js";
 import { jsonBody, jsonDocument } from "../sanitize.js";
 
-export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
+export interface ReportOptions {
+  strict: boolean;
+  action: string;
+  /** `--curl`: a dry run's request as a curl command. */
+  curl?: boolean;
+  /** The file a display image's curl command uploads (`-`: stdin). */
+  uploadPath?: string;
+}
+
+export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: ReportOptions): Promise<number> {
+  if (outcome.dryRun && options.curl) {
+    const { curlCommand, tokenReference } = await import("./curl.js");
+    ctx.io.stdout.write(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
+    ctx.info("dry run: nothing was sent");
+    return EXIT.ok;
+  }
   const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");
   if (outcome.dryRun) {
     ctx.io.stdout.write(renderDryRun(outcome.dryRun, ctx.json));

@@ -25,6 +25,8 @@ export interface OptionSpec {
   defaultValue?: string;
   choices?: readonly string[];
   complete?: Completion;
+  /** Given again and again (`-H a -H b`), read as the list of values in order, never as one. */
+  repeat?: true;
 }
 
 /** An argument as a verb declares it: the notation in its name says what the verb reads (see `ArgValue`). */
@@ -51,6 +53,11 @@ export function option<const F extends string>(
   return { flags, description, ...more };
 }
 
+/** `repeatedOption("-H, --header <header>", "…")`: given any number of times, read as the list of its values. */
+export function repeatedOption<const F extends string>(flags: F, description: string): Opt<F> & { repeat: true } {
+  return { flags, description, repeat: true };
+}
+
 /**
  * `<image_id>` reads as a string (commander refuses the command line without it), `[id]` as a
  * string or undefined, `<values...>` and `[positions...]` as a list.
@@ -64,6 +71,9 @@ export type ArgValue<N extends string> = N extends `${string}...${string}`
 /** `--salt <level>` reads as its text (undefined when not given); `--dry-run` as true when given; `--no-verify` as true unless negated. */
 export type OptionValue<F extends string> = F extends `${string}<${string}` | `${string}[${string}` ? string | undefined : boolean;
 
+/** An option's value as its verb reads it: a repeated option (`repeat: true`) as the list of its values. */
+type ReadOption<O extends Opt> = O extends { repeat: true } ? string[] : OptionValue<O["flags"]>;
+
 export type Args = Record<string, Arg>;
 /** Keyed by commander's name for the option: `allItems` for `--all-items`, `verify` for `--no-verify`, `yes` for `-y, --yes`. */
 export type Options = Record<string, Opt>;
@@ -72,7 +82,7 @@ export type None = Record<never, never>;
 
 /** What a verb with these arguments and options reads from its command line, one field each. */
 export type Input<A extends Args = None, O extends Options = None> = { [K in keyof A]: ArgValue<A[K]["name"]> } & {
-  [K in keyof O]: OptionValue<O[K]["flags"]>;
+  [K in keyof O]: ReadOption<O[K]>;
 };
 
 /** What the command line gave a verb, as commander hands it over. */
@@ -110,14 +120,26 @@ export class RawInput {
     return typeof value === "string" ? value : undefined;
   }
 
+  /** A repeated option's values in the order given (none: an empty list). */
+  repeated(name: string): string[] {
+    const value = this.options[name];
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  }
+
   /** Each declared argument and option, read as its notation says (`ArgValue`, `OptionValue`). */
   read(args: Args, options: Options): Record<string, unknown> {
     const read: Record<string, unknown> = {};
     Object.entries(args).forEach(([key, { name }], index) => {
       read[key] = name.includes("...") ? this.list(index) : name.startsWith("[") ? this.list(index)[0] : this.arg(index);
     });
-    for (const [key, { flags }] of Object.entries(options)) {
-      read[key] = /[<[]/.test(flags) ? this.text(key) : flags.includes("--no-") ? this.on(key) : this.flag(key);
+    for (const [key, { flags, repeat }] of Object.entries(options)) {
+      read[key] = repeat
+        ? this.repeated(key)
+        : /[<[]/.test(flags)
+          ? this.text(key)
+          : flags.includes("--no-")
+            ? this.on(key)
+            : this.flag(key);
     }
     return read;
   }
@@ -202,18 +224,30 @@ export function commandNoun(action: Verb, verbs: Verb[] = []): Noun {
 interface ChangeDescriptions {
   dryRun?: string;
   verify?: string;
+  curl?: string;
 }
 
-/** `--dry-run` and `--no-verify`, and (where it applies) `--strict` first; a verb may say what they mean for it. */
-export function changeOptions(describe?: ChangeDescriptions): { dryRun: Opt<"--dry-run">; verify: Opt<"--no-verify"> };
+/** `--curl`, with `--dry-run` (docs/cli.md, dry run); the program refuses it alone or with `--json`. */
+export const curlOption = (
+  description = "with --dry-run: print the request as one curl command, the token read when it runs",
+): Opt<"--curl"> => option("--curl", description);
+
+/** `--dry-run`, `--curl` and `--no-verify`, and (where it applies) `--strict` first; a verb may say what they mean for it. */
+export function changeOptions(describe?: ChangeDescriptions): {
+  dryRun: Opt<"--dry-run">;
+  curl: Opt<"--curl">;
+  verify: Opt<"--no-verify">;
+};
 export function changeOptions(describe: ChangeDescriptions & { strict: string }): {
   strict: Opt<"--strict">;
   dryRun: Opt<"--dry-run">;
+  curl: Opt<"--curl">;
   verify: Opt<"--no-verify">;
 };
 export function changeOptions(describe: ChangeDescriptions & { strict?: string } = {}): Options {
   const options = {
     dryRun: option("--dry-run", describe.dryRun ?? "print the request that would be sent and send nothing"),
+    curl: curlOption(describe.curl),
     verify: option("--no-verify", describe.verify ?? "skip reading the intake again after the change"),
   };
   return describe.strict ? { strict: option("--strict", describe.strict), ...options } : options;
@@ -221,6 +255,7 @@ export function changeOptions(describe: ChangeDescriptions & { strict?: string }
 
 export interface ChangeFlags {
   dryRun: boolean;
+  curl: boolean;
   verify: boolean;
   strict: boolean;
 }

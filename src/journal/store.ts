@@ -259,6 +259,11 @@ export class JournalStore {
     return { file, bytes: bytes.byteLength, sha256: await sha256(bytes) };
   }
 
+  /** Where a saved copy is on disk. */
+  imagePath(copy: ImageCopy): string {
+    return join(this.dir, copy.file);
+  }
+
   /** A saved image's bytes, checked against the hash recorded with it; null when gone or changed. */
   async readImage(copy: ImageCopy): Promise<Buffer | null> {
     let bytes: Buffer;

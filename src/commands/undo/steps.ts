@@ -19,7 +19,7 @@ import type { Intake } from "../../records/intake.js";
 import { journalStore } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 
-export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
   id: string | undefined;
   last: boolean;
   batch: string | undefined;
@@ -34,6 +34,8 @@ export interface UndoRun {
   journal: JournalRecorder | undefined;
   force: boolean;
   dryRun: boolean;
+  /** With dryRun: each request as a curl command. */
+  curl: boolean;
   verify: boolean;
 }
 
@@ -126,6 +128,11 @@ export function refuseNotBack(entry: JournalEntry, action: UndoAction, outcome: 
   const left = undoLeftovers({ ...entry, before: entry.before }, action, intakeState(outcome.after));
   if (left.length)
     throw rejectedError(`undo of ${entry.id} was sent, but intake ${entry.image_id} is not back: ${describeDifferences(left)}`);
+}
+
+/** The saved copy an undo uploads, for `--curl` (the command reads it from the journal's folder when it runs). */
+export function savedImagePath(run: UndoRun, action: UndoAction): string | undefined {
+  return action.kind === "attach" ? journalStore(run.ctx).imagePath(action.copy) : undefined;
 }
 
 async function savedImage(run: UndoRun, entry: JournalEntry, copy: Extract<UndoAction, { kind: "attach" }>["copy"]) {

@@ -19,6 +19,7 @@ import {
   refuseChangedSince,
   refuseNotBack,
   refuseUnknownAfter,
+  savedImagePath,
   sendUndo,
   type UndoOptions,
   type UndoRun,
@@ -43,6 +44,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
     force: options.force,
     dryRun: options.dryRun,
+    curl: options.curl,
     verify: options.verify,
   };
   if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, options);
@@ -63,6 +65,11 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
       throw cancelledError("cancelled: nothing was sent");
   }
   const outcome = await sendUndo(run, ready);
-  await reportChange(ctx, outcome, { strict: false, action: `undo of ${entry.id}` });
+  await reportChange(ctx, outcome, {
+    strict: false,
+    action: `undo of ${entry.id}`,
+    curl: run.curl,
+    uploadPath: savedImagePath(run, action),
+  });
   refuseNotBack(entry, action, outcome);
 }
