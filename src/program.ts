@@ -113,7 +113,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option));
-    endHelp(command, { examples: verb.examples, notes }, width);
+    endHelp(command, { examples: verb.examples, notes: [...(verb.notes ?? []), ...(notes ?? [])] }, width);
     return command.action(execute(verb));
   };
 

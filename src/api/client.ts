@@ -94,10 +94,10 @@ export class ApiClient {
     return url;
   }
 
-  /** What a request would look like, token masked (for --dry-run). */
-  private describe(method: string, path: string, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
+  /** What a request would look like, token masked (for --dry-run; `foodctl api` gives its URL whole). */
+  describe(method: string, path: string | URL, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
     const headers = { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders };
-    return { method, url: this.url(path).href, headers, body };
+    return { method, url: (typeof path === "string" ? this.url(path) : path).href, headers, body };
   }
 
   describeUpdate(body: Record<string, unknown>): RequestDescription {
@@ -154,6 +154,11 @@ export class ApiClient {
 
   async removeDisplayImage(imageId: number): Promise<ApiResult<unknown>> {
     return this.send("DELETE", this.url(paths.displayImage(imageId)), undefined, {}, null);
+  }
+
+  /** `foodctl api`: any request, with the same retries, trace and errors as every other; its answer is not checked. */
+  async request(method: string, url: URL, body: Buffer | undefined, headers: Record<string, string>): Promise<ApiResult<unknown>> {
+    return this.send(method, url, body, headers, null);
   }
 
   /**

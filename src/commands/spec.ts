@@ -154,6 +154,7 @@ export interface VerbSpec<A extends Args, O extends Options, T> {
   options?: O;
   /** A shell transcript: one command a line, as typed (see `examplesOf` in src/help.ts). */
   examples: string;
+  notes?: string[];
   hidden?: boolean;
   /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
   parse?(input: Input<A, O>): T;
@@ -168,6 +169,7 @@ export interface Verb {
   /** With the field each is read into (commander's name for it: test/unit/commandSpecs.test.ts checks they agree). */
   options?: (OptionSpec & { key: string })[];
   examples: string;
+  notes?: string[];
   hidden?: boolean;
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
