@@ -71,6 +71,22 @@ export function paragraph(text: string, width: number): string {
   return `${wrapText(text, width).join("\n")}\n`;
 }
 
+/** The help topics (`foodctl help environment`): their text is in src/helpTopics.ts, loaded only to show one. */
+export const HELP_TOPIC_SUMMARIES = {
+  environment: "every environment variable foodctl reads, what it does, its default and its option",
+  "exit-codes": "what each exit code means",
+  formatting: "output on a terminal, piped and with --json; colour, widths and the pager",
+  dates: "the forms dates and time zones take",
+} as const;
+
+export type HelpTopicName = keyof typeof HELP_TOPIC_SUMMARIES;
+
+export const HELP_TOPIC_NAMES = Object.keys(HELP_TOPIC_SUMMARIES) as HelpTopicName[];
+
+export function isHelpTopic(word: string): word is HelpTopicName {
+  return Object.hasOwn(HELP_TOPIC_SUMMARIES, word);
+}
+
 /** "0 ok, 1 unexpected, 2 usage, …" from the one exit-code table. */
 export function exitCodesText(): string {
   const codes = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);

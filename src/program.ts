@@ -3,12 +3,12 @@
  * options, help and examples live there, so `--help` needs no command module; each action
  * parses its input and loads its module only when it runs.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Help, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { endHelp, programOptions } from "./help.js";
+import { endHelp, HELP_TOPIC_NAMES, isHelpTopic, programOptions, wrapText } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -28,9 +28,42 @@ const ROOT_EXAMPLES = `
   foodctl display-image attach 1003 photo.jpg
 `;
 
-/** The terminal's width, else 80 columns (a pipe, a file, a test). */
-function helpWidth(stream: OutputStream): number {
+const ROOT_NOTES = [
+  "Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag).",
+  `Help topics: ${HELP_TOPIC_NAMES.join(", ")} (foodctl help <topic>).`,
+];
+
+/** COLUMNS when set (a script asking for a width), else the terminal's width, else 80 columns (a pipe, a file, a test). */
+function helpWidth(stream: OutputStream, env: NodeJS.ProcessEnv): number {
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return Math.max(columns, MIN_HELP_WIDTH);
   return stream.isTTY === true && typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
+}
+
+/** Narrower than this, help is still wrapped at this width: a word per line helps nobody. */
+const MIN_HELP_WIDTH = 20;
+/** An option's description keeps at least this many columns beside its term, else it goes on the lines under it. */
+const MIN_DESCRIPTION_WIDTH = 30;
+
+/**
+ * An option or argument of help at any width: beside its term while the description keeps
+ * MIN_DESCRIPTION_WIDTH columns, else under it, indented (commander would leave it unwrapped).
+ */
+function formatHelpItem(term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  if (!description || width - termWidth - 4 >= MIN_DESCRIPTION_WIDTH)
+    return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+  const lines = helper.boxWrap(description, width - 6).split("\n");
+  return [`  ${term}`, ...lines.map((line) => `      ${line}`)].join("\n");
+}
+
+/** Commander's help, with a usage line longer than the width wrapped under "Usage:". */
+function formatHelp(command: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, command, helper);
+  const width = helper.helpWidth ?? 80;
+  const [first, ...rest] = text.split("\n");
+  if (first === undefined || first.length <= width || !first.startsWith("Usage: ")) return text;
+  return [...wrapText(first, width, "       "), ...rest].join("\n");
 }
 
 function toOption(spec: OptionSpec): Option {
@@ -63,7 +96,7 @@ function readGlobals(command: Command): GlobalOptions {
  * line enters it (`wholeTree` declares them all).
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
-  const width = () => helpWidth(io.stdout);
+  const width = () => helpWidth(io.stdout, io.env);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -77,23 +110,21 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       visibleGlobalOptions: programOptions,
       subcommandTerm: (command) => command.name(),
       minWidthToWrap: 20,
+      formatItem: formatHelpItem,
+      formatHelp,
     })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
-      getErrHelpWidth: () => helpWidth(io.stderr),
+      getErrHelpWidth: () => helpWidth(io.stderr, io.env),
       // Help is plain text on any stream (docs/cli.md, colour).
       getOutHasColors: () => false,
       getErrHasColors: () => false,
       outputError: (text) => (state.parseMessage = oneLineMessage(text)),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  endHelp(
-    program,
-    { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
-    width,
-  );
+  endHelp(program, { examples: ROOT_EXAMPLES, notes: ROOT_NOTES }, width);
 
   const execute =
     (verb: Verb) =>
@@ -178,13 +209,26 @@ function addNoun(
   });
 }
 
-/** `foodctl help intake show` is `foodctl intake show --help`. */
+/** `foodctl help intake show` is `foodctl intake show --help`; `foodctl help environment` shows a topic. */
 function addHelpCommand(program: Command, state: ProgramState, width: () => number): void {
   const help = program
     .command("help")
-    .argument("[command...]", "a command, e.g. intake show")
-    .description("show the help of a command")
-    .action((words: string[]) => {
+    .argument("[command...]", `a command, e.g. intake show, or a topic: ${HELP_TOPIC_NAMES.join(", ")}`)
+    .description("show the help of a command, or a help topic")
+    .action(async (words: string[]) => {
+      const [first, ...rest] = words;
+      if (first !== undefined && isHelpTopic(first)) {
+        if (rest.length) throw usageError(`help ${first} is a topic: it has no ${rest[0]}`);
+        const { HELP_TOPICS, topicText } = await import("./topics/index.js");
+        program.configureOutput().writeOut!(
+          topicText(
+            HELP_TOPICS.find((topic) => topic.name === first)!,
+            width(),
+          ),
+        );
+        state.exitCode = 0;
+        return;
+      }
       let target = program;
       for (const word of words) {
         const next = commandsOf(target).find((command) => command.name() === word);
@@ -196,7 +240,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       target.outputHelp();
       state.exitCode = 0;
     });
-  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);
+  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show\nfoodctl help environment\nfoodctl help exit-codes" }, width);
 }
 
 /**
@@ -222,7 +266,8 @@ function unknownCommand(parent: Command, word: string): Error {
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({ outputError: () => {} });
-  for (const name of names) standIn.command(name);
+  // After `help`, a topic is a word too.
+  for (const name of parent.parent ? names : [...names, ...HELP_TOPIC_NAMES]) standIn.command(name);
   try {
     standIn.parse([word], { from: "user" });
   } catch (error) {

@@ -25,7 +25,7 @@ const api = verb("api", "send a request to any endpoint of the API, with the pro
     foodctl api nutrition/confirm/quantity -F imageId=1001 -F quantity=320
     foodctl api intake/1005/display_image -X DELETE --include
     foodctl api nutrition/recipe/nutritionalInfo --input recipe.json
-    foodctl api intake/1002 | jq .intake_info.nutritional_info.calories
+    foodctl api intake/1002 | jq .intake_info.serving_size
     foodctl api nutrition/confirm/quantity -F imageId=1001 -F quantity=320 --dry-run --curl
   `,
   notes: [
