@@ -63,3 +63,29 @@ export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, toke
   }
   return `${words.join(" ")}\n`;
 }
+
+/** What a batch prints of each result on stdout (`intake apply`, `undo --batch`). */
+interface StdoutPrinter<R> {
+  stdout: (result: R, human: boolean, color: boolean) => string;
+}
+
+/**
+ * A batch's printer under `--dry-run --curl`: stdout gets one curl command per request and
+ * nothing else; a line that sends nothing (refused, failed, already undone) is said on stderr.
+ */
+export function withCurlLines<R extends { status: string; request?: unknown }, P extends StdoutPrinter<R>>(
+  ctx: Context,
+  printer: P & StdoutPrinter<R>,
+  uploadPathOf: (result: R) => string | undefined = () => undefined,
+): P {
+  const token = tokenReference(ctx);
+  return {
+    ...printer,
+    stdout: (result: R) => {
+      if (result.status === "dry_run" && result.request)
+        return curlCommand({ request: result.request as RequestDescription, uploadPath: uploadPathOf(result) }, token);
+      ctx.io.stderr.write(printer.stdout(result, true, ctx.io.color.stderr));
+      return "";
+    },
+  };
+}

@@ -195,6 +195,36 @@ describe("--dry-run --curl, run with sh against the sandbox", () => {
     expect(comparable(byCurl)).toEqual(comparable(byFoodctl));
   });
 
+  it("intake apply: one curl line per request, in file order; run whole with sh, they send the batch", async () => {
+    const file = join(runTempDir(), "batch.csv");
+    writeFileSync(file, "image_id,position,quantity,salt\n1002,1,161,low\n1002,2,121,\n1001,,251,\n");
+    const result = await foodctl(["intake", "apply", file, "--dry-run", "--curl"]);
+    expectExit(result, 0);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/^curl .*"authorization: Bearer \$FOODCTL_TOKEN"/);
+    expect(result.stdout + result.stderr).not.toContain(token);
+    recorder.requests.splice(0);
+    expectExit(await runWithSh(result.stdout, { FOODCTL_TOKEN: token }), 0);
+    expect(writes().map((request) => JSON.parse(request.body.toString("utf8")) as unknown)).toEqual([
+      { imageId: 1002, quantity: { "1": 161, "2": 121 }, salt: { "1": "low" } },
+      { imageId: 1001, quantity: 251 },
+    ]);
+    expect(sandbox.intake(1001).serving_size).toBe(251);
+  });
+
+  it("undo --last: the line puts the intake back", async () => {
+    const home = runTempDir();
+    const env = { XDG_STATE_HOME: home };
+    const before = sandbox.intake(1001).serving_size;
+    expectExit(await foodctl(["intake", "set-quantity", "1001", "333"], env), 0);
+    const line = await curlLine(["undo", "--last"], env);
+    expect(JSON.parse(/--data-raw '(.*)'$/.exec(line.trim())![1]!)).toEqual({ imageId: 1001, quantity: before });
+    expect(sandbox.intake(1001).serving_size).toBe(333);
+    expectExit(await runWithSh(line, { FOODCTL_TOKEN: token }), 0);
+    expect(sandbox.intake(1001).serving_size).toBe(before);
+  });
+
   it("refuses --curl without --dry-run and with --json (exit 2), sending nothing", async () => {
     for (const args of [
       ["intake", "set-quantity", "1002", "1=150", "--curl"],

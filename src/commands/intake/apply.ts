@@ -21,6 +21,7 @@ import { shellQuote } from "../args.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
+import { withCurlLines } from "../curl.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "./applyOutput.js";
 import { runBatch, stopsEveryChange, type BatchRun } from "./applyRun.js";
 
@@ -41,6 +42,8 @@ export interface ApplyOptions {
   results: string | undefined;
   strict: boolean;
   dryRun: boolean;
+  /** With dryRun: each request as a curl command on stdout. */
+  curl: boolean;
   verify: boolean;
   /** Start although the calls left in the rate-limit window are fewer than the batch needs. */
   force: boolean;
@@ -79,6 +82,7 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     results,
     strict: options.strict === true,
     dryRun: options.dryRun === true,
+    curl: options.curl === true,
     verify: options.verify !== false,
     force: options.force === true,
   };
@@ -152,7 +156,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
     () => {
       if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
     },
-    APPLY_PRINTER,
+    options.curl ? withCurlLines(ctx, APPLY_PRINTER) : APPLY_PRINTER,
     options.results,
   );
   let run: BatchRun;

@@ -23,6 +23,7 @@ import {
 } from "../../output/undo.js";
 import { renderResult } from "../../output/batch.js";
 import { askYesNo } from "../confirm.js";
+import { withCurlLines } from "../curl.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
 import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
 import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
@@ -67,6 +68,12 @@ function printer(ctx: Context): ResultPrinter<UndoResult> {
   };
 }
 
+/** The saved image an entry's undo uploads, for its curl command. */
+function savedCopyOf(run: UndoRun, targets: readonly JournalEntry[], result: UndoResult): string | undefined {
+  const entry = targets.find((target) => target.id === result.journal_id);
+  return entry ? steps.savedImagePath(run, steps.planEntryUndo(entry)) : undefined;
+}
+
 export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
@@ -90,7 +97,7 @@ export async function undoBatch(
     () => {
       if (state.stopped !== "interrupted") state.stopped = "output_closed";
     },
-    printer(ctx),
+    run.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(run, targets, result)) : printer(ctx),
     options.results,
   );
   const onAbort = () => (state.stopped = "interrupted");
@@ -99,7 +106,7 @@ export async function undoBatch(
   const alreadyUndone = alreadyUndoneIn(journal, targets);
   const results: UndoResult[] = [];
   try {
-    if (!ctx.json && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
+    if (!ctx.json && !run.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
     for (const entry of targets) {
       if (state.stopped !== null) break;
       const result = await undoEntry(run, state, entry, alreadyUndone);
