@@ -99,6 +99,6 @@ describe("help names the manual page", () => {
     const flat = help.replace(/\s+/g, " ");
     for (const key of new Set([...JSONL_KEYS, ...CSV_COLUMNS])) expect(flat).toContain(key);
     expect(help).toMatch(/^ {2}echo '\{"image_id": \d+, .*\}' \| \\$/m);
-    expect(help).toMatch(/^ {2}printf 'image_id,[a-z_,]+\\n\d+,[^']*\\n' \| /m);
+    expect(help).toMatch(/^ {2}printf '%s\\n' image_id,[a-z_,]+ \d+,\S+ \| /m);
   });
 });
