@@ -17,6 +17,7 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   if (outcome.dryRun && options.curl) {
     const { curlCommand, tokenReference } = await import("./curl.js");
     ctx.io.stdout.write(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
+    if (options.uploadPath === "-") ctx.info("the curl command reads the image from its stdin: pipe the image into it");
     ctx.info("dry run: nothing was sent");
     return EXIT.ok;
   }

@@ -39,8 +39,8 @@ function foodctl(args: string[], env: Record<string, string> = {}): Promise<CliR
 }
 
 /** Runs the printed line with sh, as a colleague would paste it. */
-function runWithSh(line: string, env: Record<string, string>): Promise<CliResult> {
-  return collect(spawn("sh", ["-c", line], { env: baseEnv(env), stdio: ["pipe", "pipe", "pipe"] }));
+function runWithSh(line: string, env: Record<string, string>, stdin?: Buffer): Promise<CliResult> {
+  return collect(spawn("sh", ["-c", line], { env: baseEnv(env), stdio: ["pipe", "pipe", "pipe"] }), { stdin });
 }
 
 /** The one curl line of a dry run: stdout holds it and nothing else; the token is nowhere. */
@@ -159,6 +159,20 @@ describe("--dry-run --curl, run with sh against the sandbox", () => {
     expect(read(curlPart!).type).toBe("image/png");
     expect(read(curlPart!)).toEqual(read(foodctlPart!));
     expect(read(curlPart!).bytes.equals(image)).toBe(true);
+  });
+
+  it("display-image attach - : the line reads the image from its own stdin", async () => {
+    const image = png(7, 2);
+    const result = await runFoodctl(["display-image", "attach", "1005", "-", "--dry-run", "--curl"], {
+      env: { FOODCTL_API_URL: apiUrl(), FOODCTL_TOKEN: token },
+      stdin: image,
+    });
+    expectExit(result, 0);
+    expect(result.stdout).toContain("'image=@-;type=image/png;");
+    expect(result.stderr).toContain("reads the image from its stdin");
+    recorder.requests.splice(0);
+    expectExit(await runWithSh(result.stdout, { FOODCTL_TOKEN: token }, image), 0);
+    expect(sandbox.intake(1005).processed_image_size).toEqual({ width: 7, height: 2 });
   });
 
   it("api: the same request, with fields and a header full of quotes, dollar signs, backticks, line breaks and non-ASCII", async () => {
