@@ -210,7 +210,7 @@ export class ApiClient {
         continue;
       }
       attempts.answered();
-      this.options.onResponse?.({ status: response.status, headers: response.headers });
+      this.options.onResponse?.({ status: response.status, headers: response.headers, body: response.body });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
       if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
     }

@@ -70,8 +70,12 @@ describe("foodctl api against the sandbox", () => {
     expect(sandbox.intake(1002).recipe_per_item?.find((item) => item.food_item_position === 2)?.serving_size).toBe(150);
   });
 
-  it("exits 6 for a 404, with the error as JSON under --json", async () => {
-    expectErrorLine(await sandbox.cli(["api", "intake/9999"]), 6, "404");
+  it("exits 6 for a 404 and prints the answer's body (as gh api does); under --json only the JSON error", async () => {
+    const result = await sandbox.cli(["api", "intake/9999", "--include"]);
+    expectErrorLine(result, 6, "404");
+    const [head, body] = result.stdout.split("\n\n");
+    expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\n/);
+    expect(JSON.parse(body!)).toMatchObject({ code: 1301 });
     expectJsonError(await sandbox.cli(["api", "intake/9999", "--json"]), 6, "not_found", 404);
   });
 

@@ -5,12 +5,13 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
-import { MAX_RESPONSE_BYTES, type ApiResult } from "../../api/client.js";
+import { MAX_RESPONSE_BYTES, type ResponseInfo } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { EXIT, usageError } from "../../errors.js";
 import { notRegularFile } from "../../files.js";
 import { readAtMost } from "../../io.js";
 import { cleanForTerminal, cleanParsedValue, jsonBody, jsonDocument } from "../../sanitize.js";
+import { redactSecrets } from "../../secrets.js";
 import { addQueryFields, readApiRequest, type ApiRequest } from "./request.js";
 
 export interface ApiOptions {
@@ -81,18 +82,22 @@ function prepare(request: ApiRequest, url: URL, input: Buffer | undefined): Prep
 }
 
 /** The answer's body: as received when piped, pretty and cleaned on a terminal, controls escaped under --json. */
-function showBody(ctx: Context, result: ApiResult<unknown>): string {
-  const { raw } = result;
+function showBody(ctx: Context, raw: string): string {
   if (raw === "") return "";
   if (ctx.json) return jsonBody(raw);
   if (ctx.io.stdout.isTTY !== true) return raw;
-  if (result.data !== null) return jsonDocument(cleanParsedValue(result.data));
-  const text = cleanForTerminal(raw);
-  return text.endsWith("\n") ? text : `${text}\n`;
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    const text = cleanForTerminal(raw);
+    return text.endsWith("\n") ? text : `${text}\n`;
+  }
+  return jsonDocument(cleanParsedValue(data));
 }
 
 /** `--include`: the status line and the headers, then a blank line, as curl -i shows them. */
-function showHead(ctx: Context, result: ApiResult<unknown>): string {
+function showHead(ctx: Context, result: ResponseInfo): string {
   const clean = (text: string) => (ctx.io.stdout.isTTY === true ? cleanForTerminal(text) : text);
   const lines = [`HTTP/1.1 ${result.status} ${STATUS_CODES[result.status] ?? ""}`.trimEnd()];
   for (const [name, value] of Object.entries(result.headers)) if (value !== undefined) lines.push(clean(`${name}: ${value}`));
@@ -130,7 +135,19 @@ export async function apiCommand(ctx: Context, options: ApiOptions): Promise<num
     if (!ctx.json) ctx.info("dry run: nothing was sent");
     return EXIT.ok;
   }
-  const result = await client.request(request.method, url, body, headers);
-  ctx.io.stdout.write(`${options.include ? showHead(ctx, result) : ""}${showBody(ctx, result)}`);
+  // An error answer's body is printed too (as gh api does), then the error as every command words it.
+  let answer: ResponseInfo | undefined;
+  const watched = client.derive({ onResponse: (info) => (answer = info) });
+  try {
+    const result = await watched.request(request.method, url, body, headers);
+    ctx.io.stdout.write(`${options.include ? showHead(ctx, result) : ""}${showBody(ctx, result.raw)}`);
+  } catch (error) {
+    if (answer && answer.status >= 300 && !ctx.json) {
+      // A server may echo the token back in its error: masked, as in the error's message.
+      const raw = redactSecrets(answer.body?.toString("utf8") ?? "");
+      ctx.io.stdout.write(`${options.include ? showHead(ctx, answer) : ""}${showBody(ctx, raw)}`);
+    }
+    throw error;
+  }
   return EXIT.ok;
 }
