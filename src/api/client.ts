@@ -19,6 +19,8 @@ import { TransportError, type Transport, type TransportResponse } from "./transp
 export type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Sent with every request to the API (a --curl line sends it too). */
+export const ACCEPT_HEADER = { accept: "application/json" } as const;
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -235,7 +237,7 @@ export class ApiClient {
         method,
         url,
         headers: {
-          accept: "application/json",
+          ...ACCEPT_HEADER,
           authorization: `Bearer ${this.options.token}`,
           "user-agent": this.options.userAgent,
           ...headers,

@@ -3,7 +3,7 @@
  * The token is never in it: the command reads it when it runs, from FOODCTL_TOKEN when that is
  * where it came from, else from `foodctl auth token` for the same profile.
  */
-import type { RequestDescription } from "../api/client.js";
+import { ACCEPT_HEADER, type RequestDescription } from "../api/client.js";
 import type { Context } from "../context.js";
 import { shellQuote } from "./args.js";
 
@@ -48,7 +48,7 @@ export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, toke
   // With a body curl sends POST by itself; anything else is named.
   if (!(request.method === "GET" && !hasBody) && !(request.method === "POST" && hasBody)) words.push("-X", shellQuote(request.method));
   words.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries({ ...ACCEPT_HEADER, ...request.headers })) {
     if (name.toLowerCase() === "authorization") words.push("-H", `"${name}: Bearer ${token}"`);
     // curl writes a multipart body's type with its boundary.
     else if (!(upload && name.toLowerCase() === "content-type")) words.push("-H", shellQuote(`${name}: ${value}`));

@@ -56,12 +56,11 @@ async function curlLine(args: string[], env: Record<string, string> = {}): Promi
 /** The requests that change something (not the reads before and after). */
 const writes = () => recorder.requests.filter((request) => request.method !== "GET");
 
-/** What both must agree on: every header but the connection's own and curl's `accept: *\/*`. */
+/** What both must agree on: every header but the connection's own. */
 function comparable(request: WireRequest) {
-  const { host, connection, accept, ...headers } = request.headers;
+  const { host, connection, ...headers } = request.headers;
   void host;
   void connection;
-  void accept;
   return { method: request.method, target: request.target, headers, body: request.body.toString("latin1") };
 }
 
