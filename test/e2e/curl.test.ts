@@ -238,6 +238,19 @@ describe("--dry-run --curl, run with sh against the sandbox", () => {
     expect(sandbox.intake(1001).serving_size).toBe(before);
   });
 
+  it.each([
+    [["intake", "set-modifiers", "1002", "1", "--salt", "high"], undefined, '"salt":{"1":"high"}'],
+    [["intake", "edit", "1003", "--file", "-"], "position quantity\nmanual1 351\nmanual2 100\n", '"quantity":{"manual1":351}'],
+    [["display-image", "remove", "1005"], undefined, "-X DELETE "],
+  ])("%j prints one curl line and sends nothing but its read", async (args, stdin, expected) => {
+    const result = await runFoodctl([...args, "--dry-run", "--curl"], { env: { FOODCTL_API_URL: apiUrl(), FOODCTL_TOKEN: token }, stdin });
+    expectExit(result, 0);
+    expect(result.stdout).toMatch(/^curl [^\n]*"authorization: Bearer \$FOODCTL_TOKEN"[^\n]*\n$/);
+    expect(result.stdout).toContain(expected);
+    expect(result.stdout + result.stderr).not.toContain(token);
+    expect(writes()).toEqual([]);
+  });
+
   it("refuses --curl without --dry-run and with --json (exit 2), sending nothing", async () => {
     for (const args of [
       ["intake", "set-quantity", "1002", "1=150", "--curl"],
