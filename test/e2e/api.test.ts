@@ -7,6 +7,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectErrorLine, expectExit, expectJsonError, runFoodctl, runTempDir } from "../helpers/cli.js";
+import { fakeClock } from "../helpers/clock.js";
+import { faults } from "../helpers/faultServer.js";
+import { scriptedTransport, transportFaults } from "../helpers/transport.js";
 import { startWireRecorder, type WireRecorder } from "../helpers/wireRecorder.js";
 import { startTestSandbox, type TestSandbox } from "./change/harness.js";
 
@@ -202,5 +205,38 @@ describe("foodctl api: what arrives", () => {
     const journal = await runFoodctl(["journal", "--json"], { env: { XDG_STATE_HOME: home } });
     expectExit(journal, 0);
     expect(JSON.parse(journal.stdout)).toEqual([]);
+  });
+});
+
+describe("foodctl api through the one client", () => {
+  const env = { FOODCTL_API_URL: "https://api.example.com", FOODCTL_TOKEN: TOKEN };
+
+  it("retries a 503 and a network error like every command, waiting on the clock, and traces with the token masked", async () => {
+    const scripted = scriptedTransport().route(
+      "GET /v2/info/limitations",
+      faults.unavailable(),
+      transportFaults.network(),
+      faults.json(200, { calls: 10 }),
+    );
+    const result = await runFoodctl(["api", "info/limitations", "--verbose"], { env, transport: scripted.transport, clock: fakeClock() });
+    expectExit(result, 0);
+    expect(result.stdout).toBe('{"calls":10}');
+    expect(scripted.count("GET /v2/info/limitations")).toBe(3);
+    expect(result.stderr).toContain("> authorization: Bearer ****");
+    expect(result.stderr).not.toContain(TOKEN);
+  });
+
+  it("waits out a 429's Retry-After, and exits 8 when --retries 0 allows no second attempt", async () => {
+    const scripted = scriptedTransport().route("GET /v2/info/limitations", faults.rateLimited(1), faults.json(200, {}));
+    expectExit(await runFoodctl(["api", "info/limitations"], { env, transport: scripted.transport, clock: fakeClock() }), 0);
+    const once = scriptedTransport().route("GET /v2/info/limitations", faults.rateLimited(1));
+    const result = await runFoodctl(["api", "info/limitations", "--retries", "0"], { env, transport: once.transport, clock: fakeClock() });
+    expectErrorLine(result, 8, "429");
+  });
+
+  it("exits 8 when the API cannot be reached", async () => {
+    const scripted = scriptedTransport().route("GET /v2/intake/1", transportFaults.network("connection refused"));
+    const result = await runFoodctl(["api", "intake/1", "--retries", "0"], { env, transport: scripted.transport, clock: fakeClock() });
+    expectErrorLine(result, 8);
   });
 });
