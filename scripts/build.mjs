@@ -58,6 +58,9 @@ const COLD_SOURCES = {
   "src/commands/undo/undo.ts": "undo",
   "src/api/proxy.ts": "proxy",
   "src/output/pager.ts": "pager",
+  "src/commands/api/api.ts": "api",
+  "src/commands/curl.ts": "curl",
+  "src/topics/index.ts": "help-topics",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [

@@ -30,6 +30,7 @@ const { files, man } = await generateManual();
 for (const [dir, suffix] of [
   [MANUAL_DIR, ".md"],
   [MAN_DIR, ".1"],
+  [MAN_DIR, ".7"],
 ]) {
   mkdirSync(join(root, dir), { recursive: true });
   for (const name of readdirSync(join(root, dir))) {

@@ -2,7 +2,8 @@
  * The text `--help` adds after commander's own: examples, notes, the exit codes and the manual
  * page. Lines fit the help width (the terminal's, else 80 columns).
  */
-import type { Command, Option } from "commander";
+import { Help, type Command, type Option } from "commander";
+import type { IO, OutputStream } from "./io.js";
 import { EXIT, EXIT_MEANINGS } from "./errors.js";
 
 /**
@@ -71,6 +72,22 @@ export function paragraph(text: string, width: number): string {
   return `${wrapText(text, width).join("\n")}\n`;
 }
 
+/** The help topics (`foodctl help environment`): their text is in src/helpTopics.ts, loaded only to show one. */
+export const HELP_TOPIC_SUMMARIES = {
+  environment: "every environment variable foodctl reads, what it does, its default and its option",
+  "exit-codes": "what each exit code means",
+  formatting: "output on a terminal, piped and with --json; colour, widths and the pager",
+  dates: "the forms dates and time zones take",
+} as const;
+
+export type HelpTopicName = keyof typeof HELP_TOPIC_SUMMARIES;
+
+export const HELP_TOPIC_NAMES = Object.keys(HELP_TOPIC_SUMMARIES) as HelpTopicName[];
+
+export function isHelpTopic(word: string): word is HelpTopicName {
+  return Object.hasOwn(HELP_TOPIC_SUMMARIES, word);
+}
+
 /** "0 ok, 1 unexpected, 2 usage, …" from the one exit-code table. */
 export function exitCodesText(): string {
   const codes = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);
@@ -113,4 +130,52 @@ export function endHelp(command: Command, end: HelpEnd, width: () => number): Co
     const see = listed(command) ? [`see: man ${manualPage(command)}`] : [];
     return `${examplesText(end.examples, width())}\n${[...notes, ...see].map((text) => paragraph(text, width())).join("")}`;
   });
+}
+
+/** COLUMNS when set (a script asking for a width), else the terminal's width, else 80 columns (a pipe, a file, a test). */
+export function helpWidth(stream: OutputStream, env: NodeJS.ProcessEnv): number {
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return Math.max(columns, MIN_HELP_WIDTH);
+  return stream.isTTY === true && typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
+}
+
+/** Narrower than this, help is still wrapped at this width: a word per line helps nobody. */
+const MIN_HELP_WIDTH = 20;
+/** An option's description keeps at least this many columns beside its term, else it goes on the lines under it. */
+const MIN_DESCRIPTION_WIDTH = 30;
+
+/**
+ * An option or argument of help at any width: beside its term while the description keeps
+ * MIN_DESCRIPTION_WIDTH columns, else under it, indented (commander would leave it unwrapped).
+ */
+export function formatHelpItem(term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  if (!description || width - termWidth - 4 >= MIN_DESCRIPTION_WIDTH)
+    return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+  const lines = helper.boxWrap(description, width - 6).split("\n");
+  return [`  ${term}`, ...lines.map((line) => `      ${line}`)].join("\n");
+}
+
+/** Commander's help, with a usage line longer than the width wrapped under "Usage:". */
+export function formatHelp(command: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, command, helper);
+  const width = helper.helpWidth ?? 80;
+  const [first, ...rest] = text.split("\n");
+  if (first === undefined || first.length <= width || !first.startsWith("Usage: ")) return text;
+  return [...wrapText(first, width, "       "), ...rest].join("\n");
+}
+
+/** Commander's help text, written to stdout, or taken (by `help`, to page it). */
+export function helpTaker(io: IO): { writeOut: (text: string) => void; take: (command: Command) => string } {
+  let taken: string[] | undefined;
+  return {
+    writeOut: (text) => void (taken ? taken.push(text) : io.stdout.write(text)),
+    take(command) {
+      taken = [];
+      command.outputHelp();
+      const text = taken.join("");
+      taken = undefined;
+      return text;
+    },
+  };
 }

@@ -5,11 +5,12 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
-import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
+import { RawInput } from "./commands/rawInput.js";
+import { GLOBAL_OPTIONS, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { endHelp, programOptions } from "./help.js";
-import { writeOut, type IO, type OutputStream } from "./io.js";
+import { endHelp, formatHelp, formatHelpItem, HELP_TOPIC_NAMES, helpTaker, helpWidth, isHelpTopic, programOptions } from "./help.js";
+import { writeOut, type IO } from "./io.js";
 import { VERSION } from "./version.js";
 
 export interface ProgramState {
@@ -30,10 +31,10 @@ const ROOT_EXAMPLES = `
   foodctl display-image attach 1003 photo.jpg
 `;
 
-/** The terminal's width, else 80 columns (a pipe, a file, a test). */
-function helpWidth(stream: OutputStream): number {
-  return stream.isTTY === true && typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
-}
+const ROOT_NOTES = [
+  "Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag).",
+  `Help topics: ${HELP_TOPIC_NAMES.join(", ")} (foodctl help <topic>).`,
+];
 
 function toOption(spec: OptionSpec, state: ProgramState): Option {
   const option = new Option(spec.flags, spec.description);
@@ -49,6 +50,7 @@ function toOption(spec: OptionSpec, state: ProgramState): Option {
         return undefined;
       }
     });
+  if (spec.repeat) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
   return option;
 }
 
@@ -75,7 +77,7 @@ function readGlobals(command: Command): GlobalOptions {
  * line enters it (`wholeTree` declares them all).
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
-  const width = () => helpWidth(io.stdout);
+  const width = () => helpWidth(io.stdout, io.env);
   const help = helpTaker(io);
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
@@ -90,12 +92,14 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       visibleGlobalOptions: programOptions,
       subcommandTerm: (command) => command.name(),
       minWidthToWrap: 20,
+      formatItem: formatHelpItem,
+      formatHelp,
     })
     .configureOutput({
       writeOut: help.writeOut,
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: width,
-      getErrHelpWidth: () => helpWidth(io.stderr),
+      getErrHelpWidth: () => helpWidth(io.stderr, io.env),
       // Help is plain text on any stream (docs/cli.md, colour).
       getOutHasColors: () => false,
       getErrHasColors: () => false,
@@ -106,11 +110,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   program.hook("preAction", () => {
     if (state.optionError !== undefined) throw state.optionError;
   });
-  endHelp(
-    program,
-    { examples: ROOT_EXAMPLES, notes: ["Token: FOODCTL_TOKEN, else the profile's stored token (there is no token flag)."] },
-    width,
-  );
+  endHelp(program, { examples: ROOT_EXAMPLES, notes: ROOT_NOTES }, width);
 
   const execute =
     (verb: Verb) =>
@@ -118,43 +118,37 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
       const self = received[received.length - 1] as Command;
       // A verb under a noun with options of its own (`sandbox stop --port`) reads those too: commander gives them to the noun.
       const options = { ...self.parent?.opts(), ...self.opts() };
+      const globals = readGlobals(self);
+      refuseCurlWithout(options, globals);
       const run = verb.prepare(new RawInput(received.slice(0, -2) as (string | string[] | undefined)[], options));
       // Loaded here, not at the top: `--help` and usage errors never need config or the client.
       const { Context } = await import("./context.js");
-      const ctx: Context = new Context(io, readGlobals(self), signal, services);
+      const ctx: Context = new Context(io, globals, signal, services);
       state.exitCode = (await run(ctx)) ?? 0;
     };
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option, state));
-    endHelp(command, { examples: verb.examples, notes }, width);
+    endHelp(command, { examples: verb.examples, notes: [...(verb.notes ?? []), ...(notes ?? [])] }, width);
     return command.action(execute(verb));
   };
 
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  addHelpCommand(program, state, width, async (command) => {
-    // Long help on a terminal is paged (docs/cli.md, the pager).
-    await writeOut(io, help.take(command), program.opts<{ pager?: boolean }>().pager !== false);
-  });
+  // Long help on a terminal is paged (docs/cli.md, the pager).
+  const page = (text: string) => writeOut(io, text, program.opts<{ pager?: boolean }>().pager !== false);
+  addHelpCommand(program, state, width, { command: (command) => page(help.take(command)), text: page });
   return program;
 }
 
-/** Commander's help text, written to stdout, or taken (by `help`, to page it). */
-function helpTaker(io: IO): { writeOut: (text: string) => void; take: (command: Command) => string } {
-  let taken: string[] | undefined;
-  return {
-    writeOut: (text) => void (taken ? taken.push(text) : io.stdout.write(text)),
-    take(command) {
-      taken = [];
-      command.outputHelp();
-      const text = taken.join("");
-      taken = undefined;
-      return text;
-    },
-  };
+/** `--curl` shows a dry run's request (docs/cli.md, dry run): it means nothing alone, and its one shell command is not JSON. */
+function refuseCurlWithout(options: Record<string, unknown>, globals: GlobalOptions): void {
+  if (options.curl !== true) return;
+  if (options.dryRun !== true)
+    throw usageError("--curl needs --dry-run: it prints the request instead of sending it", { hint: "add --dry-run" });
+  if (globals.json) throw usageError("--curl and --json cannot be combined: --curl prints a shell command, not JSON");
 }
 
 /** A group not declared yet (its options, action, help and commands): the declaration, run once by `commandsOf`. */
@@ -203,13 +197,32 @@ function addNoun(
   });
 }
 
-/** `foodctl help intake show` is `foodctl intake show --help`. */
-function addHelpCommand(program: Command, state: ProgramState, width: () => number, showHelp: (command: Command) => Promise<void>): void {
+/** How `help` shows what it was asked for: a command's help, or a topic's text (both paged on a terminal). */
+interface HelpShower {
+  command: (command: Command) => Promise<void>;
+  text: (text: string) => Promise<void>;
+}
+
+/** `foodctl help intake show` is `foodctl intake show --help`; `foodctl help environment` shows a topic. */
+function addHelpCommand(program: Command, state: ProgramState, width: () => number, show: HelpShower): void {
   const help = program
     .command("help")
-    .argument("[command...]", "a command, e.g. intake show")
-    .description("show the help of a command")
+    .argument("[command...]", `a command, e.g. intake show, or a topic: ${HELP_TOPIC_NAMES.join(", ")}`)
+    .description("show the help of a command, or a help topic")
     .action(async (words: string[]) => {
+      const [first, ...rest] = words;
+      if (first !== undefined && isHelpTopic(first)) {
+        if (rest.length) throw usageError(`help ${first} is a topic: it has no ${rest[0]}`);
+        const { HELP_TOPICS, topicText } = await import("./topics/index.js");
+        await show.text(
+          topicText(
+            HELP_TOPICS.find((topic) => topic.name === first)!,
+            width(),
+          ),
+        );
+        state.exitCode = 0;
+        return;
+      }
       let target = program;
       for (const word of words) {
         const next = commandsOf(target).find((command) => command.name() === word);
@@ -218,10 +231,10 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       }
       // A group's help lists its commands.
       commandsOf(target);
-      await showHelp(target);
+      await show.command(target);
       state.exitCode = 0;
     });
-  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show" }, width);
+  endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show\nfoodctl help environment\nfoodctl help exit-codes" }, width);
 }
 
 /**
@@ -247,7 +260,8 @@ function unknownCommand(parent: Command, word: string): Error {
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({ outputError: () => {} });
-  for (const name of names) standIn.command(name);
+  // After `help`, a topic is a word too.
+  for (const name of parent.parent ? names : [...names, ...HELP_TOPIC_NAMES]) standIn.command(name);
   try {
     standIn.parse([word], { from: "user" });
   } catch (error) {

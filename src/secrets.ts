@@ -4,7 +4,8 @@
  * Authorization header it was sent.
  */
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-const BEARER_VALUE = /\b(bearer\s+)[^\s"',;]+/gi;
+// A shell reference (`Bearer $FOODCTL_TOKEN`, `Bearer $(foodctl auth token)`: a --curl line) names no token: it is left as it is.
+const BEARER_VALUE = /\b(bearer\s+)(?!\$)[^\s"',;]+/gi;
 /** The user-info part of a URL (`https://user:pass@host`): credentials, whoever typed them there. */
 const URL_CREDENTIALS = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@"']+@/g;
 /** Shorter strings than this are not treated as secrets: masking "1" everywhere would garble text. */

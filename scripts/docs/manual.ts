@@ -3,9 +3,10 @@
  * by their path in the repository, and the `man` list of package.json. test/readme/manual.test.ts
  * generates it into memory and compares it with the committed files.
  */
-import { markdownIndex, markdownPage } from "./markdown.js";
+import { HELP_TOPICS } from "../../src/topics/index.js";
+import { markdownIndex, markdownPage, topicMarkdown } from "./markdown.js";
 import { readPages } from "./pages.js";
-import { manPage } from "./roff.js";
+import { manPage, topicManPage } from "./roff.js";
 
 export const MANUAL_DIR = "docs/manual";
 export const MAN_DIR = "man";
@@ -22,8 +23,14 @@ export interface Manual {
 export async function generateManual(): Promise<Manual> {
   const pages = await readPages();
   const titles = new Map(pages.map((page) => [page.name, page.title]));
-  const files = new Map<string, string>([[`${MANUAL_DIR}/README.md`, markdownIndex(pages)]]);
+  const files = new Map<string, string>([[`${MANUAL_DIR}/README.md`, markdownIndex(pages, HELP_TOPICS)]]);
   for (const page of pages) files.set(`${MANUAL_DIR}/${page.name}.md`, markdownPage(page, titles));
   for (const page of pages) files.set(`${MAN_DIR}/${page.name}.1`, manPage(page));
-  return { files, man: pages.map((page) => `./${MAN_DIR}/${page.name}.1`), titles };
+  // Topics are section 7 (overviews), as git's gitcli(7) is; `man foodctl-environment` finds them.
+  for (const topic of HELP_TOPICS) {
+    files.set(`${MANUAL_DIR}/foodctl-${topic.name}.md`, topicMarkdown(topic));
+    files.set(`${MAN_DIR}/foodctl-${topic.name}.7`, topicManPage(topic));
+  }
+  const topicPages = HELP_TOPICS.map((topic) => `./${MAN_DIR}/foodctl-${topic.name}.7`);
+  return { files, man: [...pages.map((page) => `./${MAN_DIR}/${page.name}.1`), ...topicPages], titles };
 }

@@ -1,5 +1,6 @@
 /** The manual's Markdown pages (docs/manual/): one a command, and an index (README.md). */
 import { exampleLines, examplesOf } from "../../src/help.js";
+import type { HelpTopic } from "../../src/topics/index.js";
 import { exitCodes, type Item, type Page } from "./pages.js";
 
 export const GENERATED =
@@ -61,7 +62,39 @@ export function markdownPage(page: Page, titles: ReadonlyMap<string, string>): s
     .replace(/\n+$/, "\n");
 }
 
-export function markdownIndex(pages: readonly Page[]): string {
+/** A help topic's page (docs/manual/foodctl-environment.md): the same sections as `foodctl help environment`. */
+export function topicMarkdown(topic: HelpTopic): string {
+  const body = topic.sections.flatMap((part) => [
+    ...(part.heading ? [`## ${part.heading}`, ""] : []),
+    ...(part.paragraphs ?? []).flatMap((paragraph) => [markdownText(paragraph), ""]),
+    ...(part.items ? [items(part.items), ""] : []),
+    ...(part.examples
+      ? [
+          ["```sh", ...examplesOf(part.examples).flatMap((example) => exampleLines(example, 80).map((line) => line.slice(2))), "```"].join(
+            "\n",
+          ),
+          "",
+        ]
+      : []),
+  ]);
+  return [
+    GENERATED.replace("the command specs (src/commands/, src/program.ts)", "the help topics (src/topics/)"),
+    "",
+    `# foodctl ${topic.name}`,
+    "",
+    `${markdownText(topic.summary)} (\`foodctl help ${topic.name}\`).`,
+    "",
+    ...body,
+    "## See also",
+    "",
+    "- [`foodctl`](foodctl.md)",
+    "- [docs/cli.md](../cli.md): the rules every command follows",
+  ]
+    .join("\n")
+    .concat("\n");
+}
+
+export function markdownIndex(pages: readonly Page[], topics: readonly HelpTopic[] = []): string {
   const rows = pages.map((page) => `| [\`${page.title}\`](${page.name}.md) | ${markdownText(page.description).replace(/\|/g, "\\|")} |`);
   return [
     GENERATED,
@@ -75,6 +108,12 @@ export function markdownIndex(pages: readonly Page[]): string {
     "| command | what it does |",
     "|---|---|",
     ...rows,
+    "",
+    "## Help topics",
+    "",
+    "| topic | what it says |",
+    "|---|---|",
+    ...topics.map((topic) => `| [\`foodctl help ${topic.name}\`](foodctl-${topic.name}.md) | ${markdownText(topic.summary)} |`),
     "",
   ].join("\n");
 }

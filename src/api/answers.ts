@@ -162,6 +162,8 @@ export interface ResponseInfo {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
+  /** The body as received (`foodctl api` shows an error answer's). */
+  body?: Buffer;
 }
 
 export interface ApiResult<T> {

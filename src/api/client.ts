@@ -14,11 +14,13 @@ import { checkRecord, describeProblem, type Validator } from "../records/check.j
 import type { IntakeResponse } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import { Attempts } from "./retries.js";
-import { TransportError, type Transport, type TransportResponse } from "./transport.js";
+import { jsonRequestBody, TransportError, type Transport, type TransportResponse } from "./transport.js";
 
 export type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Sent with every request to the API (a --curl line sends it too). */
+export const ACCEPT_HEADER = { accept: "application/json" } as const;
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -101,10 +103,10 @@ export class ApiClient {
     return url;
   }
 
-  /** What a request would look like, token masked (for --dry-run). */
-  private describe(method: string, path: string, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
+  /** What a request would look like, token masked (for --dry-run; `foodctl api` gives its URL whole). */
+  describe(method: string, path: string | URL, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
     const headers = { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders };
-    return { method, url: this.url(path).href, headers, body };
+    return { method, url: (typeof path === "string" ? this.url(path) : path).href, headers, body };
   }
 
   describeUpdate(body: Record<string, unknown>): RequestDescription {
@@ -145,13 +147,7 @@ export class ApiClient {
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */
   async confirmQuantity(body: Record<string, unknown>): Promise<ApiResult<unknown>> {
-    return this.send(
-      "POST",
-      this.url(paths.confirmQuantity()),
-      Buffer.from(JSON.stringify(body)),
-      { "content-type": "application/json" },
-      null,
-    );
+    return this.send("POST", this.url(paths.confirmQuantity()), jsonRequestBody(body), { "content-type": "application/json" }, null);
   }
 
   async attachDisplayImage(imageId: number, image: ImageUpload): Promise<ApiResult<unknown>> {
@@ -161,6 +157,11 @@ export class ApiClient {
 
   async removeDisplayImage(imageId: number): Promise<ApiResult<unknown>> {
     return this.send("DELETE", this.url(paths.displayImage(imageId)), undefined, {}, null);
+  }
+
+  /** `foodctl api`: any request, with the same retries, trace and errors as every other; its answer is not checked. */
+  async request(method: string, url: URL, body: Buffer | undefined, headers: Record<string, string>): Promise<ApiResult<unknown>> {
+    return this.send(method, url, body, headers, null);
   }
 
   /** Fetches an image by its URL (a display image, to keep a copy) without the token (it may be another host's); null over `maxBytes`. */
@@ -209,7 +210,7 @@ export class ApiClient {
         continue;
       }
       attempts.answered();
-      this.options.onResponse?.({ status: response.status, headers: response.headers });
+      this.options.onResponse?.({ status: response.status, headers: response.headers, body: response.body });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
       if (!(await attempts.retryAnswer(response)))
         throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, {
@@ -238,7 +239,7 @@ export class ApiClient {
         method,
         url,
         headers: {
-          accept: "application/json",
+          ...ACCEPT_HEADER,
           authorization: `Bearer ${this.options.token}`,
           "user-agent": this.options.userAgent,
           ...headers,

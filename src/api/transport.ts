@@ -38,6 +38,9 @@ export class TransportError extends Error {
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
+/** A JSON request body's bytes, as every request sends them (and a `--curl` line shows them). */
+export const jsonRequestBody = (body: unknown): Buffer => Buffer.from(JSON.stringify(body));
+
 /** Only these are this machine: `localhost`, 127.0.0.0/8 and ::1 (not `*.localhost`: a resolver may send those anywhere). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();

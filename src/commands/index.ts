@@ -2,6 +2,7 @@
  * Every noun of the command line, in the order `foodctl --help` lists them.
  * test/unit/commandSpecs.test.ts checks that the specs declare what the tree shows.
  */
+import { apiNoun } from "./api/index.js";
 import { auth } from "./auth/index.js";
 import { completionNoun, completionValues } from "./completion/index.js";
 import { config } from "./config/index.js";
@@ -22,6 +23,7 @@ export const NOUNS: readonly Noun[] = [
   undoNoun,
   sandbox,
   smoke,
+  apiNoun,
   // The completion script lists every noun, itself included.
   completionNoun(async () => [...NOUNS]),
   completionValues,

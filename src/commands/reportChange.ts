@@ -3,7 +3,23 @@ import type { UpdateOutcome } from "../change/pipeline.js";
 import type { Context } from "../context.js";
 import { EXIT, rejectedError } from "../errors.js";
 
-export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: { strict: boolean; action: string }): Promise<number> {
+export interface ReportOptions {
+  strict: boolean;
+  action: string;
+  /** `--curl`: a dry run's request as a curl command. */
+  curl?: boolean;
+  /** The file a display image's curl command uploads (`-`: stdin). */
+  uploadPath?: string;
+}
+
+export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: ReportOptions): Promise<number> {
+  if (outcome.dryRun && options.curl) {
+    const { curlCommand, tokenReference } = await import("./curl.js");
+    ctx.io.stdout.write(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
+    if (options.uploadPath === "-") ctx.info("the curl command reads the image from its stdin: pipe the image into it");
+    ctx.info("dry run: nothing was sent");
+    return EXIT.ok;
+  }
   const { describeIgnored, renderDryRun, renderDiff } = await import("../output/changeResult.js");
   const dryRun = outcome.dryRun;
   if (dryRun) {

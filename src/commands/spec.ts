@@ -6,6 +6,7 @@
  * and shell completion read these declarations alone. See `src/commands/intake/index.ts` for
  * how to add a verb or an option.
  */
+import type { RawInput } from "./rawInput.js";
 import type { Context } from "../context.js";
 import { usageError } from "../errors.js";
 
@@ -31,6 +32,8 @@ export interface OptionSpec {
    * argParser): the check lives with the option, and the verb reads the value.
    */
   parse?: (text: string) => unknown;
+  /** Given again and again (`-H a -H b`), read as the list of values in order, never as one. */
+  repeat?: true;
 }
 
 /** An argument as a verb declares it: the notation in its name says what the verb reads (see `ArgValue`). */
@@ -64,6 +67,11 @@ export function option(flags: string, description: string, more: Omit<OptionSpec
   return { flags, description, ...more };
 }
 
+/** `repeatedOption("-H, --header <header>", "…")`: given any number of times, read as the list of its values. */
+export function repeatedOption<const F extends string>(flags: F, description: string): Opt<F> & { repeat: true } {
+  return { flags, description, repeat: true };
+}
+
 /**
  * `<image_id>` reads as a string (commander refuses the command line without it), `[id]` as a
  * string or undefined, `<values...>` and `[positions...]` as a list.
@@ -77,6 +85,9 @@ export type ArgValue<N extends string> = N extends `${string}...${string}`
 /** `--salt <level>` reads as its text (undefined when not given); `--dry-run` as true when given; `--no-verify` as true unless negated. */
 export type OptionValue<F extends string> = F extends `${string}<${string}` | `${string}[${string}` ? string | undefined : boolean;
 
+/** An option's value as its verb reads it: a repeated option (`repeat: true`) as the list of its values. */
+type ReadOption<O extends Opt> = O extends { repeat: true } ? string[] : OptionValue<O["flags"]>;
+
 export type Args = Record<string, Arg>;
 /** Keyed by commander's name for the option: `allItems` for `--all-items`, `verify` for `--no-verify`, `yes` for `-y, --yes`. */
 export type Options = Record<string, Opt>;
@@ -85,61 +96,8 @@ export type None = Record<never, never>;
 
 /** What a verb with these arguments and options reads from its command line, one field each. */
 export type Input<A extends Args = None, O extends Options = None> = { [K in keyof A]: ArgValue<A[K]["name"]> } & {
-  [K in keyof O]: O[K] extends ParsedOpt<string, infer V> ? V | undefined : OptionValue<O[K]["flags"]>;
+  [K in keyof O]: O[K] extends ParsedOpt<string, infer V> ? V | undefined : ReadOption<O[K]>;
 };
-
-/** What the command line gave a verb, as commander hands it over. */
-export class RawInput {
-  constructor(
-    private readonly args: readonly (string | string[] | undefined)[],
-    private readonly options: Readonly<Record<string, unknown>>,
-  ) {}
-
-  /** A required argument (commander refuses the command line without it). */
-  arg(index: number): string {
-    const value = this.args[index];
-    return typeof value === "string" ? value : "";
-  }
-
-  /** A variadic argument: `<values...>` or `[positions...]`. */
-  list(index: number): string[] {
-    const value = this.args[index];
-    return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
-  }
-
-  /** A boolean option: `--dry-run` is `flag("dryRun")`. */
-  flag(name: string): boolean {
-    return this.options[name] === true;
-  }
-
-  /** A negatable option, on unless negated: `--no-verify` is `on("verify")`. */
-  on(name: string): boolean {
-    return this.options[name] !== false;
-  }
-
-  /** An option's value: `--salt <level>` is `text("salt")`. */
-  text(name: string): string | undefined {
-    const value = this.options[name];
-    return typeof value === "string" ? value : undefined;
-  }
-
-  /** An option's value as its `parse` made it (the text when it has none). */
-  value(name: string): unknown {
-    return this.options[name];
-  }
-
-  /** Each declared argument and option, read as its notation says (`ArgValue`, `OptionValue`). */
-  read(args: Args, options: Options): Record<string, unknown> {
-    const read: Record<string, unknown> = {};
-    Object.entries(args).forEach(([key, { name }], index) => {
-      read[key] = name.includes("...") ? this.list(index) : name.startsWith("[") ? this.list(index)[0] : this.arg(index);
-    });
-    for (const [key, { flags }] of Object.entries(options)) {
-      read[key] = /[<[]/.test(flags) ? this.value(key) : flags.includes("--no-") ? this.on(key) : this.flag(key);
-    }
-    return read;
-  }
-}
 
 export type Run = (ctx: Context) => Promise<number | void>;
 
@@ -150,6 +108,7 @@ export interface VerbSpec<A extends Args, O extends Options, T> {
   options?: O;
   /** A shell transcript: one command a line, as typed (see `examplesOf` in src/help.ts). */
   examples: string;
+  notes?: string[];
   hidden?: boolean;
   /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
   parse?(input: Input<A, O>): T;
@@ -164,6 +123,7 @@ export interface Verb {
   /** With the field each is read into (commander's name for it: test/unit/commandSpecs.test.ts checks they agree). */
   options?: (OptionSpec & { key: string })[];
   examples: string;
+  notes?: string[];
   hidden?: boolean;
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
@@ -220,18 +180,30 @@ export function commandNoun(action: Verb, verbs: Verb[] = []): Noun {
 interface ChangeDescriptions {
   dryRun?: string;
   verify?: string;
+  curl?: string;
 }
 
-/** `--dry-run` and `--no-verify`, and (where it applies) `--strict` first; a verb may say what they mean for it. */
-export function changeOptions(describe?: ChangeDescriptions): { dryRun: Opt<"--dry-run">; verify: Opt<"--no-verify"> };
+/** `--curl`, with `--dry-run` (docs/cli.md, dry run); the program refuses it alone or with `--json`. */
+export const curlOption = (
+  description = "with --dry-run: print the request as one curl command, the token read when it runs",
+): Opt<"--curl"> => option("--curl", description);
+
+/** `--dry-run`, `--curl` and `--no-verify`, and (where it applies) `--strict` first; a verb may say what they mean for it. */
+export function changeOptions(describe?: ChangeDescriptions): {
+  dryRun: Opt<"--dry-run">;
+  curl: Opt<"--curl">;
+  verify: Opt<"--no-verify">;
+};
 export function changeOptions(describe: ChangeDescriptions & { strict: string }): {
   strict: Opt<"--strict">;
   dryRun: Opt<"--dry-run">;
+  curl: Opt<"--curl">;
   verify: Opt<"--no-verify">;
 };
 export function changeOptions(describe: ChangeDescriptions & { strict?: string } = {}): Options {
   const options = {
     dryRun: option("--dry-run", describe.dryRun ?? "print the request that would be sent and send nothing"),
+    curl: curlOption(describe.curl),
     verify: option("--no-verify", describe.verify ?? "skip reading the intake again after the change"),
   };
   return describe.strict ? { strict: option("--strict", describe.strict), ...options } : options;
@@ -239,6 +211,7 @@ export function changeOptions(describe: ChangeDescriptions & { strict?: string }
 
 export interface ChangeFlags {
   dryRun: boolean;
+  curl: boolean;
   verify: boolean;
   strict: boolean;
 }

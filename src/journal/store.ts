@@ -272,13 +272,14 @@ export class JournalStore {
     return { file, bytes: bytes.byteLength, sha256: await sha256(bytes) };
   }
 
+  /** Where a saved copy is on disk. */
+  readonly imagePath = (copy: ImageCopy): string => join(this.dir, copy.file);
+
   /** A saved image's bytes, checked against the hash recorded with it; null when gone or changed. */
   async readImage(copy: ImageCopy): Promise<Buffer | null> {
     let bytes: Buffer;
     try {
-      const file = this.existing(copy.file);
-      if (file === undefined) return null;
-      bytes = readFileSync(file);
+      bytes = readFileSync(this.existing(copy.file) ?? "");
     } catch {
       return null;
     }

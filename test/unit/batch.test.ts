@@ -428,6 +428,7 @@ describe("readApplyOptions", () => {
       results: undefined,
       strict: false,
       dryRun: false,
+      curl: false,
       verify: true,
       force: false,
     });

@@ -2,7 +2,8 @@
 import { Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { NOUNS } from "../../src/commands/index.js";
-import { arg, option, RawInput, verb } from "../../src/commands/spec.js";
+import { RawInput } from "../../src/commands/rawInput.js";
+import { arg, option, verb } from "../../src/commands/spec.js";
 
 const verbs = NOUNS.flatMap((noun) =>
   [...(noun.action ? [noun.action] : []), ...noun.verbs].map((v) => [`${noun.name} ${v.name}`, v] as const),

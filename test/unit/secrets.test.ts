@@ -22,6 +22,12 @@ describe("redactSecrets", () => {
     expect(redactSecrets(`from ${scheme}://alice:pa55@api.example.com/v2 ok`)).toBe(`from ${scheme}://${MASK}@api.example.com/v2 ok`);
   });
 
+  it("leaves a shell reference after Bearer (a --curl line reads the token when it runs), and still masks the token in use", () => {
+    for (const text of ['-H "authorization: Bearer $FOODCTL_TOKEN"', '-H "authorization: Bearer $(foodctl auth token --profile default)"'])
+      expect(redactSecrets(text)).toBe(text);
+    expect(redactSecrets("Bearer $secret-token-value", ["$secret-token-value"])).toBe(`Bearer ${MASK}`);
+  });
+
   it("leaves text without secrets as it is", () => {
     const text = "set-quantity 1002 1=150: 180 g → 150 g on https://api.example.com/v2 (no token here) 9://x@y";
     expect(redactSecrets(text)).toBe(text);

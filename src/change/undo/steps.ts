@@ -26,6 +26,8 @@ export interface UndoRun {
   store: JournalStore;
   force: boolean;
   dryRun: boolean;
+  /** With dryRun: each request as a curl command. */
+  curl: boolean;
   verify: boolean;
 }
 
@@ -118,6 +120,11 @@ export function refuseNotBack(entry: JournalEntry, action: UndoAction, outcome: 
   const left = undoLeftovers({ ...entry, before: entry.before }, action, intakeState(outcome.after));
   if (left.length)
     throw rejectedError(`undo of ${entry.id} was sent, but intake ${entry.image_id} is not back: ${describeDifferences(left)}`);
+}
+
+/** The saved copy an undo uploads, for `--curl` (the command reads it from the journal's folder when it runs). */
+export function savedImagePath(run: UndoRun, action: UndoAction): string | undefined {
+  return action.kind === "attach" ? run.store.imagePath(action.copy) : undefined;
 }
 
 async function savedImage(run: UndoRun, entry: JournalEntry, copy: Extract<UndoAction, { kind: "attach" }>["copy"]) {

@@ -5,6 +5,7 @@
  */
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
+import { HELP_TOPIC_NAMES } from "../../help.js";
 import { GLOBAL_OPTIONS, type Completion, type Noun, type OptionSpec, type Verb } from "../spec.js";
 
 interface Node {
@@ -33,6 +34,8 @@ function nodeFor(path: string[], subcommands: string[], options: OptionSpec[], a
 function nodes(specs: readonly Noun[]): Node[] {
   const nouns = specs.filter((noun) => !noun.hidden);
   const all = [nodeFor([], [...nouns.map((noun) => noun.name), "help"], [...GLOBAL_OPTIONS, { flags: "-V, --version", description: "" }])];
+  // `foodctl help <Tab>`: a command or a topic.
+  all.push(nodeFor(["help"], [...nouns.map((noun) => noun.name), ...HELP_TOPIC_NAMES], []));
   for (const noun of nouns) {
     const verbs = noun.verbs.filter((verb) => !verb.hidden);
     all.push(

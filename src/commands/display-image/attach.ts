@@ -6,7 +6,7 @@ import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
 import { readImageFile } from "./imageFile.js";
 
-export interface AttachOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+export interface AttachOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
   imageId: string;
   file: string;
 }
@@ -19,5 +19,5 @@ export async function attachCommand(ctx: Context, options: AttachOptions): Promi
   const journal = await openJournal(ctx, "display-image attach");
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, journal };
   const outcome = await changeDisplayImage(client, before, { kind: "attach", image }, changeOptions, (message) => ctx.warn(message));
-  return reportChange(ctx, outcome, { strict: false, action: "display image" });
+  return reportChange(ctx, outcome, { strict: false, action: "display image", curl: options.curl, uploadPath: options.file });
 }

@@ -7,7 +7,7 @@ import { openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
 
-export interface RemoveOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+export interface RemoveOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
   imageId: string;
   yes: boolean;
 }
@@ -30,5 +30,5 @@ export async function removeCommand(ctx: Context, options: RemoveOptions): Promi
   const journal = await openJournal(ctx, "display-image remove");
   const changeOptions = { dryRun, verify: options.verify, precheck: true, journal };
   const outcome = await changeDisplayImage(client, before, { kind: "remove" }, changeOptions, (message) => ctx.warn(message));
-  return reportChange(ctx, outcome, { strict: false, action: "display image removal" });
+  return reportChange(ctx, outcome, { strict: false, action: "display image removal", curl: options.curl });
 }

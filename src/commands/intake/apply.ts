@@ -15,6 +15,7 @@ import { thousands } from "../../intake/amounts.js";
 import { renderSummary } from "../../output/batch.js";
 import { shellQuote } from "../args.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
+import { withCurlLines } from "../curl.js";
 import { openJournal } from "../journaled.js";
 import type { ChangeFlags } from "../spec.js";
 
@@ -27,6 +28,8 @@ export interface ApplyOptions extends Omit<BatchOptions, "done"> {
   format: BatchFormat | undefined;
   skipApplied: string | undefined;
   results: string | undefined;
+  /** With dryRun: each request as a curl command on stdout. */
+  curl: boolean;
   /** Start although the calls left in the rate-limit window are fewer than the batch needs. */
   force: boolean;
 }
@@ -56,6 +59,7 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
     results,
     strict: options.strict === true,
     dryRun: options.dryRun === true,
+    curl: options.curl === true,
     verify: options.verify !== false,
     force: options.force === true,
   };
@@ -80,7 +84,8 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
       throw error;
     });
   }
-  const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, APPLY_PRINTER, options.results);
+  const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : APPLY_PRINTER;
+  const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, printer, options.results);
   const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
   return finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
 }

@@ -90,5 +90,5 @@ export async function editCommand(ctx: Context, options: EditOptions): Promise<n
   const journal = await openJournal(ctx, "intake edit");
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
   const outcome = await runIntakeUpdate(client, imageId, edit.fields, changeOptions);
-  return reportChange(ctx, outcome, { strict: options.strict, action: "edit" });
+  return reportChange(ctx, outcome, { strict: options.strict, action: "edit", curl: options.curl });
 }

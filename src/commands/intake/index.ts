@@ -219,7 +219,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     foodctl intake apply fixes.csv --continue-on-error > results.jsonl
     foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl
     echo '{"image_id": 1002, "quantity": {"1": 150}, "salt": {"1": "low"}}' | foodctl intake apply -
-    printf 'image_id,position,quantity,salt\\n1002,1,150,low\\n' | foodctl intake apply -
+    printf '%s\\n' image_id,position,quantity,salt 1002,1,150,low | foodctl intake apply -
   `,
   run: async (ctx, options) => (await import("./apply.js")).applyCommand(ctx, options),
 });

@@ -34,5 +34,5 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   const journal = await openJournal(ctx, "intake set-modifiers");
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
   const outcome = await runIntakeUpdate(client, imageId, built.fields, changeOptions);
-  return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change" });
+  return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change", curl: options.curl });
 }

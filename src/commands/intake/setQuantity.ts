@@ -6,7 +6,7 @@ import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
 import { parseQuantityArgs } from "./changeArgs.js";
 
-export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
   imageId: string;
   values: string[];
 }
@@ -23,5 +23,5 @@ export async function setQuantityCommand(ctx: Context, options: SetQuantityOptio
     precheck: true,
     journal,
   });
-  return reportChange(ctx, outcome, { strict: false, action: "quantity change" });
+  return reportChange(ctx, outcome, { strict: false, action: "quantity change", curl: options.curl });
 }

@@ -5,7 +5,7 @@
  * --results; then the summary and the exit code.
  */
 import { runUndoBatch, type BatchState } from "../../change/undo/batch.js";
-import type { UndoRun } from "../../change/undo/steps.js";
+import { planEntryUndo, savedImagePath, type UndoRun } from "../../change/undo/steps.js";
 import type { Context } from "../../context.js";
 import { cancelledError, CliError, EXIT, failure, interruptedError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
@@ -21,6 +21,7 @@ import {
 } from "../../output/undo.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
 import { askYesNo } from "../confirm.js";
+import { withCurlLines } from "../curl.js";
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
@@ -29,6 +30,12 @@ function printer(ctx: Context): ResultPrinter<UndoResult> {
     stdout: (result, human, color) => (ctx.json ? "" : human ? renderUndoLine(result, color) : renderUndoRow(result)),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
   };
+}
+
+/** The saved image an entry's undo uploads, for its curl command. */
+function savedCopyOf(run: UndoRun, targets: readonly JournalEntry[], result: UndoResult): string | undefined {
+  const entry = targets.find((target) => target.id === result.journal_id);
+  return entry ? savedImagePath(run, planEntryUndo(entry)) : undefined;
 }
 
 export async function undoBatch(
@@ -44,8 +51,9 @@ export async function undoBatch(
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
   const openOutput = (stop: () => void) => {
-    const output = createBatchOutput(ctx, targets.length, resultsFd, stop, printer(ctx), options.results);
-    if (!ctx.json && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
+    const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
+    const output = createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
+    if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
     return output;
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, ctx.signal);

@@ -20,12 +20,13 @@ import {
   refuseChangedSince,
   refuseNotBack,
   refuseUnknownAfter,
+  savedImagePath,
   sendUndo,
   type UndoRun,
 } from "../../change/undo/steps.js";
 import { undoTargets } from "../../change/undo/targets.js";
 
-export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
   id: string | undefined;
   last: boolean;
   batch: string | undefined;
@@ -53,6 +54,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     store,
     force: options.force,
     dryRun: options.dryRun,
+    curl: options.curl,
     verify: options.verify,
   };
   if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, options);
@@ -73,6 +75,11 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
       throw cancelledError("cancelled: nothing was sent");
   }
   const outcome = await sendUndo(run, ready);
-  await reportChange(ctx, outcome, { strict: false, action: `undo of ${entry.id}` });
+  await reportChange(ctx, outcome, {
+    strict: false,
+    action: `undo of ${entry.id}`,
+    curl: run.curl,
+    uploadPath: savedImagePath(run, action),
+  });
   refuseNotBack(entry, action, outcome);
 }

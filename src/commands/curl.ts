@@ -1,0 +1,92 @@
+/**
+ * `--dry-run --curl`: a request as one curl command a colleague can run (docs/cli.md, dry run).
+ * The token is never in it: the command reads it when it runs, from FOODCTL_TOKEN when that is
+ * where it came from, else from `foodctl auth token` for the same profile.
+ */
+import { ACCEPT_HEADER, type RequestDescription } from "../api/client.js";
+import { jsonRequestBody } from "../api/transport.js";
+import type { Context } from "../context.js";
+import { shellQuote } from "./args.js";
+
+export interface CurlRequest {
+  request: RequestDescription;
+  /** The body is this file's bytes, read when the command runs (`foodctl api --input`). */
+  bodyFile?: string | undefined;
+  /**
+   * The file a multipart upload reads when the command runs (display-image attach; `-` is
+   * stdin); the field, file name and type are the request's (`describeUpload`).
+   */
+  uploadPath?: string | undefined;
+}
+
+interface UploadField {
+  field: string;
+  filename: string;
+  contentType: string;
+}
+
+/** The one file field `describeUpload` wrote into a request's body. */
+function uploadField(body: unknown): UploadField {
+  const [field, file] = Object.entries(body as Record<string, { filename: string; content_type: string }>)[0]!;
+  return { field, filename: file.filename, contentType: file.content_type };
+}
+
+/** The shell text that gives the token when the command runs: a variable or `foodctl auth token`, never the token itself. */
+export function tokenReference(ctx: Context): string {
+  const settings = ctx.settings();
+  if (settings.token?.source === "env") return "$FOODCTL_TOKEN";
+  return `$(foodctl auth token --profile ${shellQuote(settings.profile)})`;
+}
+
+/** In curl's `-F` syntax a quoted value keeps `;`, `,` and `"` as they are (a backslash escapes `"` and `\`). */
+const formQuoted = (text: string) => `"${text.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
+
+/** The request as one curl command, on one line with a newline at the end; `token` is shell text (`tokenReference`). */
+export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, token: string): string {
+  const upload = uploadPath === undefined ? undefined : { ...uploadField(request.body), path: uploadPath };
+  const hasBody = upload !== undefined || bodyFile !== undefined || (request.body !== null && request.body !== undefined);
+  const words = ["curl"];
+  // With a body curl sends POST by itself; anything else is named.
+  if (!(request.method === "GET" && !hasBody) && !(request.method === "POST" && hasBody)) words.push("-X", shellQuote(request.method));
+  words.push(shellQuote(request.url));
+  for (const [name, value] of Object.entries({ ...ACCEPT_HEADER, ...request.headers })) {
+    if (name.toLowerCase() === "authorization") words.push("-H", `"${name}: Bearer ${token}"`);
+    // curl writes a multipart body's type with its boundary.
+    else if (!(upload && name.toLowerCase() === "content-type")) words.push("-H", shellQuote(`${name}: ${value}`));
+  }
+  if (upload) {
+    const file = upload.path === "-" ? "-" : formQuoted(upload.path);
+    words.push("-F", shellQuote(`${upload.field}=@${file};type=${upload.contentType};filename=${formQuoted(upload.filename)}`));
+  } else if (bodyFile !== undefined) {
+    words.push("--data-binary", shellQuote(`@${bodyFile}`));
+  } else if (hasBody) {
+    words.push("--data-raw", shellQuote(typeof request.body === "string" ? request.body : jsonRequestBody(request.body).toString("utf8")));
+  }
+  return `${words.join(" ")}\n`;
+}
+
+/** What a batch prints of each result on stdout (`intake apply`, `undo --batch`). */
+interface StdoutPrinter<R> {
+  stdout: (result: R, human: boolean, color: boolean) => string;
+}
+
+/**
+ * A batch's printer under `--dry-run --curl`: stdout gets one curl command per request and
+ * nothing else; a line that sends nothing (refused, failed, already undone) is said on stderr.
+ */
+export function withCurlLines<R extends { status: string; request?: unknown }, P extends StdoutPrinter<R>>(
+  ctx: Context,
+  printer: P & StdoutPrinter<R>,
+  uploadPathOf: (result: R) => string | undefined = () => undefined,
+): P {
+  const token = tokenReference(ctx);
+  return {
+    ...printer,
+    stdout: (result: R) => {
+      if (result.status === "dry_run" && result.request)
+        return curlCommand({ request: result.request as RequestDescription, uploadPath: uploadPathOf(result) }, token);
+      ctx.io.stderr.write(printer.stdout(result, true, ctx.io.color.stderr));
+      return "";
+    },
+  };
+}
