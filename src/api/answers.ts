@@ -108,7 +108,7 @@ function rateLimitError(response: TransportResponse, message: string, code: numb
 export const COMPANY_CANNOT_CHANGE = "a company token cannot change quantities: use the user's own token or a manager's";
 
 /** The error for an answer that is neither 2xx nor retried: a redirect (never followed) or the status's kind, with the service's code. */
-export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string): CliError {
+export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string, tokenHint?: string): CliError {
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect to another host would carry the token there.
     const location = response.headers.location;
@@ -139,7 +139,7 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   }
   if (response.status === 429) return rateLimitError(response, message, code);
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
-  const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
+  const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : response.status === 401 ? tokenHint : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
 }
 

@@ -23,6 +23,8 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export interface ClientOptions {
   baseUrl: URL;
   token: string;
+  /** What to do when the API refuses the token (401): it depends on where the token came from. */
+  tokenHint?: string | undefined;
   userId?: number | undefined;
   timeoutMs: number;
   retries: number;
@@ -207,7 +209,9 @@ export class ApiClient {
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
-      if (!(await attempts.retryAnswer(response))) throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token);
+      if (!(await attempts.retryAnswer(response))) {
+        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, this.options.tokenHint);
+      }
     }
   }
 

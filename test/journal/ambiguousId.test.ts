@@ -18,12 +18,17 @@ it("an ambiguous id names at most five candidates and how many more; typing one 
   let start = ids[0]!;
   while (!ids.every((id: string) => id.startsWith(start))) start = start.slice(0, -1);
 
-  for (const args of [["journal", "show", start], ["undo", start, "--yes"]]) {
+  for (const args of [
+    ["journal", "show", start],
+    ["undo", start, "--yes"],
+  ]) {
     const refused = await sandbox.cli(args);
     expect(refused.code).toBe(2);
     const [error, hint, ...rest] = refused.stderr.trim().split("\n");
     expect(rest).toEqual([]);
-    expect(error).toMatch(new RegExp(`^error: journal id ${start} is ambiguous: 12 entries start with it \\((\\w{12}, ){4}\\w{12} and 7 more\\)$`));
+    expect(error).toMatch(
+      new RegExp(`^error: journal id ${start} is ambiguous: 12 entries start with it \\((\\w{12}, ){4}\\w{12} and 7 more\\)$`),
+    );
     expect(hint).toBe("hint: type more of the id (`foodctl journal` lists them)");
   }
 
