@@ -65,6 +65,37 @@ export function joinToWidth(parts: string[], separator: string, width: number | 
   lines.push(line);
   return lines.join(`\n${" ".repeat(indent)}`);
 }
+/**
+ * Text wrapped between words to `width`, lines after the first indented by `indent` columns.
+ * Nothing is cut: a word wider than the room (a URL) stands alone on a line of its own at the
+ * left edge, where the terminal wraps it if need be and a copy of it is the whole word.
+ */
+export function wrapWords(text: string, width: number | undefined, indent: number): string {
+  const words = text.split(" ").filter(Boolean);
+  if (width === undefined) return words.join(" ");
+  const room = width - indent;
+  const pad = " ".repeat(indent);
+  const lines: string[] = [];
+  let line = "";
+  const flush = () => {
+    if (line !== "") lines.push(lines.length === 0 ? line : `${pad}${line}`);
+    line = "";
+  };
+  for (const word of words) {
+    if (textWidth(word) > room) {
+      flush();
+      // The first line holds what follows the key: empty, when the long word comes first.
+      if (lines.length === 0) lines.push("");
+      lines.push(word);
+    } else if (line !== "" && textWidth(line) + 1 + textWidth(word) > room) {
+      flush();
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  flush();
+  return lines.join("\n");
+}
+
 /** A cell or value on one terminal line: line breaks and tabs become one space. */
 export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
 

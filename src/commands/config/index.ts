@@ -2,7 +2,7 @@
 import { CONFIG_KEYS } from "../../config/keys.js";
 import { arg, group, verb } from "../spec.js";
 
-const KEY = arg("<key>", "api-url, user or timeout", CONFIG_KEYS);
+const KEY = arg("<key>", CONFIG_KEYS.join(", "), CONFIG_KEYS);
 
 const list = verb("list", "the settings of the profile and where each comes from", {
   examples: `
@@ -44,7 +44,7 @@ const path = verb("path", "print the config file's path", {
   run: async (ctx) => (await import("./config.js")).configPathCommand(ctx),
 });
 
-export const config = group("config", "read and change profile settings: api-url, user, timeout", {
+export const config = group("config", `read and change profile settings: ${CONFIG_KEYS.join(", ")}`, {
   examples: `
     foodctl config set api-url https://api.example.com
     foodctl config list --profile staging
