@@ -12,6 +12,7 @@ import { renderUndoPlan } from "../../output/undo.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
+import type { ChangeFlags } from "../spec.js";
 import {
   planEntryUndo,
   plannedChanges,
@@ -20,15 +21,24 @@ import {
   refuseNotBack,
   refuseUnknownAfter,
   sendUndo,
-  type UndoOptions,
   type UndoRun,
-} from "./steps.js";
-import { undoTargets } from "./targets.js";
+} from "../../change/undo/steps.js";
+import { undoTargets } from "../../change/undo/targets.js";
+
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  id: string | undefined;
+  last: boolean;
+  batch: string | undefined;
+  force: boolean;
+  yes: boolean;
+  results?: string | undefined;
+}
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
   if (options.results === "-" || options.results === "") throw usageError("--results takes a file name (the results already go to stdout)");
-  const journal = (await journalStore(ctx).query(undoQuery(options))).entries;
+  const store = journalStore(ctx);
+  const journal = (await store.query(undoQuery(options))).entries;
   const targets = undoTargets(journal, options);
   requireAnswerable(ctx, options, "undo");
   const apiUrl = ctx.apiUrl().href.replace(/\/$/, "");
@@ -41,6 +51,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     ctx,
     client: await ctx.client(),
     journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
+    store,
     force: options.force,
     dryRun: options.dryRun,
     verify: options.verify,
