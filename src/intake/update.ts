@@ -1,6 +1,7 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
 import * as validators from "../records/validators/update.js";
 import type { IntakeKind, RecordKind } from "./kinds.js";
+import { didYouMean } from "./closest.js";
 import { LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
@@ -74,7 +75,15 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     return { field, rule: "quantity", message };
   }
   const allowed = name === "measures" ? MEASURES : LEVELS;
-  return { field, rule: "level", message: `${where} must be one of ${allowed.join(", ")}` };
+  // What was given and the near miss, as the single commands say it (`--salt LOW`).
+  const got =
+    typeof value === "string"
+      ? `, got ${JSON.stringify(value)}`
+      : value === undefined
+        ? ""
+        : `, got ${JSON.stringify(value) ?? String(value)}`;
+  const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
+  return { field, rule: "level", message: `${where} must be one of ${allowed.join(", ")}${got}${suggestion ? `; ${suggestion}` : ""}` };
 }
 
 /**

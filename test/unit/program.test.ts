@@ -228,14 +228,15 @@ describe("--json, --no-color and --wide are what commander read, errors included
     const show = (argv: string[]) => runFoodctl(argv, { env, tty: true, columns: 60, transport: scripted.transport });
     const fitted = await show(["intake", "show", "1003"]);
     expectExit(fitted, 0);
-    expect(fitted.stdout).not.toContain(url);
+    // Fitted, the URL (never cut) stands on a line of its own; --wide keeps it beside its key.
+    expect(fitted.stdout).toContain(`\n${url}\n`);
     for (const argv of [
       ["intake", "show", "1003", "--wide"],
       ["--wide", "intake", "show", "1003"],
     ]) {
       const wide = await show(argv);
       expectExit(wide, 0);
-      expect(wide.stdout, argv.join(" ")).toContain(url);
+      expect(wide.stdout, argv.join(" ")).toContain(`image: ${url} (60×40)`);
     }
   });
 });
