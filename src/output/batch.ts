@@ -64,9 +64,17 @@ export function renderProblems(problems: readonly BatchProblem[], total: number,
     if (more > 0) lines.push(JSON.stringify({ problems_not_shown: more }));
     return `${lines.join("\n")}\n`;
   }
-  const lines = problems.map((problem) => {
-    const field = problem.field !== null ? `${problem.field}: ` : "";
-    return cleanForTerminal(`${source}:${problem.line}: ${field}${problem.message}`);
+  // The same problem on many lines (a file that is not results at all) is one line with where else it is.
+  const alike = new Map<string, number[]>();
+  for (const problem of problems) {
+    const text = `${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`;
+    alike.set(text, [...(alike.get(text) ?? []), problem.line]);
+  }
+  const lines = [...alike].map(([text, at]) => {
+    const others = at.slice(1);
+    const shown = others.slice(0, 5).join(", ") + (others.length > 5 ? ", …" : "");
+    const also = others.length ? ` (and ${others.length} more ${others.length === 1 ? "line" : "lines"} alike: ${shown})` : "";
+    return cleanForTerminal(`${source}:${at[0]}: ${text}${also}`);
   });
   if (more > 0) lines.push(`and ${thousands(more)} more ${more === 1 ? "problem" : "problems"}`);
   return `${lines.join("\n")}\n`;

@@ -35,3 +35,18 @@ describe("intake apply: the single command's words", () => {
     expect((await apply(sb.handle, [csv])).stderr).toContain(`got "LOW"; did you mean low?`);
   });
 });
+
+describe("intake apply: repeated problems", () => {
+  it("twenty identical problems are one line with where else they are, not twenty lines", async () => {
+    const changes = writeInput("changes.jsonl", jsonl({ image_id: 1002, quantity: { "1": 150 } }));
+    const notResults = writeInput("notes.txt", `${Array.from({ length: 20 }, (_, index) => `note ${index + 1}`).join("\n")}\n`);
+    const before = sb.handle.stats().total_requests;
+    const run = await apply(sb.handle, [changes, "--skip-applied", notResults]);
+    expect(run.code).toBe(2);
+    const problems = run.stderr.split("\n").filter((line) => line.startsWith(`${notResults}:`));
+    expect(problems).toEqual([
+      `${notResults}:1: not a result line of \`intake apply\` (not JSON) (and 19 more lines alike: 2, 3, 4, 5, 6, …)`,
+    ]);
+    expect(sb.handle.stats().total_requests).toBe(before);
+  });
+});
