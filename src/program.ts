@@ -8,7 +8,7 @@ import { NOUNS } from "./commands/index.js";
 import { GLOBAL_OPTIONS, RawInput, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { endHelp, programOptions } from "./help.js";
+import { endHelp, programOptions, usedGlobals } from "./help.js";
 import type { IO, OutputStream } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -108,6 +108,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     };
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
+    if (verb.globals) usedGlobals.set(command, verb.globals);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option));
     endHelp(command, { examples: verb.examples, notes }, width);

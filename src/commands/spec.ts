@@ -6,6 +6,7 @@
  * and shell completion read these declarations alone. See `src/commands/intake/index.ts` for
  * how to add a verb or an option.
  */
+import type { GlobalFlag } from "./globals.js";
 import type { Context } from "../context.js";
 
 /** Values a shell offers for an option or argument: a fixed list, or a lookup the CLI answers (`foodctl __complete <kind>`). */
@@ -133,6 +134,8 @@ export interface VerbSpec<A extends Args, O extends Options, T> {
   /** A shell transcript: one command a line, as typed (see `examplesOf` in src/help.ts). */
   examples: string;
   hidden?: boolean;
+  /** The global options this command reads, the only ones its help lists (all when not said; see GLOBALS). */
+  globals?: readonly GlobalFlag[];
   /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
   parse?(input: Input<A, O>): T;
   /** Loads the verb's module (`await import(...)`) and runs it. */
@@ -147,6 +150,7 @@ export interface Verb {
   options?: (OptionSpec & { key: string })[];
   examples: string;
   hidden?: boolean;
+  globals?: readonly GlobalFlag[];
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
 }

@@ -1,10 +1,12 @@
 /** `foodctl journal`: the changes foodctl sent, and one entry's before → after. */
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, option, verb } from "../spec.js";
 
 const list = verb(
   "journal",
   "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome (--user: for that user)",
   {
+    globals: GLOBALS.journal,
     options: {
       intake: option("--intake <image_id>", "only changes of this intake"),
       since: option("--since <date>", "only entries from this date or time (YYYY-MM-DD or ISO 8601, UTC)"),
@@ -23,6 +25,7 @@ const list = verb(
 );
 
 const show = verb("show", "one journal entry with its before → after", {
+  globals: GLOBALS.journal,
   args: { id: arg("<id>", "a journal id (or its unique start)") },
   examples: `
     foodctl journal show mwthfvke01j6

@@ -1,7 +1,9 @@
 /** `foodctl smoke`: a CI smoke check of the intake API on one intake, which it leaves as it found it. */
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, forceOption, option, verb } from "../spec.js";
 
 const check = verb("smoke", "CI smoke check: auth, read, history, change, restore, display image; exit code of the first failed step", {
+  globals: GLOBALS.smoke,
   args: { imageId: arg("<image_id>", "the intake to check (left as it was found)") },
   options: {
     readOnly: option("--read-only", "only auth, read and history: nothing but GET requests"),
