@@ -7,6 +7,7 @@
 import type { Intake } from "../records/intake.js";
 import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
+import { didYouMean } from "./closest.js";
 import { isLevel, LEVELS } from "./levels.js";
 import { readGramsText } from "./quantity.js";
 import { validateUpdateShape } from "./update.js";
@@ -152,7 +153,8 @@ function readCell(text: string, column: ValueColumn, item: ItemView): { value: s
     if ("problem" in read) return read;
     value = read.grams;
   } else if (column !== "measures" && !isLevel(text)) {
-    return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"` };
+    const suggestion = didYouMean(text, LEVELS);
+    return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"${suggestion ? `; ${suggestion}` : ""}` };
   }
   return { value: value === was ? null : value };
 }

@@ -73,7 +73,7 @@ describe("intake edit --file", () => {
     const listed = result.stderr.split("\n").filter((line) => line.startsWith(`${file}: `));
     expect(listed).toHaveLength(3);
     expect(listed[0]).toMatch(/: line 2: quantity of position 1/);
-    expect(listed[1]).toMatch(/: line 3: salt of position 2 must be one of none, low, medium, high, got "LOW"$/);
+    expect(listed[1]).toMatch(/: line 3: salt of position 2 must be one of none, low, medium, high, got "LOW"; did you mean low\?$/);
     expect(listed[2]).toMatch(/: line 4: unknown position 9/);
     expect(result.stderr).toMatch(/^hint: nothing was sent$/m);
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
