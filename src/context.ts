@@ -8,7 +8,7 @@ import { systemClock, type Clock } from "./clock.js";
 import { checkApiUrl, resolveSettings, type GlobalFlags, type Settings } from "./config/settings.js";
 import { checkToken, type CheckedToken } from "./config/token.js";
 import { configPath, readConfig, type ConfigData } from "./config/store.js";
-import { authError, usageError } from "./errors.js";
+import { authError, ENV_TOKEN_HINT, LOGIN_HINT, tokenHint, usageError } from "./errors.js";
 import { writeOut, type IO, type OutputStream } from "./io.js";
 import { styler, type Styler } from "./output/style.js";
 import { cleanForTerminal, jsonBody, jsonDocument } from "./sanitize.js";
@@ -175,16 +175,13 @@ export class Context {
   token(): CheckedToken {
     const token = this.settings().token;
     if (!token) {
-      throw authError("not logged in: no token", { hint: "run `foodctl auth login` or set FOODCTL_TOKEN" });
+      throw authError("not logged in: no token", { hint: LOGIN_HINT });
     }
     this.noteEnvOverrides();
     const fromEnv = token.source === "env";
     const where = fromEnv ? "FOODCTL_TOKEN" : `the token of profile "${this.settings().profile}"`;
-    const expiredHint = fromEnv
-      ? "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)"
-      : undefined;
     maskTokenInUse(token.value);
-    return checkToken(token.value, where, this.now(), { expiredHint });
+    return checkToken(token.value, where, this.now(), fromEnv ? { hint: ENV_TOKEN_HINT } : {});
   }
 
   /**
@@ -221,6 +218,7 @@ export class Context {
     return new ApiClient({
       baseUrl,
       token: token.value,
+      tokenHint: tokenHint(settings.token?.source === "env"),
       userId: settings.user,
       timeoutMs: settings.timeoutSeconds * 1000,
       retries: settings.retries,

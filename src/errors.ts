@@ -92,11 +92,19 @@ export function errorJson(error: CliError, clean: (text: string) => string = (te
     hint: error.hint ? clean(error.hint) : null,
   };
 }
+/** What to do about a missing or refused token kept in a profile. */
+export const LOGIN_HINT = "run `foodctl auth login` or set FOODCTL_TOKEN";
+/** The same, when the token came from FOODCTL_TOKEN: it beats any stored token, so logging in cannot help. */
+export const ENV_TOKEN_HINT =
+  "unset FOODCTL_TOKEN or replace it with a fresh token (`foodctl auth login` cannot help while the variable is set)";
+
+/** The hint for a token that is refused, by where the token came from. */
+export const tokenHint = (fromEnv: boolean) => (fromEnv ? ENV_TOKEN_HINT : LOGIN_HINT);
 
 /** The one map from an HTTP error status to the CLI's error kind (docs/cli.md, exit codes). */
 export function errorForStatus(status: number, message: string, options: CliErrorOptions = {}): CliError {
   const withStatus = { ...options, status };
-  if (status === 401) return authError(message, { hint: "run `foodctl auth login` or set FOODCTL_TOKEN", ...withStatus });
+  if (status === 401) return authError(message, { ...withStatus, hint: options.hint ?? LOGIN_HINT });
   if (status === 403) return forbiddenError(message, withStatus);
   if (status === 404) return notFoundError(message, withStatus);
   if (status === 429 || status >= 500) return unavailableError(message, withStatus);

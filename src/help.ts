@@ -13,8 +13,14 @@ import { EXIT, EXIT_MEANINGS } from "./errors.js";
 export function programOptions(command: Command): Option[] {
   let root = command;
   while (root.parent) root = root.parent;
-  return root === command ? [] : root.options.filter((option) => !option.hidden);
+  if (root === command) return [];
+  // A command that says which global options it reads lists only those (not --version, the program's own).
+  const used = usedGlobals.get(command);
+  return root.options.filter((option) => !option.hidden && (used === undefined || used.includes(option.long ?? "")));
 }
+
+/** The global options a command reads, from its spec (`globals`); a command not in it lists them all. */
+export const usedGlobals = new WeakMap<Command, readonly string[]>();
 
 /** Words of `text` in lines of at most `width`; a word longer than that stands alone. */
 export function wrapText(text: string, width: number, indent = ""): string[] {

@@ -9,7 +9,17 @@ import { RawInput } from "./commands/rawInput.js";
 import { GLOBAL_OPTIONS, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
 import { usageError } from "./errors.js";
-import { endHelp, formatHelp, formatHelpItem, HELP_TOPIC_NAMES, helpTaker, helpWidth, isHelpTopic, programOptions } from "./help.js";
+import {
+  endHelp,
+  formatHelp,
+  formatHelpItem,
+  HELP_TOPIC_NAMES,
+  helpTaker,
+  helpWidth,
+  isHelpTopic,
+  programOptions,
+  usedGlobals,
+} from "./help.js";
 import { writeOut, type IO } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -128,6 +138,7 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
     };
   const declare = (command: Command, verb: Verb, notes?: string[]) => {
     command.description(verb.description);
+    if (verb.globals) usedGlobals.set(command, verb.globals);
     for (const arg of verb.args ?? []) command.argument(arg.name, arg.description);
     for (const option of verb.options ?? []) command.addOption(toOption(option, state));
     endHelp(command, { examples: verb.examples, notes: [...(verb.notes ?? []), ...(notes ?? [])] }, width);

@@ -123,7 +123,14 @@ export interface AnswerClock {
 /** "2026-11-26 05:05 UTC": the client's own words for a time when no zone is named (no Intl, no printer loaded). */
 const utcMinute = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-export function httpErrorFor(response: TransportResponse, url: URL, actingForUser: boolean, token: string, when: AnswerClock): CliError {
+export function httpErrorFor(
+  response: TransportResponse,
+  url: URL,
+  actingForUser: boolean,
+  token: string,
+  when: AnswerClock,
+  tokenHint?: string,
+): CliError {
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect to another host would carry the token there.
     const location = response.headers.location;
@@ -154,7 +161,7 @@ export function httpErrorFor(response: TransportResponse, url: URL, actingForUse
   }
   if (response.status === 429) return rateLimitError(response, message, code, when);
   const userIdHint = response.status === 400 && !actingForUser && /user_id/i.test(reason ?? "");
-  const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : undefined;
+  const hint = userIdHint ? "this token acts for other users: name one with --user <id>" : response.status === 401 ? tokenHint : undefined;
   return errorForStatus(response.status, message, { serviceCode: code ?? undefined, ...(hint ? { hint } : {}) });
 }
 

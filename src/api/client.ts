@@ -25,6 +25,8 @@ export const ACCEPT_HEADER = { accept: "application/json" } as const;
 export interface ClientOptions {
   baseUrl: URL;
   token: string;
+  /** What to do when the API refuses the token (401): it depends on where the token came from. */
+  tokenHint?: string | undefined;
   userId?: number | undefined;
   /** The `language` query parameter of every request (docs/api.md, language); unset: the user's own at the service. */
   language?: string | undefined;
@@ -212,11 +214,9 @@ export class ApiClient {
       attempts.answered();
       this.options.onResponse?.({ status: response.status, headers: response.headers, body: response.body });
       if (response.status >= 200 && response.status < 300) return this.parse(response, url, validator, salvage);
+      const when = { now: this.clock.now(), showTime: this.options.showTime };
       if (!(await attempts.retryAnswer(response)))
-        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, {
-          now: this.clock.now(),
-          showTime: this.options.showTime,
-        });
+        throw httpErrorFor(response, url, this.options.userId !== undefined, this.options.token, when, this.options.tokenHint);
     }
   }
 

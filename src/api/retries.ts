@@ -93,10 +93,10 @@ export class Attempts {
     const sent = method === "GET" ? "" : this.reached ? " (the request may have reached the server)" : " (nothing was sent)";
     const gaveUp = this.attempt > 0 ? `gave up after ${this.attempt + 1} attempts` : undefined;
     // Nothing listens on this machine's port: most often a sandbox that is not running.
-    const sandbox =
-      error.message === "connection refused" && isLoopbackHost(url.hostname) ? "start a sandbox: foodctl sandbox --detach" : undefined;
+    const sandbox = error.message === "connection refused" && isLoopbackHost(url.hostname) ? startSandboxHint(url) : undefined;
     throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
-      hint: [sandbox, gaveUp].filter(Boolean).join("; ") || undefined,
+      // The command last, so the hint's tail is what to paste.
+      hint: [gaveUp, sandbox].filter(Boolean).join("; ") || undefined,
     });
   }
 
@@ -133,4 +133,15 @@ export class Attempts {
     this.settings.onWait?.(retryWaitLine(ms, why));
     await this.settings.clock.sleep(ms, this.settings.signal);
   }
+}
+
+/**
+ * How to start a sandbox where the API URL points (a sandbox is the usual thing that is not
+ * running on this machine's port): on that port and host, its export lines evaluated so the next
+ * command has the new sandbox's token.
+ */
+function startSandboxHint(url: URL): string {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const host = url.hostname === "127.0.0.1" || url.hostname === "localhost" ? "" : ` --host ${url.hostname.replace(/^\[|\]$/g, "")}`;
+  return `start a sandbox there: eval "$(foodctl sandbox --detach --port ${port}${host})"`;
 }

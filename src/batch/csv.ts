@@ -244,7 +244,6 @@ export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: R
     group = startGroup(row, line);
   });
   flush();
-  if (!headerSeen && !state.interrupted)
-    state.problems.add({ line: 1, field: null, message: `empty input: expected the header ${HEADER}` });
+  // No header at all (a zero-byte file, comments only) is an empty batch, as in every other format.
   return finishInput(state);
 }

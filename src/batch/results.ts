@@ -39,6 +39,8 @@ export interface BatchResult {
   batch_id: string;
   /** The journal entry of the change, when the change pipeline keeps one. */
   journal_id?: string;
+  /** False when the change was applied but reading it back failed ("applied, unverified"; `error` says why). */
+  verified?: false;
   /** What this line's own change moved (verified changes only). */
   changed?: ResultChange[];
   error?: BatchResultError;

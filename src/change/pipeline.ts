@@ -83,6 +83,7 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
     outcome = await finishChange(client, change, response);
   } catch (error) {
     if (journalId) await journal?.complete(journalId, { outcome: "applied", after: null, notes: [READ_BACK_FAILED], error });
+    if (error instanceof AppliedUnverifiedError) error.journalId = journalId;
     throw error;
   }
   if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });
@@ -134,14 +135,22 @@ async function finishChange(client: ApiClient, change: Change, response: ApiResu
   };
 }
 
-/** The server took the change; only reading it back failed: say so, keeping the error's kind and exit code. */
+/**
+ * The server took the change; only reading it back failed. Keeps the error's kind and exit code;
+ * a batch counts it as "applied, unverified", not as failed.
+ */
+export class AppliedUnverifiedError extends CliError {
+  /** The change's journal entry, when it was journaled. */
+  journalId: string | undefined;
+}
+
 function readBackFailed(error: unknown, imageId: number): unknown {
   if (!(error instanceof CliError)) return error;
   const message =
     error.code === "interrupted"
       ? `interrupted after intake ${imageId} was changed (the server accepted it); only reading it back was cut short`
       : `intake ${imageId}: the change was applied, but reading it back failed: ${error.message}`;
-  return new CliError(error.code, error.exitCode, message, {
+  return new AppliedUnverifiedError(error.code, error.exitCode, message, {
     status: error.status,
     hint: `see the result with \`foodctl intake show ${imageId}\`; sending the same change again is safe`,
     cause: error,

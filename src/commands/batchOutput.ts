@@ -56,7 +56,7 @@ const STATUS_WORDS: Record<BatchResult["status"], string> = {
 export interface ResultPrinter<R> {
   json: (result: R) => string;
   /** One line above the progress bar on a terminal (`human`), else what a pipe gets; "" for nothing. */
-  stdout: (result: R, human: boolean, color: boolean) => string;
+  stdout: (result: R, human: boolean, color: boolean, width: number | undefined) => string;
   /** Which change a result is and what became of it, for a warning that its result was lost. */
   describe: (result: R) => string;
 }
@@ -64,7 +64,7 @@ export interface ResultPrinter<R> {
 /** `intake apply`: a human line on a terminal, JSON Lines elsewhere. */
 export const APPLY_PRINTER: ResultPrinter<BatchResult> = {
   json: renderResult,
-  stdout: (result, human, color) => (human ? renderResultLine(result, color) : renderResult(result)),
+  stdout: (result, human, color, width) => (human ? renderResultLine(result, color, width) : renderResult(result)),
   describe: (result) => `line ${result.line} (intake ${result.image_id}, ${STATUS_WORDS[result.status]})`,
 };
 
@@ -97,7 +97,7 @@ export function createBatchOutput<R>(
         ctx.warn(`${change}: its result could not be written to ${resultsPath} (${reason}); it and the rest go to stdout only`);
       }
     }
-    const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout), [token]);
+    const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout, stdout.columns), [token]);
     if (line === "") return;
     let flowing = true;
     bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);

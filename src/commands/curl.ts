@@ -67,7 +67,7 @@ export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, toke
 
 /** What a batch prints of each result on stdout (`intake apply`, `undo --batch`). */
 interface StdoutPrinter<R> {
-  stdout: (result: R, human: boolean, color: boolean) => string;
+  stdout: (result: R, human: boolean, color: boolean, width: number | undefined) => string;
 }
 
 /**
@@ -85,7 +85,7 @@ export function withCurlLines<R extends { status: string; request?: unknown }, P
     stdout: (result: R) => {
       if (result.status === "dry_run" && result.request)
         return curlCommand({ request: result.request as RequestDescription, uploadPath: uploadPathOf(result) }, token);
-      ctx.io.stderr.write(printer.stdout(result, true, ctx.io.color.stderr));
+      ctx.io.stderr.write(printer.stdout(result, true, ctx.io.color.stderr, ctx.io.stderr.columns));
       return "";
     },
   };

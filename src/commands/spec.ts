@@ -7,6 +7,7 @@
  * how to add a verb or an option.
  */
 import type { RawInput } from "./rawInput.js";
+import type { GlobalFlag } from "./globals.js";
 import type { Context } from "../context.js";
 import { usageError } from "../errors.js";
 
@@ -110,6 +111,8 @@ export interface VerbSpec<A extends Args, O extends Options, T> {
   examples: string;
   notes?: string[];
   hidden?: boolean;
+  /** The global options this command reads, the only ones its help lists (all when not said; see GLOBALS). */
+  globals?: readonly GlobalFlag[];
   /** Checks or reshapes what was read; may refuse it with a usage error (nothing loaded, nothing sent). Without it, the verb runs on what was read. */
   parse?(input: Input<A, O>): T;
   /** Loads the verb's module (`await import(...)`) and runs it. */
@@ -125,6 +128,7 @@ export interface Verb {
   examples: string;
   notes?: string[];
   hidden?: boolean;
+  globals?: readonly GlobalFlag[];
   /** Parses now, runs later: usage errors come before a context exists. */
   prepare(input: RawInput): Run;
 }

@@ -30,22 +30,25 @@ export function tokenTextProblem(text: string): { message: string; hint?: string
 
 /**
  * The token to send, refused (exit 4, nothing sent) when it cannot be one or is a JWT that has
- * expired. `where` names it in messages ("FOODCTL_TOKEN", "the token of profile \"x\"").
+ * expired. `where` names it in messages ("FOODCTL_TOKEN", "the token of profile \"x\""); `hint` replaces
+ * the advice to log in where logging in cannot help (a token from the environment).
  */
 /** `now` is the run's clock (ms). */
 export function checkToken(
   text: string,
   where: string,
   now: number,
-  options: { allowExpired?: boolean; expiredHint?: string } = {},
+  options: { allowExpired?: boolean; hint?: string } = {},
 ): CheckedToken {
   const problem = tokenTextProblem(text);
   if (problem)
-    throw authError(`${where} ${problem.message}`, { hint: problem.hint ?? "run `foodctl auth login` with the token you were given" });
+    throw authError(`${where} ${problem.message}`, {
+      hint: problem.hint ?? options.hint ?? "run `foodctl auth login` with the token you were given",
+    });
   const claims = readTokenClaims(text);
   if (claims && !options.allowExpired && isExpired(claims, now / 1000)) {
     const when = new Date((claims.exp ?? 0) * 1000).toISOString();
-    throw authError(`${where} expired at ${when}`, { hint: options.expiredHint ?? "run `foodctl auth login` with a fresh token" });
+    throw authError(`${where} expired at ${when}`, { hint: options.hint ?? "run `foodctl auth login` with a fresh token" });
   }
   return { value: text, kind: claims ? "jwt" : "opaque", claims };
 }

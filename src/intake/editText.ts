@@ -7,6 +7,7 @@
 import type { Intake } from "../records/intake.js";
 import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
+import { didYouMean } from "./closest.js";
 import { isLevel, LEVELS } from "./levels.js";
 import { readGramsText } from "./quantity.js";
 import { validateUpdateShape } from "./update.js";
@@ -68,14 +69,25 @@ export function renderEditText(intake: Intake): string {
   ].join("\n");
 }
 
-/** The edit text with the problems of the last save written at its top (and older ones dropped). */
-export function withProblems(text: string, problems: readonly string[]): string {
-  const kept = text
+/** The edit text without the problem lines an earlier save put at its top. */
+export function withoutProblems(text: string): string {
+  return text
     .split("\n")
     .filter((line) => !line.startsWith(PROBLEM_PREFIX.trimEnd()))
     .join("\n");
+}
+
+/** How many lines `withProblems` puts above the text for this many problems. */
+export const problemHeaderLines = (problems: number) => problems + 1;
+
+/**
+ * The edit text with the problems of the last save written at its top (and older ones dropped).
+ * Read the text with `lineOffset: problemHeaderLines(n)` first, so the problems name the lines
+ * of the file as it is reopened.
+ */
+export function withProblems(text: string, problems: readonly string[]): string {
   const header = ["the edit was not sent; fix the lines below and save, or empty the file to cancel", ...problems];
-  return `${header.map((line) => `${PROBLEM_PREFIX}${line}`).join("\n")}\n${kept}`;
+  return `${header.map((line) => `${PROBLEM_PREFIX}${line}`).join("\n")}\n${withoutProblems(text)}`;
 }
 
 export type EditReading =
@@ -99,13 +111,20 @@ export function editTextCells(raw: string): string[] {
   return content === "" ? [] : content.split(/\s+/);
 }
 
-function meaningfulLines(text: string): Line[] {
+function meaningfulLines(text: string, lineOffset: number): Line[] {
   const lines: Line[] = [];
   text.split(/\r?\n/).forEach((raw, index) => {
     const cells = editTextCells(raw);
-    if (cells.length > 0) lines.push({ number: index + 1, cells });
+    if (cells.length > 0) lines.push({ number: lineOffset + index + 1, cells });
   });
   return lines;
+}
+
+export interface EditTextOptions {
+  /** Rows left out keep their values (`--file`, a script's few rows); else every item keeps its line (the editor). */
+  partial?: boolean;
+  /** Lines above the text in the file the user sees (the problems of a reopened edit). */
+  lineOffset?: number;
 }
 
 /** The problems of the header line: each name a column of this intake's kind, once, position among them. */
@@ -134,7 +153,8 @@ function readCell(text: string, column: ValueColumn, item: ItemView): { value: s
     if ("problem" in read) return read;
     value = read.grams;
   } else if (column !== "measures" && !isLevel(text)) {
-    return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"` };
+    const suggestion = didYouMean(text, LEVELS);
+    return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"${suggestion ? `; ${suggestion}` : ""}` };
   }
   return { value: value === was ? null : value };
 }
@@ -159,8 +179,8 @@ function updateFields(changes: CellChange[]): Record<string, unknown> {
  * Reads an edit text against the intake it was made from: the update fields of every value
  * that differs (unchanged positions and values are not sent), or each problem with its line.
  */
-export function readEditText(text: string, intake: Intake): EditReading {
-  const lines = meaningfulLines(text.replace(/^\uFEFF/, ""));
+export function readEditText(text: string, intake: Intake, options: EditTextOptions = {}): EditReading {
+  const lines = meaningfulLines(text.replace(/^\uFEFF/, ""), options.lineOffset ?? 0);
   if (lines.length === 0) return { kind: "empty" };
   const allowed: readonly string[] = isItemized(readIntakeKind(intake)) ? ITEM_COLUMNS : TOTAL_COLUMNS;
   const [header, ...rows] = lines as [Line, ...Line[]];
@@ -198,7 +218,7 @@ export function readEditText(text: string, intake: Intake): EditReading {
       else if (read.value !== null) changes.push({ position: item.position, column: name as ValueColumn, value: read.value });
     });
   }
-  for (const position of byPosition.keys()) {
+  for (const position of options.partial ? [] : byPosition.keys()) {
     if (!seen.has(position)) problems.push(`position ${position} is missing: keep every item's line (items are not removed here)`);
   }
   if (problems.length) return { kind: "problems", problems };

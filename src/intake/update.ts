@@ -1,6 +1,7 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
 import * as validators from "../records/validators/update.js";
 import type { IntakeKind, RecordKind } from "./kinds.js";
+import { didYouMean } from "./closest.js";
 import { LEVELS, MEASURES } from "./levels.js";
 import { parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
@@ -76,8 +77,19 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     const message = quantityProblem(value, where, shape === "recognition") ?? `${where} is not a quantity the API takes`;
     return { field, rule: "quantity", message };
   }
-  if (name === "measures") return { field, rule: "level", message: `${where} must be ${MEASURES.join(" or ")}: ${UNPUBLISHED_MEASURES}` };
-  return { field, rule: "level", message: `${where} must be one of ${LEVELS.join(", ")}` };
+  const allowed = name === "measures" ? MEASURES : LEVELS;
+  // What was given and the near miss, as the single commands say it (`--salt LOW`).
+  const got =
+    typeof value === "string"
+      ? `, got ${JSON.stringify(value)}`
+      : value === undefined
+        ? ""
+        : `, got ${JSON.stringify(value) ?? String(value)}`;
+  const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
+  const near = suggestion ? `; ${suggestion}` : "";
+  if (name === "measures")
+    return { field, rule: "level", message: `${where} must be ${MEASURES.join(" or ")}${got}${near}: ${UNPUBLISHED_MEASURES}` };
+  return { field, rule: "level", message: `${where} must be one of ${LEVELS.join(", ")}${got}${near}` };
 }
 
 /**

@@ -9,8 +9,20 @@ import { refuseNonRegularResults } from "../batch/results.js";
 export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {
   const found = findEntry(entries, id);
   if (found === null) throw notFoundError(`no journal entry ${id}`, { hint: "list them with `foodctl journal`" });
-  if ("ambiguous" in found) throw usageError(`journal id ${id} is ambiguous: ${found.ambiguous.map((entry) => entry.id).join(", ")}`);
+  if ("ambiguous" in found) throw ambiguousIdError(id, found.ambiguous);
   return found;
+}
+
+/** How many of an ambiguous id's candidates are named: a short start can match thousands. */
+const SHOWN_CANDIDATES = 5;
+
+function ambiguousIdError(id: string, matches: readonly JournalEntry[]) {
+  const shown = matches.slice(0, SHOWN_CANDIDATES).map((entry) => entry.id);
+  const more = matches.length - shown.length;
+  const list = more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
+  return usageError(`journal id ${id} is ambiguous: ${matches.length} entries start with it (${list})`, {
+    hint: "type more of the id (`foodctl journal` lists them)",
+  });
 }
 
 /** The applied lines of one `intake apply` run, in file order: from its results file (their journal_id) or its batch id. */

@@ -4,6 +4,7 @@ import type { BatchResult, ResultChange } from "../batch/results.js";
 import { formatAmount, thousands } from "../intake/amounts.js";
 import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
+import { joinToWidth, wrapLine } from "./table.js";
 
 /** One result as a JSON line: an `intake apply` change's, or an `undo --batch` entry's. */
 export function renderResult(result: object): string {
@@ -29,8 +30,12 @@ export function describeChanges(changes: readonly ResultChange[]): string {
   return [...byPosition].map(([position, parts]) => `${position === null ? "" : `${position}: `}${parts.join(", ")}`).join("; ");
 }
 
-/** One line per change for a terminal: line, intake, what changed, and how it ended. */
-export function renderResultLine(result: BatchResult, color: boolean): string {
+/** One line per change for a terminal, wrapped between words to `width`: line, intake, what changed, and how it ended. */
+export function renderResultLine(result: BatchResult, color: boolean, width?: number): string {
+  return wrapLine(resultLine(result, color), width, 2);
+}
+
+function resultLine(result: BatchResult, color: boolean): string {
   const s = styler(color);
   const head = `line ${result.line}  intake ${result.image_id}`;
   const changed = result.changed?.length ? `  ${describeChanges(result.changed)}` : "";
@@ -39,6 +44,8 @@ export function renderResultLine(result: BatchResult, color: boolean): string {
   const ignored = result.ignored?.length ? `  ${s.yellow(`ignored: ${result.ignored.map(describeIgnored).join(", ")}`)}` : "";
   switch (result.status) {
     case "applied":
+      if (result.verified === false)
+        return `${head}  ${s.yellow(`applied, unverified: ${result.error?.message ?? "reading it back failed"}`)}${ignored}\n`;
       return `${head}${changed}  ${s.green(result.changed?.length === 0 ? "applied (no change)" : "applied")}${ignored}\n`;
     case "failed":
       return `${head}  ${s.red(`failed: ${result.error?.message ?? "unknown error"}`)}${ignored}\n`;
@@ -57,9 +64,17 @@ export function renderProblems(problems: readonly BatchProblem[], total: number,
     if (more > 0) lines.push(JSON.stringify({ problems_not_shown: more }));
     return `${lines.join("\n")}\n`;
   }
-  const lines = problems.map((problem) => {
-    const field = problem.field !== null ? `${problem.field}: ` : "";
-    return cleanForTerminal(`${source}:${problem.line}: ${field}${problem.message}`);
+  // The same problem on many lines (a file that is not results at all) is one line with where else it is.
+  const alike = new Map<string, number[]>();
+  for (const problem of problems) {
+    const text = `${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`;
+    alike.set(text, [...(alike.get(text) ?? []), problem.line]);
+  }
+  const lines = [...alike].map(([text, at]) => {
+    const others = at.slice(1);
+    const shown = others.slice(0, 5).join(", ") + (others.length > 5 ? ", …" : "");
+    const also = others.length ? ` (and ${others.length} more ${others.length === 1 ? "line" : "lines"} alike: ${shown})` : "";
+    return cleanForTerminal(`${source}:${at[0]}: ${text}${also}`);
   });
   if (more > 0) lines.push(`and ${thousands(more)} more ${more === 1 ? "problem" : "problems"}`);
   return `${lines.join("\n")}\n`;
@@ -68,7 +83,9 @@ export function renderProblems(problems: readonly BatchProblem[], total: number,
 export interface BatchSummary {
   batchId: string;
   changes: number;
+  /** Applied and read back; `unverified` were applied but reading them back failed (neither applied nor failed). */
   applied: number;
+  unverified: number;
   failed: number;
   skipped: number;
   dryRun: number;
@@ -89,6 +106,7 @@ function summaryJson(summary: BatchSummary): string {
       batch_id: summary.batchId,
       changes: summary.changes,
       applied: summary.applied,
+      applied_unverified: summary.unverified,
       failed: summary.failed,
       skipped: summary.skipped,
       dry_run: summary.dryRun,
@@ -101,12 +119,13 @@ function summaryJson(summary: BatchSummary): string {
   })}\n`;
 }
 
-export function renderSummary(summary: BatchSummary, json: boolean, color: boolean): string {
+export function renderSummary(summary: BatchSummary, json: boolean, color: boolean, width?: number): string {
   if (json) return summaryJson(summary);
   const s = styler(color);
   const parts: string[] = [];
   if (summary.dryRun > 0) parts.push(`dry run ${count(summary.dryRun)}`);
   if (summary.dryRun === 0 || summary.applied > 0) parts.push(s.green(`applied ${count(summary.applied)}`));
+  if (summary.unverified > 0) parts.push(s.yellow(`applied, unverified ${count(summary.unverified)}`));
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : `failed 0`);
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
@@ -116,7 +135,8 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
       ? s.yellow(`ignored modifiers ${count(summary.ignoredModifiers)} (on ${onChanges})`)
       : "ignored modifiers 0",
   );
-  return `${parts.join(" · ")} · ${changesIn(summary.changes, summary.elapsedMs)}\nbatch ${summary.batchId}\n`;
+  parts.push(changesIn(summary.changes, summary.elapsedMs));
+  return `${joinToWidth(parts, " · ", width, 0)}\nbatch ${summary.batchId}\n`;
 }
 
 /** "200 changes in 3.21 s": the end of a batch's summary line. */

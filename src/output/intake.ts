@@ -6,7 +6,7 @@ import type { OutputStream } from "../io.js";
 import { foodNames, KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
 import { readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
-import { COLUMN_GAP, cutToWidth, joinToWidth, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
+import { COLUMN_GAP, joinToWidth, wrapWords, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatInstant, formatMinute, formatTime } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
@@ -57,9 +57,10 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
     );
   }
   const width = Math.max(...summary.map(([key]) => key.length));
-  // Long values (URLs, comments) are cut to the terminal's width; `--wide` shows them whole.
-  const valueWidth = stream.columns === undefined ? undefined : stream.columns - width - 2;
-  const lines = summary.map(([key, value]) => `${s.bold(key.padEnd(width))}  ${cutToWidth(oneLine(value), valueWidth)}`);
+  // Long values (URLs, comments) wrap between words under their key, never cut (`wrapWords`).
+  const lines = summary.map(([key, value]) =>
+    `${s.bold(key.padEnd(width))}  ${wrapWords(oneLine(value), stream.columns, width + 2)}`.trimEnd(),
+  );
   const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], flexible: [1], color });
   const totalParts = totals.map((total) => `${total.label} ${formatAmount(total.value)} ${total.unit}`);
   const totalLine = joinToWidth(totalParts, " · ", stream.columns, "totals  ".length);

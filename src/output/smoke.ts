@@ -39,7 +39,12 @@ export interface SmokeReport {
   restoreFailed: RestoreFailure | null;
   /** When the run started (ISO 8601), for the JUnit timestamp. */
   startedAt: string;
+  /** The step that was running when Ctrl-C or SIGTERM came, if one was: the JUnit report's error sits there. */
+  signalDuring?: string | null;
 }
+
+/** The JUnit error of a run stopped by a signal where no step itself failed (the signal came while a step that then finished ran). */
+const SIGNAL_ERROR = "interrupted by Ctrl-C or SIGTERM: the smoke check did not finish";
 
 export function renderSmokeSteps(report: SmokeReport, stream: OutputStream, color: boolean): string {
   // Plain result words: the table's column widths count characters, and colour codes would count too.
@@ -93,11 +98,20 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  */
 export function renderJunit(report: SmokeReport): string {
   const count = (result: StepResultName) => report.steps.filter((step) => step.result === result).length;
+  const failures = count("failed") + count("interrupted");
+  // A run that exits non-zero never reads as green: with no failed step, the error sits on the step the signal came during.
+  const errorStep = report.exitCode !== 0 && failures === 0 ? signalStep(report) : undefined;
   const total = seconds(report.steps.reduce((sum, step) => sum + step.ms, 0));
-  const counts = `tests="${report.steps.length}" failures="${count("failed") + count("interrupted")}" errors="0" skipped="${count("skipped")}" time="${total}"`;
+  const skippedCount = count("skipped") - (errorStep?.result === "skipped" ? 1 : 0);
+  const counts = `tests="${report.steps.length}" failures="${failures}" errors="${errorStep ? 1 : 0}" skipped="${skippedCount}" time="${total}"`;
   const classname = xmlEscape(`foodctl smoke.intake ${report.imageId}`);
   const cases = report.steps.map((step) => {
     const open = `    <testcase name="${xmlEscape(step.step)}" classname="${classname}" time="${seconds(step.ms)}"`;
+    if (step === errorStep) {
+      const out = step.result === "passed" ? `\n      <system-out>${xmlEscape(step.detail)}</system-out>` : "";
+      const message = `${SIGNAL_ERROR} (this step ${step.result === "passed" ? "finished" : "did not run"})`;
+      return `${open}>\n      <error message="${xmlEscape(message)}" type="interrupted">exit code ${report.exitCode}</error>${out}\n    </testcase>`;
+    }
     if (step.result === "passed") return `${open}>\n      <system-out>${xmlEscape(step.detail)}</system-out>\n    </testcase>`;
     if (step.result === "skipped") return `${open}>\n      <skipped message="${xmlEscape(step.detail)}"/>\n    </testcase>`;
     const type = step.error?.code ?? "failure";
@@ -118,4 +132,15 @@ export function renderJunit(report: SmokeReport): string {
     `</testsuites>`,
     "",
   ].join("\n");
+}
+
+/** The step a signal came during, else the first one it kept from running, else the last one run. */
+function signalStep(report: SmokeReport): SmokeStepReport | undefined {
+  const { steps } = report;
+  return (
+    steps.find((step) => step.step === report.signalDuring) ??
+    steps.find((step) => step.result === "skipped" && step.detail === "interrupted") ??
+    steps.findLast((step) => step.result !== "skipped") ??
+    steps[0]
+  );
 }

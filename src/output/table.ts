@@ -41,6 +41,9 @@ export function renderTsv(rows: Cell[][]): string {
 
 export const textWidth = (text: string) => [...text].length;
 
+/** The columns text takes on a terminal: colour codes take none. */
+export const visibleWidth = (text: string) => textWidth(text.replace(/\u001b\[[0-9;]*m/g, ""));
+
 /** Text padded with spaces to this many characters. */
 export const padText = (text: string, width: number) => text + " ".repeat(Math.max(0, width - textWidth(text)));
 
@@ -57,7 +60,7 @@ export function joinToWidth(parts: string[], separator: string, width: number | 
   let line = "";
   for (const part of parts) {
     const next = line === "" ? part : `${line}${separator}${part}`;
-    if (line !== "" && width !== undefined && indent + textWidth(next) > width) {
+    if (line !== "" && width !== undefined && indent + visibleWidth(next) > width) {
       lines.push(line);
       line = part;
     } else line = next;
@@ -65,6 +68,62 @@ export function joinToWidth(parts: string[], separator: string, width: number | 
   lines.push(line);
   return lines.join(`\n${" ".repeat(indent)}`);
 }
+/**
+ * Text wrapped between words to `width`, lines after the first indented by `indent` columns.
+ * Nothing is cut: a word wider than the room (a URL) stands alone on a line of its own at the
+ * left edge, where the terminal wraps it if need be and a copy of it is the whole word.
+ */
+export function wrapWords(text: string, width: number | undefined, indent: number): string {
+  const words = text.split(" ").filter(Boolean);
+  if (width === undefined) return words.join(" ");
+  const room = width - indent;
+  const pad = " ".repeat(indent);
+  const lines: string[] = [];
+  let line = "";
+  const flush = () => {
+    if (line !== "") lines.push(lines.length === 0 ? line : `${pad}${line}`);
+    line = "";
+  };
+  for (const word of words) {
+    if (textWidth(word) > room) {
+      flush();
+      // The first line holds what follows the key: empty, when the long word comes first.
+      if (lines.length === 0) lines.push("");
+      lines.push(word);
+    } else if (line !== "" && textWidth(line) + 1 + textWidth(word) > room) {
+      flush();
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  flush();
+  return lines.join("\n");
+}
+
+/**
+ * One line of a terminal report (a batch's result line) wrapped between words to `width`, lines
+ * after the first indented by `indent`; the spacing of a line that fits is kept as it is. Nothing
+ * is cut: a word wider than the room stands whole on its line.
+ */
+export function wrapLine(text: string, width: number | undefined, indent: number): string {
+  const newline = text.endsWith("\n") ? "\n" : "";
+  const body = newline ? text.slice(0, -1) : text;
+  if (width === undefined || visibleWidth(body) <= width) return text;
+  const pad = " ".repeat(indent);
+  const lines: string[] = [];
+  let line = "";
+  for (const word of body.split(" ")) {
+    const room = lines.length === 0 ? width : width - indent;
+    if (line === "" && word === "" && lines.length > 0) continue;
+    const next = line === "" ? word : `${line} ${word}`;
+    if (line.trim() !== "" && word !== "" && visibleWidth(next) > room) {
+      lines.push(line.trimEnd());
+      line = word;
+    } else line = next;
+  }
+  lines.push(line.trimEnd());
+  return `${lines.map((each, index) => (index === 0 ? each : `${pad}${each}`)).join("\n")}${newline}`;
+}
+
 /** A cell or value on one terminal line: line breaks and tabs become one space. */
 export const oneLine = (text: string) => text.replace(/\s*[\r\n\t]\s*/g, " ");
 

@@ -8,7 +8,7 @@ import { escapeJsonControls } from "../sanitize.js";
 import { changesIn, describeChanges, describeDryRun } from "./batch.js";
 import type { StateDifference } from "../journal/state.js";
 import { styler } from "./style.js";
-import { padText, printedText, renderTsv, textWidth } from "./table.js";
+import { joinToWidth, padText, printedText, renderTsv, textWidth, wrapLine } from "./table.js";
 
 /** "already_undone": the journal holds this entry's undo and the intake still shows it; nothing was sent. */
 export const UNDO_STATUSES = ["undone", "already_undone", "refused", "failed", "dry_run"] as const;
@@ -63,8 +63,12 @@ export function renderUndoHead(): string {
   return renderTsv([UNDO_TSV_HEAD]);
 }
 
-/** One line per entry for a terminal: entry, intake, what the undo moved, and how it ended. */
-export function renderUndoLine(result: UndoResult, color: boolean): string {
+/** One line per entry for a terminal, wrapped between words to `width`: entry, intake, what the undo moved, and how it ended. */
+export function renderUndoLine(result: UndoResult, color: boolean, width?: number): string {
+  return wrapLine(undoLine(result, color), width, 2);
+}
+
+function undoLine(result: UndoResult, color: boolean): string {
   const s = styler(color);
   const head = `entry ${result.journal_id}  intake ${result.image_id}`;
   switch (result.status) {
@@ -104,7 +108,7 @@ export function renderUndoDocument(summary: UndoSummary, results: readonly UndoR
 }
 
 /** `undid 198 · already undone 2 · refused 0 · failed 0 · 200 changes in 3.2 s`, then the batch. */
-export function renderUndoSummary(summary: UndoSummary, color: boolean): string {
+export function renderUndoSummary(summary: UndoSummary, color: boolean, width?: number): string {
   const s = styler(color);
   const count = thousands;
   const parts: string[] = [];
@@ -114,7 +118,8 @@ export function renderUndoSummary(summary: UndoSummary, color: boolean): string 
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : "failed 0");
   if (summary.notDone > 0) parts.push(s.yellow(`not done ${count(summary.notDone)}`));
   const batch = summary.batchId === null ? "" : `batch ${summary.batchId}\n`;
-  return `${parts.join(" · ")} · ${changesIn(summary.entries, summary.elapsedMs)}\n${batch}`;
+  parts.push(changesIn(summary.entries, summary.elapsedMs));
+  return `${joinToWidth(parts, " · ", width, 0)}\n${batch}`;
 }
 
 /** Before undo's question: each field it puts back, the value now → the value it restores. */

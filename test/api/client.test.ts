@@ -366,8 +366,9 @@ describe("retries", () => {
 
   it("a refused connection to this machine hints a sandbox; to another host it does not", async () => {
     for (const [origin, hint] of [
-      ["http://127.0.0.1:8787", "start a sandbox: foodctl sandbox --detach"],
-      ["http://localhost:8787", "start a sandbox: foodctl sandbox --detach"],
+      ["http://127.0.0.1:45461", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 45461)"'],
+      ["http://localhost:8787", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 8787)"'],
+      ["http://[::1]:8788", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 8788 --host ::1)"'],
       [ORIGIN, undefined],
     ] as const) {
       const { client, api } = makeClient({ baseUrl: new URL(origin), retries: 0 });

@@ -106,7 +106,7 @@ describe("--detach", () => {
     started.push(pid);
     await expect(sandboxCommand(busy.deps, { ...options, port })).rejects.toMatchObject({
       exitCode: 8,
-      message: `port ${port} on 127.0.0.1 is already in use by a detached sandbox (PID ${pid}): stop it with \`foodctl sandbox stop\`, \
+      message: `port ${port} on 127.0.0.1 is already in use by a detached sandbox (PID ${pid}): stop it with \`foodctl sandbox stop --port ${port}\`, \
 or start with --port 0 for a free port`,
     });
     expect(listPidFiles(env)).toHaveLength(1);

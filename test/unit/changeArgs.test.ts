@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/records/intake.js";
-import { checkModifierFlags, checkPositionArgs, closestValue, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { closestValue } from "../../src/intake/closest.js";
 import { intakePositions } from "../../src/intake/items.js";
 import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";

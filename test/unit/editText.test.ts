@@ -55,7 +55,7 @@ describe("the edit text", () => {
       "a level not allowed",
       "2",
       "150 lo none low metric",
-      /^line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"$/,
+      /^line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"; did you mean low\?$/,
     ],
     [
       "grams with a unit",

@@ -76,11 +76,23 @@ describe("at the terminal's width", () => {
         .map((line) => [...line].length),
     );
 
-  it("at 80 columns intake show fits, long foods and URLs cut with …", () => {
+  it("at 80 columns intake show fits, long foods cut with …, the URL whole on a line of its own and never cut", () => {
     const show = renderIntake(long, at(80), false, UTC_CLOCK);
-    expect(widest(show)).toBeLessThanOrEqual(80);
-    expect(show).toMatch(/^display image {2}attached: http:\/\/127\.0\.0\.1:8787\/images\/a+…$/m);
+    expect(widest(show.replace(long.image_url!, ""))).toBeLessThanOrEqual(80);
+    expect(show).toContain(`display image  attached:\n${long.image_url}\n               (80×60)\n`);
     expect(show).toMatch(/^manual1 {2,}Scrambled eggs on toast w\S*…/m);
+  });
+
+  it("a URL wider than the terminal is printed whole, alone on its line, for the terminal to wrap; words around it wrap under the key", () => {
+    const url = `http://127.0.0.1:4247/images/${"b".repeat(90)}.png`;
+    const wide = IntakeSchema.parse({ ...manual, image_url: url, has_display_image: false, user_comment: "word ".repeat(30).trim() });
+    const lines = renderIntake(wide, at(80), false, UTC_CLOCK).split("\n");
+    expect(lines).toContain(url);
+    expect(lines.filter((line) => line !== url).every((line) => [...line].length <= 80)).toBe(true);
+    const at50 = renderIntake(wide, at(50), false, UTC_CLOCK);
+    expect(at50).toContain(`display image  none (can attach); image:\n${url}\n               (80×60)\n`);
+    expect(at50).toMatch(/^comment {8}word word( word)+\n {15}word( word)+\n/m);
+    expect(at50).not.toContain("…");
   });
 
   it("at 80 columns intake list moves the foods under each row, whole, wrapped between foods", () => {

@@ -81,9 +81,10 @@ describe("validateUpdateShape", () => {
     [
       { measures: { 1: "us" } },
       "measures.1",
-      "measures of position 1 must be metric or imperial: the service also has cooking measures and portions, but has not published their names",
+      'measures of position 1 must be metric or imperial, got "us": the service also has cooking measures and portions, but has not published their names',
     ],
-    [{ sugar: 3 }, "sugar", "sugar must be one of none, low, medium, high"],
+    [{ sugar: 3 }, "sugar", "sugar must be one of none, low, medium, high, got 3"],
+    [{ salt: { 1: "LOW" } }, "salt.1", 'salt of position 1 must be one of none, low, medium, high, got "LOW"; did you mean low?'],
   ])("words the sandbox's refusal of %j at %s", (fields, field, message) => {
     expect(validateUpdateShape(fields, sandbox).problems).toEqual([expect.objectContaining({ field, message })]);
   });

@@ -9,7 +9,7 @@ import type { BatchChange, ChangeList } from "../../batch/changeList.js";
 import { runInLanes } from "../../batch/lanes.js";
 import { resultError, resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";
 import { runIntakeUpdate } from "../intakeUpdate.js";
-import type { UpdateOutcome } from "../pipeline.js";
+import { AppliedUnverifiedError, type UpdateOutcome } from "../pipeline.js";
 import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
@@ -78,6 +78,7 @@ function newRun(batchId: string, changes: number): BatchRun {
     batchId,
     changes,
     applied: 0,
+    unverified: 0,
     failed: 0,
     skipped: 0,
     dryRun: 0,
@@ -93,7 +94,8 @@ function newRun(batchId: string, changes: number): BatchRun {
 }
 
 function count(run: BatchRun, result: BatchResult): void {
-  if (result.status === "applied") run.applied++;
+  if (result.status === "applied" && result.verified === false) run.unverified++;
+  else if (result.status === "applied") run.applied++;
   else if (result.status === "failed") run.failed++;
   else if (result.status === "skipped") run.skipped++;
   else run.dryRun++;
@@ -133,6 +135,12 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
     });
   } catch (error) {
     if (error instanceof NotSent) return null;
+    if (error instanceof AppliedUnverifiedError) {
+      // Applied, so not a failure; the batch still stops as after one (the next read would fail the same way).
+      const { error: why } = fail(error);
+      const journal = error.journalId ? { journal_id: error.journalId } : {};
+      return { result: { ...base("applied"), ...journal, verified: false as const, error: why! }, after: undefined };
+    }
     return { result: fail(toCliError(error)), after: undefined };
   }
   const done: BatchResult = { ...base("applied"), ...(outcome.journalId ? { journal_id: outcome.journalId } : {}) };

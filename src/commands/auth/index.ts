@@ -1,10 +1,12 @@
 /** `foodctl auth`: log in, inspect and forget the API token. */
+import { GLOBALS } from "../globals.js";
 import { group, option, verb } from "../spec.js";
 
 const login = verb(
   "login",
   "store a token (a JWT or an opaque service token) in the profile: hidden prompt on a terminal, or stdin with --with-token",
   {
+    globals: ["--profile", "--json"],
     options: { withToken: option("--with-token", "read the token from stdin") },
     examples: `
       foodctl auth login
@@ -15,6 +17,7 @@ const login = verb(
 );
 
 const status = verb("status", "profile, API URL, token source and kind (a JWT's subject, role, expiry); exit 4 without a usable token", {
+  globals: GLOBALS.status,
   options: {
     check: option(
       "--check",
@@ -31,6 +34,7 @@ const status = verb("status", "profile, API URL, token source and kind (a JWT's 
 });
 
 const logout = verb("logout", "forget the stored token of the profile", {
+  globals: ["--profile", "--json"],
   examples: `
     foodctl auth logout --profile staging
   `,
@@ -38,6 +42,7 @@ const logout = verb("logout", "forget the stored token of the profile", {
 });
 
 const token = verb("token", "print the token, for scripts", {
+  globals: ["--profile"],
   examples: `
     curl -H "Authorization: Bearer $(foodctl auth token)" ...
   `,

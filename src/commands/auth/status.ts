@@ -1,7 +1,7 @@
 import { readTokenClaims } from "../../config/jwt.js";
 import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
-import { authError, CliError, EXIT } from "../../errors.js";
+import { authError, CliError, ENV_TOKEN_HINT, EXIT, tokenHint } from "../../errors.js";
 import { readQuota, type Quota } from "../../api/quota.js";
 import { describeWait } from "../../clock.js";
 import { thousands } from "../../intake/amounts.js";
@@ -132,9 +132,10 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
     },
   });
   // After the status itself, so a script sees both; main prints it (as JSON under --json).
-  if (problem) throw authError(problem, { hint: textProblem?.hint ?? "run `foodctl auth login` or set FOODCTL_TOKEN" });
+  const fromEnv = token?.source === "env";
+  if (problem) throw authError(problem, { hint: textProblem?.hint ?? tokenHint(fromEnv) });
   if (check && !check.accepted) {
-    const hint = "run `foodctl auth login` with a valid token";
+    const hint = fromEnv ? ENV_TOKEN_HINT : "run `foodctl auth login` with a valid token";
     throw authError(`${check.host} refused the token (answered ${check.status})`, { status: check.status, hint });
   }
   return EXIT.ok;

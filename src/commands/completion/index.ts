@@ -1,4 +1,5 @@
 /** `foodctl completion <shell>`, and the values the scripts ask for while completing. */
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, verb, type Noun } from "../spec.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -7,6 +8,7 @@ export const LOOKUPS = ["profiles", "sandbox-users"] as const;
 
 const script = (listNouns: () => Promise<Noun[]>) =>
   verb("completion", "print a shell completion script", {
+    globals: GLOBALS.none,
     args: { shell: arg("<shell>", "bash, zsh or fish", SHELLS) },
     examples: `
     source <(foodctl completion bash)
@@ -20,6 +22,7 @@ const script = (listNouns: () => Promise<Noun[]>) =>
 export const completionNoun = (listNouns: () => Promise<Noun[]>) => commandNoun(script(listNouns));
 
 const values = verb("__complete", "values for the shell completion scripts, one a line", {
+  globals: GLOBALS.none,
   args: { kind: arg("<kind>", LOOKUPS.join(" or ")) },
   examples: `
     foodctl __complete profiles

@@ -1,10 +1,12 @@
 /** `foodctl config`: read and change profile settings. */
+import { GLOBALS } from "../globals.js";
 import { CONFIG_KEYS } from "../../config/keys.js";
 import { arg, group, verb } from "../spec.js";
 
-const KEY = arg("<key>", "api-url, user or timeout", CONFIG_KEYS);
+const KEY = arg("<key>", CONFIG_KEYS.join(", "), CONFIG_KEYS);
 
 const list = verb("list", "the settings of the profile and where each comes from", {
+  globals: GLOBALS.profile,
   examples: `
     foodctl config list
     foodctl config list --profile staging --json
@@ -13,6 +15,7 @@ const list = verb("list", "the settings of the profile and where each comes from
 });
 
 const get = verb("get", "print one setting", {
+  globals: GLOBALS.profile,
   args: { key: KEY },
   examples: `
     foodctl config get api-url
@@ -21,6 +24,7 @@ const get = verb("get", "print one setting", {
 });
 
 const set = verb("set", "store a setting in the profile (creates the profile)", {
+  globals: GLOBALS.profile,
   args: { key: KEY, value: arg("<value>") },
   examples: `
     foodctl config set api-url https://api.example.com
@@ -30,6 +34,7 @@ const set = verb("set", "store a setting in the profile (creates the profile)", 
 });
 
 const unset = verb("unset", "remove a setting from the profile", {
+  globals: GLOBALS.profile,
   args: { key: KEY },
   examples: `
     foodctl config unset user
@@ -38,13 +43,14 @@ const unset = verb("unset", "remove a setting from the profile", {
 });
 
 const path = verb("path", "print the config file's path", {
+  globals: GLOBALS.local,
   examples: `
     foodctl config path
   `,
   run: async (ctx) => (await import("./config.js")).configPathCommand(ctx),
 });
 
-export const config = group("config", "read and change profile settings: api-url, user, timeout", {
+export const config = group("config", `read and change profile settings: ${CONFIG_KEYS.join(", ")}`, {
   examples: `
     foodctl config set api-url https://api.example.com
     foodctl config list --profile staging

@@ -1,9 +1,11 @@
 /** `foodctl display-image`: the presentation image of a manual intake. */
+import { GLOBALS } from "../globals.js";
 import { arg, changeOptions, group, verb, YES_OPTION } from "../spec.js";
 
 const IMAGE_ID = arg("<image_id>", "a manual intake's id");
 
 const attach = verb("attach", "attach or replace the presentation image (no recognition, no nutrition change)", {
+  globals: GLOBALS.change,
   args: { imageId: IMAGE_ID, file: arg("<file>", "JPEG, PNG, GIF or WebP of at most 1 MiB, or - for stdin") },
   options: changeOptions(),
   examples: `
@@ -14,6 +16,7 @@ const attach = verb("attach", "attach or replace the presentation image (no reco
 });
 
 const remove = verb("remove", "remove the display image; the intake shows its normal image again", {
+  globals: GLOBALS.change,
   args: { imageId: IMAGE_ID },
   options: { yes: YES_OPTION, ...changeOptions() },
   examples: `

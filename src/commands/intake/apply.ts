@@ -112,7 +112,7 @@ function finishBatch(
   input: { file: string; results: string | undefined; resultsLost: { count: number; error: Error } | null },
 ): number {
   const { resultsLost } = input;
-  ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr));
+  ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
   const resume = "resume with --skip-applied <the results file>";
   if (run.stopped === "output_closed") {
     throw failure(
@@ -126,7 +126,7 @@ function finishBatch(
     const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
     throw interruptedError(message, { hint: run.notSent > 0 ? resume : undefined });
   }
-  if (run.failed === 0) {
+  if (run.failed === 0 && run.unverified === 0) {
     if (run.changes === 0) ctx.info("no changes in the input");
     if (resultsLost) {
       const what = `${plural(resultsLost.count, "result")} could not be written to the --results file (${resultsLost.error.message})`;
@@ -137,8 +137,8 @@ function finishBatch(
   const first = run.firstFailure!;
   if (first.status === 429 && run.notSent > 0) {
     // The window's reset is in the 429's message; the results so far are written, so the rest can follow it.
-    const message = `stopped at the rate limit: ${plural(run.applied, "change")} applied, ${plural(run.notSent, "change")} not sent; ${first.message}`;
-    const nothing = run.applied === 0 && run.skipped === 0;
+    const message = `stopped at the rate limit: ${appliedText(run)}, ${plural(run.notSent, "change")} not sent; ${first.message}`;
+    const nothing = run.applied === 0 && run.unverified === 0 && run.skipped === 0;
     throw new CliError(nothing ? first.code : "partial", nothing ? first.exitCode : EXIT.partial, message, {
       status: 429,
       hint: `after the reset, resume with: ${resumeCommand(input)}`,
@@ -147,7 +147,7 @@ function finishBatch(
   const notSent = run.notSent > 0 ? `; stopped: ${plural(run.notSent, "change")} not sent` : "";
   const hint =
     run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
-  const nothingDone = run.applied === 0 && run.skipped === 0;
+  const nothingDone = run.applied === 0 && run.unverified === 0 && run.skipped === 0;
   if (nothingDone && !run.mixedFailures) {
     const prefix = run.failed === 1 ? "" : `all ${run.failed} changes sent failed: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, {
@@ -155,5 +155,14 @@ function finishBatch(
       hint: hint ?? first.hint,
     });
   }
-  throw new CliError("partial", EXIT.partial, `${run.failed} of ${plural(run.changes, "change")} failed${notSent}`, { hint });
+  const failed = run.failed > 0 ? `${run.failed} of ${plural(run.changes, "change")} failed` : null;
+  const unverified =
+    run.unverified > 0 ? `${plural(run.unverified, "change")} applied but not read back (applied, unverified: see its result line)` : null;
+  throw new CliError("partial", EXIT.partial, `${[failed, unverified].filter(Boolean).join("; ")}${notSent}`, { hint });
+}
+
+/** "3 changes applied (1 unverified)": applied now, read back or not. */
+function appliedText(run: BatchRun): string {
+  const unverified = run.unverified > 0 ? ` (${thousands(run.unverified)} unverified)` : "";
+  return `${plural(run.applied + run.unverified, "change")} applied${unverified}`;
 }

@@ -1,6 +1,6 @@
 /** The user's text editor: which one ($VISUAL, $EDITOR, a default) and running it on a private temporary file. */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { failure } from "../../errors.js";
@@ -46,8 +46,4 @@ export async function withPrivateFile<T>(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-export async function readEdited(file: string): Promise<string> {
-  return readFile(file, "utf8");
 }

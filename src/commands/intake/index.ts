@@ -21,6 +21,7 @@
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
 import { usageError } from "../../errors.js";
+import { GLOBALS } from "../globals.js";
 import { LEVELS, MEASURES } from "../../intake/levels.js";
 import { LANGUAGE_CODES } from "../../records/languages.js";
 import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";
@@ -67,6 +68,7 @@ const list = verb(
   "list",
   "the user's intakes in a window (default: the last 7 days), oldest first: id, time, occasion, kind, foods, kcal, display image",
   {
+    globals: GLOBALS.read,
     options: {
       from: option(
         "--from <date>",
@@ -94,6 +96,7 @@ const list = verb(
 );
 
 const show = verb("show", "one intake: summary, items (position, food, grams, salt, sugar, oil, measures, kcal), totals", {
+  globals: GLOBALS.read,
   args: { imageId: arg("<image_id>", "the intake's id (from `intake list`)") },
   options: {
     nutrients: option("--nutrients <which>", "all: every nutrient code of the answer, per intake and per item (default: the six)", {
@@ -119,6 +122,7 @@ const show = verb("show", "one intake: summary, items (position, food, grams, sa
 const IMAGE_ID = arg("<image_id>", "the intake's id");
 
 const setQuantity = verb("set-quantity", "change quantities; the recipe is rescaled and nutrition recalculated", {
+  globals: GLOBALS.change,
   args: {
     imageId: IMAGE_ID,
     values: arg("<values...>", "recognition-only: total grams (a positive integer); itemized: <pos>=<grams> per item"),
@@ -138,6 +142,7 @@ const setModifiers = verb(
   "set-modifiers",
   "change salt, sugar, oil levels and measures (item-level ones need the Monitor plan or higher)",
   {
+    globals: GLOBALS.change,
     args: {
       imageId: IMAGE_ID,
       positions: arg("[positions...]", "item positions (1, 2, … or manual1, …); required for itemized intakes unless --all-items"),
@@ -165,6 +170,7 @@ const setModifiers = verb(
 );
 
 const edit = verb("edit", "change quantities and levels of an intake in your editor; sent as one update", {
+  globals: GLOBALS.change,
   args: { imageId: IMAGE_ID },
   options: {
     file: option("--file <path>", "read the edited text from this file (- for stdin) instead of opening an editor"),
@@ -181,6 +187,7 @@ const edit = verb("edit", "change quantities and levels of an intake in your edi
 });
 
 const apply = verb("apply", "apply many changes from JSON Lines or CSV; one result per change (JSON Lines when piped)", {
+  globals: GLOBALS.batch,
   args: {
     file: arg(
       "<file>",

@@ -112,19 +112,62 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY || env.BROWSER);
 }
 
-/** Opens the image in the browser, as `gh … --web` does; without one, prints the URL and says so. */
+/**
+ * How long the opener (xdg-open, open, start) is given to answer. One that hands the URL to a
+ * running browser answers at once; one still running after this has started a browser of its own.
+ */
+export const OPENER_ANSWER_MS = 5_000;
+
+/** How the opener ended: its exit code, a failure to start, or still running (a browser it started). */
+type OpenerAnswer = { exit: number | null; signal: NodeJS.Signals | null } | { error: Error } | "running";
+
+function openerAnswer(child: import("node:child_process").ChildProcess, signal: AbortSignal): Promise<OpenerAnswer> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("running"), OPENER_ANSWER_MS);
+    const done = (answer: OpenerAnswer) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(answer);
+    };
+    const onAbort = () => done("running");
+    signal.addEventListener("abort", onAbort, { once: true });
+    child.once("error", (error) => done({ error }));
+    child.once("exit", (exit, exitSignal) => done({ exit, signal: exitSignal }));
+  });
+}
+
+/**
+ * Opens the image in the browser, as `gh … --web` does, and waits for the opener's answer: when
+ * no browser opened, says so with the URL (exit 8). Off a terminal or with no display, prints the URL.
+ */
 export async function openIntakeImage(ctx: Context, intake: Intake): Promise<void> {
   const url = await reachableImageUrl(ctx, intake, "opened");
   if (!canOpenBrowser(ctx.io.env)) {
     ctx.info(`no browser to open here (no display): the image is at ${url.href}`);
     return;
   }
-  const open = defaultExport(await import("open"));
-  try {
-    await open(url.href);
-  } catch (error) {
-    ctx.info(`cannot open a browser (${(error as Error).message}): the image is at ${url.href}`);
+  if (ctx.io.stdout.isTTY !== true) {
+    ctx.info(`not on a terminal, so no browser is opened: the image is at ${url.href}`);
     return;
   }
-  ctx.info(`opening ${url.href} in the browser`);
+  const open = defaultExport(await import("open"));
+  let answer: OpenerAnswer;
+  try {
+    answer = await openerAnswer(await open(url.href), ctx.signal);
+  } catch (error) {
+    answer = { error: error as Error };
+  }
+  if (answer === "running" || ("exit" in answer && answer.exit === 0)) {
+    ctx.info(`opened ${url.href} in the browser`);
+    return;
+  }
+  const why =
+    "error" in answer
+      ? answer.error.message
+      : answer.exit === null
+        ? `the opener ended on ${answer.signal ?? "a signal"}`
+        : `the opener (xdg-open or open) exited with code ${answer.exit}`;
+  throw unavailableError(`no browser opened the image (${why}): it is at ${url.href}`, {
+    hint: "open that URL yourself, or set BROWSER to a browser command",
+  });
 }

@@ -1,6 +1,7 @@
 /** `foodctl journal`: the changes foodctl sent, and one entry's before → after. */
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, option, verb } from "../spec.js";
 
 /** `--intake` and `--limit`: a positive whole number. */
@@ -14,6 +15,7 @@ const list = verb(
   "journal",
   "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome (--user: for that user)",
   {
+    globals: GLOBALS.journal,
     options: {
       intake: option("--intake <image_id>", "only changes of this intake", { parse: positiveNumber("--intake") }),
       since: option("--since <date>", "only entries from this date or time on (a date, an ISO 8601 time or words: `foodctl help dates`)"),
@@ -34,6 +36,7 @@ const list = verb(
 );
 
 const show = verb("show", "one journal entry with its before → after", {
+  globals: GLOBALS.journal,
   args: { id: arg("<id>", "a journal id (or its unique start)") },
   examples: `
     foodctl journal show mwthfvke01j6

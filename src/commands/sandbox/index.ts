@@ -1,4 +1,5 @@
 /** `foodctl sandbox`: a local emulator of the API, in the foreground or detached; `sandbox stop` (docs/sandbox.md). */
+import { GLOBALS } from "../globals.js";
 import { usageError } from "../../errors.js";
 import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 import { commandNoun, option, verb, type Input, type None } from "../spec.js";
@@ -80,6 +81,7 @@ export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): Sandb
 }
 
 const start = verb("sandbox", "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)", {
+  globals: GLOBALS.local,
   options: START_OPTIONS,
   examples: `
     foodctl sandbox                                  # foreground; Ctrl-C stops it
@@ -96,6 +98,7 @@ const stop = verb(
   "stop",
   "stop a sandbox started with --detach: the one --port or --pid-file names, the one FOODCTL_API_URL points to, or the only one",
   {
+    globals: GLOBALS.local,
     options: STOP_OPTIONS,
     examples: `
       foodctl sandbox stop

@@ -22,7 +22,7 @@ export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: n
   const where = `port ${port} on ${options.host} is already in use`;
   const record = readRecord(pidFileFor(io.env, port));
   if (record && isSandboxRunning(record)) {
-    return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop\`, or start with --port 0 for a free port`;
+    return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop --port ${port}\`, or start with --port 0 for a free port`;
   }
   if (options.port === undefined) return `${where} (another sandbox?): start with --port 0 for a free port`;
   return `${where}: choose another with --port (0 picks a free one)`;

@@ -1,5 +1,6 @@
 /** `foodctl smoke`: a CI smoke check of the intake API on one intake, which it leaves as it found it. */
 import { usageError } from "../../errors.js";
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, forceOption, option, verb } from "../spec.js";
 
 /** `--junit -` would mix the report into the steps on stdout. */
@@ -9,6 +10,7 @@ function parseReportFile(path: string): string {
 }
 
 const check = verb("smoke", "CI smoke check: auth, read, history, change, restore, display image; exit code of the first failed step", {
+  globals: GLOBALS.smoke,
   args: { imageId: arg("<image_id>", "the intake to check (left as it was found)") },
   options: {
     readOnly: option("--read-only", "only auth, read and history: nothing but GET requests"),

@@ -4,7 +4,7 @@
  * which runs whenever a change may have reached the server. Exit code: the first failed step's,
  * or the restore's when the restore failed; 130 after Ctrl-C or SIGTERM, whatever step it hit.
  */
-import { fstatSync, statSync } from "node:fs";
+import { fstatSync, lstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
 import { CliError, errorJson, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
@@ -51,9 +51,21 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     changeVerified: false,
   };
   const cleanup = watchInterrupt(state);
+  const output = await import("../../output/smoke.js");
+  // Before each step, a report that says it did not finish: what a CI job collects if the process is killed there.
+  const provisional = junit !== undefined && provisionalReportFits(junit) ? junit : undefined;
+  const beforeStep = (done: StepRun[], next: StepName) => {
+    if (provisional === undefined) return;
+    const report = unfinishedReport(imageId, startedAt, done, next, smokeOptions.readOnly);
+    try {
+      writeFileAtomic(provisional, output.renderJunit(report), { mode: 0o644 });
+    } catch {
+      // The final write says what is wrong with the file.
+    }
+  };
   let runs: StepRun[];
   try {
-    runs = await runSteps(state);
+    runs = await runSteps(state, beforeStep);
   } finally {
     cleanup.stop();
   }
@@ -67,8 +79,8 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
     steps: runs.map((run) => run.report),
     restoreFailed: restore?.error && state.original ? describeRestore(ctx, state) : null,
     startedAt,
+    signalDuring: state.signalDuring ?? null,
   };
-  const output = await import("../../output/smoke.js");
   await ctx.print({ jsonBody: output.renderSmokeJson(report), text: (stream, color) => output.renderSmokeSteps(report, stream, color) });
   if (report.restoreFailed) ctx.io.stderr.write(output.renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
   if (junit !== undefined) writeReport(ctx, junit, output.renderJunit(report), failed !== null || interrupted);
@@ -91,6 +103,7 @@ function watchInterrupt(state: SmokeState): { stop: () => void } {
   state.cleanupSignal = controller.signal;
   let cancelDeadline = () => {};
   const onAbort = () => {
+    state.signalDuring ??= state.running;
     const timeoutMs = ctx.settings().timeoutSeconds * 1000;
     cancelDeadline = ctx.clock.deadline(timeoutMs, () => controller.abort());
     if (!state.changeSent || state.restored || ctx.json) return;
@@ -126,13 +139,22 @@ function interruptedSmoke(state: SmokeState, runs: StepRun[]): CliError {
 
 const INTERRUPTED = "interrupted";
 
-async function runSteps(state: SmokeState): Promise<StepRun[]> {
+async function runSteps(state: SmokeState, beforeStep: (done: StepRun[], next: StepName) => void): Promise<StepRun[]> {
   const runs: StepRun[] = [];
   const anyFailed = () => runs.some((run) => run.error !== null);
+  const run = async (name: StepName, body: () => Promise<StepOutcome>) => {
+    beforeStep(runs, name);
+    state.running = name;
+    try {
+      return await timed(state, name, body);
+    } finally {
+      state.running = undefined;
+    }
+  };
   const next = async (name: StepName, body: (state: SmokeState) => Promise<StepOutcome>) => {
     if (state.ctx.signal.aborted) runs.push(skipped(name, INTERRUPTED));
     else if (anyFailed()) runs.push(skipped(name, "an earlier step failed"));
-    else runs.push(await timed(state, name, () => body(state)));
+    else runs.push(await run(name, () => body(state)));
   };
   await next("auth", steps.authStep);
   await next("read", steps.readStep);
@@ -143,10 +165,39 @@ async function runSteps(state: SmokeState): Promise<StepRun[]> {
   }
   await next("change", steps.changeStep);
   // The restore runs whenever the change may have been applied, failure or interruption or not.
-  runs.push(state.changeSent ? await timed(state, "restore", () => steps.restoreStep(state)) : skipped("restore", "no change was sent"));
+  runs.push(state.changeSent ? await run("restore", () => steps.restoreStep(state)) : skipped("restore", "no change was sent"));
   state.restored = true;
   await next("display image", steps.displayImageStep);
   return runs;
+}
+
+/** Where a report can be written before the run ends: a file (or none yet), not a link, a pipe, a device or /dev/stdout. */
+function provisionalReportFits(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
+const UNFINISHED = "the smoke check ended during this step: killed, or stopped by a second Ctrl-C or SIGTERM";
+
+/** The report as it stands before `next` runs: the steps done, `next` unfinished, the rest not run. */
+function unfinishedReport(imageId: number, startedAt: string, done: StepRun[], next: StepName, readOnly: boolean): SmokeReport {
+  const names = new Set<string>(done.map((run) => run.report.step).concat(next));
+  const error = { code: "interrupted" as const, exit_code: EXIT.interrupted, status: null, message: UNFINISHED, hint: null };
+  const rest = steps.STEP_NAMES.filter((name) => !names.has(name)).map(
+    (name) => skipped(name, readOnly && ["change", "restore", "display image"].includes(name) ? "--read-only" : "did not run").report,
+  );
+  const unfinished: SmokeStepReport = { step: next, result: "interrupted", ms: 0, detail: UNFINISHED, error };
+  return {
+    imageId,
+    passed: false,
+    exitCode: EXIT.interrupted,
+    steps: [...done.map((run) => run.report), unfinished, ...rest],
+    restoreFailed: null,
+    startedAt,
+  };
 }
 
 function skipped(step: StepName, detail: string): StepRun {

@@ -46,6 +46,9 @@ export interface SmokeState {
   cleanupSignal?: AbortSignal | undefined;
   /** The restore has run (or was skipped): nothing left to put back. */
   restored?: boolean;
+  /** The step running now, and the one that was running when Ctrl-C or SIGTERM came. */
+  running?: StepName | undefined;
+  signalDuring?: StepName | undefined;
 }
 
 /** The options every change of the smoke check is sent with: verified by the step itself, journaled. */

@@ -27,7 +27,7 @@ function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
     json: renderResult,
     // --json prints one document at the end.
-    stdout: (result, human, color) => (ctx.json ? "" : human ? renderUndoLine(result, color) : renderUndoRow(result)),
+    stdout: (result, human, color, width) => (ctx.json ? "" : human ? renderUndoLine(result, color, width) : renderUndoRow(result)),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
   };
 }
@@ -58,7 +58,7 @@ export async function undoBatch(
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, ctx.signal);
   if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
-  else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr));
+  else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
   return finish(ctx, state);
 }
 

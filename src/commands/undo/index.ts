@@ -1,7 +1,9 @@
 /** `foodctl undo`: put an intake back as a journaled change found it. */
+import { GLOBALS } from "../globals.js";
 import { arg, changeOptions, commandNoun, forceOption, option, parseResultsFile, verb, YES_OPTION } from "../spec.js";
 
 const undo = verb("undo", "put an intake back as a journaled change found it (refused, exit 7, if the intake changed since)", {
+  globals: GLOBALS.change,
   args: { id: arg("[id]", "the journal id of the change to undo (see `foodctl journal`)") },
   options: {
     last: option("--last", "undo the newest journal entry"),

@@ -26,7 +26,7 @@ describe("intake apply: invalid input", () => {
     const problems = run.stderr.split("\n").filter((line) => line.startsWith(`${file}:`));
     expect(problems).toEqual([
       expect.stringMatching(new RegExp(`^${file}:3: not valid JSON`)),
-      `${file}:5: salt.1: salt of position 1 must be one of none, low, medium, high`,
+      `${file}:5: salt.1: salt of position 1 must be one of none, low, medium, high, got "extreme"`,
       `${file}:7: quantity.3: quantity of position 3 must be more than 0 g, got 0`,
     ]);
     expect(run.stderr).toMatch(/error: 3 problems in .*fixes\.jsonl \(3 lines\): nothing was sent/);
@@ -60,7 +60,7 @@ describe("intake apply: invalid input", () => {
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}:3: quantity: quantity of position 1 must be more than 0 g, got 0`);
-    expect(run.stderr).toContain(`${file}:4: salt: salt of position 2 must be one of none, low, medium, high`);
+    expect(run.stderr).toContain(`${file}:4: salt: salt of position 2 must be one of none, low, medium, high, got "extreme"\n`);
     expect(run.stderr).toMatch(new RegExp(`${file}:6: position: position manual1 of intake 1003 is given twice`));
     expect(sb.handle.stats().total_requests).toBe(before);
   });

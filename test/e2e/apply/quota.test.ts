@@ -97,8 +97,10 @@ describe("intake apply and the quota", () => {
     const run = await apply(sb.handle, [file, "--force", "--results", resultsFile]);
     expect(run.code).toBe(9);
     expect(run.stderr).toMatch(
-      /^error: stopped at the rate limit: 5 changes applied, 2 changes not sent; .*answered 429 \(code 114\).*; the limit resets in 24 h \(at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/m,
+      /^error: stopped at the rate limit: 6 changes applied \(1 unverified\), 2 changes not sent; .*answered 429 \(code 114\).*; the limit resets in 24 h \(at .* UTC\)$/m,
     );
+    // The sixth change was applied; only its read-back was refused: counted apart from failed.
+    expect(run.stderr).toMatch(/^applied 5 · applied, unverified 1 · failed 0 · skipped 0 · not sent 2 · /m);
     expect(run.stderr).toContain(
       `hint: after the reset, resume with: foodctl intake apply ${file} --skip-applied ${resultsFile} --results ${resultsFile}`,
     );
@@ -108,8 +110,10 @@ describe("intake apply and the quota", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(written.map((line) => line.status)).toEqual(["applied", "applied", "applied", "applied", "applied", "failed"]);
+    expect(written.map((line) => line.status)).toEqual(["applied", "applied", "applied", "applied", "applied", "applied"]);
+    expect(written.map((line) => line.verified)).toEqual([undefined, undefined, undefined, undefined, undefined, false]);
     expect(written[5].error).toMatchObject({ exit_code: 8, status: 429 });
+    expect(written[5].error.message).toMatch(/the change was applied, but reading it back failed/);
   });
 
   it("names one zone in the quota refusal and in the 429 stop: the user's, at +05:45", async () => {

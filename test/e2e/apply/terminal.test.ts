@@ -63,7 +63,15 @@ describe("intake apply on a terminal", () => {
     expect(run.code, run.stdout).toBe(9);
     // Autowrap is never turned off, so a long line wraps instead of being cut.
     expect(run.stdout).not.toContain("\u001b[?7l");
-    const shown = screen(run.stdout.replace(/\r\n/g, "\n"));
+    const physical = screen(run.stdout.replace(/\r\n/g, "\n"));
+    // Long lines wrap between words, never past the terminal's width (so the terminal never breaks a word).
+    expect(physical.filter((line) => line.length > 80)).toEqual([]);
+    // Continuation lines (indented two) belong to the line above: the logical lines, rejoined at the break.
+    const shown: string[] = [];
+    for (const line of physical) {
+      if (line.startsWith("  ") && shown.length > 0) shown[shown.length - 1] += ` ${line.trimStart()}`;
+      else shown.push(line);
+    }
     const results = shown.filter((line) => /^line \d+ {2}intake \d+ {2}/.test(line));
     expect(results).toHaveLength(changes.length);
     for (const line of results.filter((text) => !text.includes("intake 9999"))) expect(line).toMatch(/ {2}applied$/);
@@ -73,11 +81,13 @@ describe("intake apply on a terminal", () => {
     const long = results.find((line) => line.startsWith("line 26 "))!;
     expect(long.length).toBeGreaterThan(120);
     expect(long).toMatch(
-      /^line 26 {2}intake 1002 {2}1: [\d.]+ → 111 g, salt \w+ → high, sugar \w+ → high; 2: [\d.]+ → 122 g, salt \w+ → high; 3: .*133 g.* {2}applied$/,
+      /^line 26 {2}intake 1002 {2}1: [\d.]+ → 111 g, salt \w+ → high, sugar \w+ → high; 2: [\d.]+ → 122 g, salt \w+ → high; 3: .*133 g.* {1,2}applied$/,
     );
+    expect(physical.filter((line) => line.startsWith("  ")).length).toBeGreaterThan(0);
     // No bar is left: every line shown is a result, the summary, the batch id or the error.
     const others = shown.filter((line) => !results.includes(line));
     expect(others[0]).toMatch(/^applied 25 · failed 1 · skipped 0 · ignored modifiers 0 · 26 changes in [\d.]+ s$/);
+    expect(physical).toContain(others[0]);
     expect(others[1]).toMatch(/^batch \d{8}-\d{6}-[0-9a-f]{6}$/);
     expect(
       others.slice(2).every((line) => /^(error|hint): /.test(line)),

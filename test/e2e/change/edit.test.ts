@@ -144,7 +144,9 @@ describe("intake edit against the sandbox", () => {
     const [first, second] = setup.opened();
     expect(first).not.toContain("# problem:");
     expect(second).toMatch(/^# problem: the edit was not sent; fix the lines below and save, or empty the file to cancel\n/);
-    expect(second).toMatch(/^# problem: line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"$/m);
+    expect(second).toMatch(
+      /^# problem: line \d+: salt of position 2 must be one of none, low, medium, high, got "lo"; did you mean low\?$/m,
+    );
     expect(second).toMatch(/^2 +150 +lo +none/m);
     expect(itemOf(sandbox.intake(1002), 2).recipe.salt).toBe("low");
     expectExit(await setup.cli(["undo", "--last", "--yes"], { tty: false }), 0);
