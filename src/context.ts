@@ -19,6 +19,8 @@ export interface GlobalOptions extends GlobalFlags {
   json: boolean;
   verbose: boolean;
   color: boolean;
+  /** --reason: why the changes of this run are made, recorded in the journal. */
+  reason?: string | undefined;
 }
 
 /** What a command reaches the outside world through, when the caller (a test) passes its own. */

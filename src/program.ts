@@ -53,6 +53,7 @@ function readGlobals(command: Command): GlobalOptions {
     color: input.on("color"),
     journal: input.on("journal"),
     tz: input.text("tz"),
+    reason: input.text("reason"),
   };
 }
 

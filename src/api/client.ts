@@ -4,7 +4,7 @@
  * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
-import { failure, forbiddenError } from "../errors.js";
+import { failure, forbiddenError, type CliError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
 import { QUOTA_HEADERS } from "./quota.js";
@@ -131,9 +131,14 @@ export class ApiClient {
    * confirm/quantity is for APIUser and APIUserManager tokens (docs/api.md, users and tokens).
    */
   refuseQuantityChangeByRole(): void {
-    if (this.options.role === "APICompany") {
-      throw forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
-    }
+    const refusal = this.quantityChangeRefusal();
+    if (refusal) throw refusal;
+  }
+
+  /** The refusal refuseQuantityChangeByRole throws, or null when the token's role may change quantities (or is not known). */
+  quantityChangeRefusal(): CliError | null {
+    if (this.options.role !== "APICompany") return null;
+    return forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */

@@ -2,6 +2,21 @@
 import type { Context } from "../context.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import { JournalStore, journalDir } from "../journal/store.js";
+import { usageError } from "../errors.js";
+
+/** A reason is a ticket number or a sentence or two: longer text is not one. */
+export const MAX_REASON_CHARACTERS = 500;
+
+/** --reason, checked (exit 2): not empty, one line, at most 500 characters. Undefined when not given. */
+export function checkedReason(reason: string | undefined): string | undefined {
+  if (reason === undefined) return undefined;
+  const text = reason.trim();
+  if (text === "") throw usageError("--reason needs a text: a ticket number or a sentence");
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw usageError("--reason must be one line of text, without control characters");
+  if ([...text].length > MAX_REASON_CHARACTERS)
+    throw usageError(`--reason is longer than ${MAX_REASON_CHARACTERS} characters`, { hint: "name the ticket; its text lives there" });
+  return text;
+}
 
 /** The journal's folder and retention as configured. */
 export function journalStore(ctx: Context): JournalStore {
@@ -10,8 +25,12 @@ export function journalStore(ctx: Context): JournalStore {
 
 /** A recorder for this command's changes, or undefined when journaling is off (--no-journal, `journal off`). */
 export async function openJournal(ctx: Context, command: string): Promise<JournalRecorder | undefined> {
+  const reason = checkedReason(ctx.globals.reason);
   const settings = ctx.settings();
-  if (!settings.journal.enabled) return undefined;
+  if (!settings.journal.enabled) {
+    if (reason !== undefined) ctx.warn("--reason is recorded only in the journal, which is off: it is not kept");
+    return undefined;
+  }
   const token = ctx.token();
   // An opaque token tells no subject: the entry then names only an explicit --user.
   const sub = token.claims?.sub;
@@ -22,6 +41,9 @@ export async function openJournal(ctx: Context, command: string): Promise<Journa
     profile: settings.profile,
     apiUrl: ctx.apiUrl().href.replace(/\/$/, ""),
     userId: settings.user ?? subject,
+    // Who acted (docs/journal.md, who and why): an opaque token tells neither.
+    actor: { subject: sub ?? null, role: token.claims?.role ?? null },
+    reason,
     command,
     secrets: [token.value],
     warn: (message) => ctx.warn(message),

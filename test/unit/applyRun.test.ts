@@ -23,6 +23,8 @@ const update = async (
     ignored: [],
     dryRun: null,
     response: null,
+    overwritten: [],
+    othersChanged: [],
     journalId: imageId === 1002 ? "j-1002" : undefined,
   };
 };

@@ -19,6 +19,7 @@ import { renderSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import { shellQuote } from "../args.js";
 import { openJournal } from "../journaled.js";
+import { wouldBeRefused } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
 import { readChanges, readEarlierResults } from "./applyInput.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "./applyOutput.js";
@@ -163,7 +164,11 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   } finally {
     output.close();
   }
-  return finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+  const code = finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+  // A dry run ends as the real run would: refused for the token's role (exit 5).
+  const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
+  if (refusal && run.dryRun > 0) throw wouldBeRefused(refusal);
+  return code;
 }
 
 /** Refuses, before the first change, a batch the rate-limit window has too few calls left for (docs/batch.md). */

@@ -7,7 +7,7 @@ import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
-import { journalStore } from "../journaled.js";
+import { checkedReason, journalStore } from "../journaled.js";
 import { batchEntries, lookupEntry } from "./entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
@@ -21,7 +21,7 @@ export interface JournalOptions {
 /** What `journal` shows on a terminal without --limit (docs/journal.md, the journal). */
 export const TERMINAL_LIMIT = 20;
 
-function readFilter(options: JournalOptions & { user: string | undefined }): JournalFilter {
+function readFilter(options: JournalOptions & { user: string | undefined; reason: string | undefined }): JournalFilter {
   const id = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
     const parsed = parsePositiveId(value);
@@ -29,12 +29,18 @@ function readFilter(options: JournalOptions & { user: string | undefined }): Jou
     return parsed;
   };
   const since = options.since === undefined ? undefined : parseDateOption("--since", options.since, "start").getTime();
-  return { imageId: id("intake", options.intake), userId: id("user", options.user), since, limit: id("limit", options.limit) };
+  return {
+    imageId: id("intake", options.intake),
+    userId: id("user", options.user),
+    since,
+    limit: id("limit", options.limit),
+    reason: checkedReason(options.reason),
+  };
 }
 
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
-  // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
-  const filter = readFilter({ ...options, user: ctx.globals.user });
+  // The global --user (not FOODCTL_USER nor the profile's user) and --reason: here they filter, nothing is sent.
+  const filter = readFilter({ ...options, user: ctx.globals.user, reason: ctx.globals.reason });
   const store = journalStore(ctx);
   // A person at a terminal sees the newest; a pipe and --json get every entry.
   const cut = filter.limit === undefined && !ctx.json && ctx.io.stdout.isTTY === true;
