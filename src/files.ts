@@ -133,3 +133,9 @@ function statOrUndefined(file: string) {
     return undefined;
   }
 }
+
+/** Why a file could not be opened, in words. */
+export function fileErrorReason(error: unknown, missing: string): string {
+  const reasons: Record<string, string> = { ENOENT: missing, EACCES: "permission denied", EISDIR: "it is a folder" };
+  return reasons[String((error as NodeJS.ErrnoException).code)] ?? (error as Error).message;
+}

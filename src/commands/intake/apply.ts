@@ -1,52 +1,37 @@
 /**
  * `intake apply`: many changes from JSON Lines or CSV. One streaming pass checks every line
  * and keeps only the parsed changes; nothing is sent unless all of them are valid. Then the
- * changes are sent (applyRun.ts) and each result printed (applyOutput.ts); the summary and the
- * exit code close the run.
+ * changes are sent (change/batch/) and each result printed (../batchOutput.ts); the summary and
+ * the exit code close the run.
  */
 import { closeSync } from "node:fs";
-import type { ApiClient, ResponseInfo } from "../../api/client.js";
-import { readQuota } from "../../api/quota.js";
-import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
-import { newBatchId } from "../../batch/results.js";
+import { readChanges, readEarlierResults } from "../../batch/read.js";
+import { applyBatch, checkBatchQuota, type BatchOptions } from "../../change/batch/apply.js";
+import { stopsEveryChange, type BatchRun } from "../../change/batch/run.js";
 import { systemClock } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
-import type { JournalRecorder } from "../../journal/recorder.js";
 import { shellQuote } from "../args.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
 import { openJournal } from "../journaled.js";
 import { wouldBeRefused } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-import { readChanges, readEarlierResults } from "./applyInput.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "./applyOutput.js";
-import { runBatch, stopsEveryChange, type BatchRun } from "./applyRun.js";
-
-/** 429s one change may absorb before it fails (each waits out Retry-After). */
-const BATCH_RATE_LIMIT_RETRIES = 20;
-/** The longest a RateLimit-Reset holds the batch. */
-const MAX_RATE_LIMIT_HOLD_MS = 120_000;
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
 
-export interface ApplyOptions {
+/** What `intake apply` runs with, flags read. */
+export interface ApplyOptions extends Omit<BatchOptions, "done"> {
   /** Unset: from the file name, else from the content. */
   format: BatchFormat | undefined;
-  concurrency: number;
-  continueOnError: boolean;
   skipApplied: string | undefined;
   results: string | undefined;
-  strict: boolean;
-  dryRun: boolean;
-  verify: boolean;
   /** Start although the calls left in the rate-limit window are fewer than the batch needs. */
   force: boolean;
-  /** Each applied line is journaled; absent with --no-journal. */
-  journal?: JournalRecorder | undefined;
 }
 
 /** `intake apply` as the command line gave it. */
@@ -85,26 +70,6 @@ export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags,
   };
 }
 
-/**
- * docs/batch.md, rate limits. When an answer says no requests are left for the
- * requests the batch still has in flight and its next one (`RateLimit-Remaining` below the
- * changes in flight; 0 with one), every request of the batch waits `RateLimit-Reset` seconds
- * instead of running into 429s.
- */
-export function holdOnRateLimit(
-  client: () => ApiClient | undefined,
-  inFlight: () => number,
-  now: () => number = Date.now,
-): (info: ResponseInfo) => void {
-  return (info) => {
-    const quota = readQuota(info.headers);
-    if (quota?.remaining === undefined || quota.remaining >= Math.max(1, inFlight())) return;
-    // A reset beyond the hold is not waited for: the next request's 429 stops the batch and says when.
-    if (quota.resetMs === undefined || quota.resetMs <= 0 || quota.resetMs > MAX_RATE_LIMIT_HOLD_MS) return;
-    client()?.pauseUntil(now() + quota.resetMs);
-  };
-}
-
 export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<number> {
   const file = flags.file;
   const options = readApplyOptions(file, flags);
@@ -115,73 +80,22 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   const done = options.skipApplied === undefined ? null : await readEarlierResults(ctx, options.skipApplied);
   const input = await readChanges(ctx, file, options.format);
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
+  const clock = ctx.services.clock ?? systemClock;
   if (!options.dryRun && !options.force) {
-    try {
-      await checkQuota(ctx, client, input.changes, done, options.verify);
-    } catch (error) {
+    const role = ctx.token().claims?.role;
+    const zone = async () => (await ctx.timeZone()) ?? machineTimeZone();
+    await checkBatchQuota(client, input.changes, { ...options, done, role, now: () => clock.now(), zone }).catch((error: unknown) => {
       if (resultsFd !== null) closeSync(resultsFd);
       throw error;
-    }
+    });
   }
-
-  // Ctrl-C must not cancel requests in flight: the batch stops starting new ones instead.
-  // A 429 pauses the whole batch and is retried on its own budget, so a busy API slows the
-  // batch down instead of failing lines.
-  const holder: { client?: ApiClient; run?: BatchRun } = {};
-  // The run's clock (a test's fake one too), as the client's retries use: the hold and the wait share one time.
-  const clock = ctx.services.clock ?? systemClock;
-  const onResponse = holdOnRateLimit(
-    () => holder.client,
-    () => holder.run?.inFlight ?? 1,
-    () => clock.now(),
-  );
-  const batchClient = client.derive({ signal: undefined, rateLimitRetries: BATCH_RATE_LIMIT_RETRIES, onResponse });
-  holder.client = batchClient;
-  const clients = new Map<number, ApiClient>();
-  const clientFor = (userId: number | undefined) => {
-    if (userId === undefined) return batchClient;
-    let derived = clients.get(userId);
-    if (!derived) clients.set(userId, (derived = batchClient.derive({ userId })));
-    return derived;
-  };
-
-  const batchId = newBatchId();
-  const output = createBatchOutput(
-    ctx,
-    input.changes.length,
-    resultsFd,
-    () => {
-      if (holder.run && holder.run.stopped !== "interrupted") holder.run.stopped = "output_closed";
-    },
-    APPLY_PRINTER,
-    options.results,
-  );
-  let run: BatchRun;
-  try {
-    const runOptions = { ...options, batchId, done };
-    const tools = { clientFor, write: output.write, progress: output.progress, started: (started: BatchRun) => (holder.run = started) };
-    run = await runBatch(input.changes, runOptions, tools, ctx.signal);
-  } finally {
-    output.close();
-  }
+  const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, APPLY_PRINTER, options.results);
+  const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
   const code = finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
   // A dry run ends as the real run would: refused for the token's role (exit 5).
   const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
   if (refusal && run.dryRun > 0) throw wouldBeRefused(refusal);
   return code;
-}
-
-/** Refuses, before the first change, a batch the rate-limit window has too few calls left for (docs/batch.md). */
-async function checkQuota(ctx: Context, client: ApiClient, changes: ChangeList, done: Set<string> | null, verify: boolean): Promise<void> {
-  const { callsNeeded, probeQuota, refuseOverQuota } = await import("./applyQuota.js");
-  const needed = callsNeeded(changes, done, verify);
-  // Only APIUser tokens are limited (docs/api.md, rate limit): a manager's or company's needs no probe.
-  const role = ctx.token().claims?.role;
-  if (needed.total === 0 || (role !== undefined && role !== "APIUser")) return;
-  const quota = await probeQuota(client);
-  const zone = (await ctx.timeZone()) ?? machineTimeZone();
-  const now = (ctx.services.clock ?? systemClock).now();
-  refuseOverQuota(needed, quota, { host: client.host, now, zone, holdMs: MAX_RATE_LIMIT_HOLD_MS });
 }
 
 /** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */

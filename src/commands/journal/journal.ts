@@ -8,7 +8,7 @@ import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { parseDateOption } from "../args.js";
 import { checkedReason, journalStore } from "../journaled.js";
-import { batchEntries, lookupEntry } from "./entries.js";
+import { batchEntries, lookupEntry } from "../../journal/entries.js";
 import { jsonDocument } from "../../sanitize.js";
 
 export interface JournalOptions {

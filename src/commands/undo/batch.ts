@@ -1,16 +1,16 @@
 /**
- * `undo --batch <results file | batch id>`: the applied lines of one `intake apply` run, last
- * line first, one after another, printed as `intake apply` prints (applyOutput.ts): a line per
- * entry above the progress bar on a terminal, tab-separated rows in a pipe, one JSON document
- * with --json, JSON Lines in --results; then the summary and the exit code. Ctrl-C or a closed
- * stdout stops it between entries; the same command run again finishes the rest: what the
- * journal shows undone (and the intake still shows) is "already undone" and nothing is sent for it.
+ * `undo --batch <results file | batch id>`: the undos run in change/undo/batch.ts; here they are
+ * printed as `intake apply` prints (../batchOutput.ts): a line per entry above the progress bar
+ * on a terminal, tab-separated rows in a pipe, one JSON document with --json, JSON Lines in
+ * --results; then the summary and the exit code.
  */
+import { runUndoBatch, type BatchState } from "../../change/undo/batch.js";
+import type { UndoRun } from "../../change/undo/steps.js";
 import type { Context } from "../../context.js";
-import { cancelledError, CliError, EXIT, failure, interruptedError, toCliError } from "../../errors.js";
+import { cancelledError, CliError, EXIT, failure, interruptedError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import type { JournalEntry } from "../../journal/entry.js";
-import type { IntakeState } from "../../journal/state.js";
+import { renderResult } from "../../output/batch.js";
 import {
   renderUndoDocument,
   renderUndoHead,
@@ -18,45 +18,9 @@ import {
   renderUndoRow,
   renderUndoSummary,
   type UndoResult,
-  type UndoStatus,
-  type UndoSummary,
 } from "../../output/undo.js";
-import { renderResult } from "../../output/batch.js";
+import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
 import { askYesNo } from "../confirm.js";
-import { createBatchOutput, openResultsFile, type ResultPrinter } from "../intake/applyOutput.js";
-import { changesOf, stopsEveryChange } from "../intake/applyRun.js";
-import { alreadyUndoneIn, type AlreadyUndone } from "./resume.js";
-import * as steps from "./steps.js";
-import type { UndoOptions, UndoRun } from "./steps.js";
-
-/** Thrown before an undo is sent when the run stopped meanwhile. */
-class NotSent extends Error {}
-
-interface BatchState extends UndoSummary {
-  /** The first refusal or failure, and whether all share its exit code: the exit code when nothing was undone. */
-  first: CliError | null;
-  mixed: boolean;
-  /** --dry-run: each intake as the undos shown so far would leave it (a dry run changes nothing). */
-  dryRunStates: Map<number, IntakeState>;
-}
-
-function newState(targets: readonly JournalEntry[]): BatchState {
-  return {
-    batchId: targets[0]?.batch_id ?? null,
-    entries: targets.length,
-    undone: 0,
-    alreadyUndone: 0,
-    refused: 0,
-    failed: 0,
-    dryRun: 0,
-    notDone: 0,
-    elapsedMs: 0,
-    stopped: null,
-    first: null,
-    mixed: false,
-    dryRunStates: new Map(),
-  };
-}
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
@@ -71,7 +35,7 @@ export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
-  options: UndoOptions,
+  options: { dryRun: boolean; yes: boolean; results?: string | undefined },
 ): Promise<number> {
   const { ctx } = single;
   if (!options.dryRun && !options.yes) {
@@ -79,89 +43,15 @@ export async function undoBatch(
     if (!(await askYesNo(ctx, question))) throw cancelledError("cancelled: nothing was sent");
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
-  // Ctrl-C stops the batch between entries; the undo in flight is finished and reported.
-  const run: UndoRun = { ...single, client: single.client.derive({ signal: undefined }) };
-  const state = newState(targets);
-  const started = performance.now();
-  const output = createBatchOutput(
-    ctx,
-    targets.length,
-    resultsFd,
-    () => {
-      if (state.stopped !== "interrupted") state.stopped = "output_closed";
-    },
-    printer(ctx),
-    options.results,
-  );
-  const onAbort = () => (state.stopped = "interrupted");
-  if (ctx.signal.aborted) onAbort();
-  else ctx.signal.addEventListener("abort", onAbort, { once: true });
-  const alreadyUndone = alreadyUndoneIn(journal, targets);
-  const results: UndoResult[] = [];
-  try {
+  const openOutput = (stop: () => void) => {
+    const output = createBatchOutput(ctx, targets.length, resultsFd, stop, printer(ctx), options.results);
     if (!ctx.json && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
-    for (const entry of targets) {
-      if (state.stopped !== null) break;
-      const result = await undoEntry(run, state, entry, alreadyUndone);
-      if (result === null) break;
-      results.push(result);
-      await output.write(result);
-      output.progress(results.length, state.refused + state.failed);
-    }
-  } finally {
-    ctx.signal.removeEventListener("abort", onAbort);
-    output.close();
-  }
-  state.notDone = targets.length - results.length;
-  state.elapsedMs = performance.now() - started;
+    return output;
+  };
+  const { state, results } = await runUndoBatch(single, journal, targets, openOutput, ctx.signal);
   if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr));
   return finish(ctx, state);
-}
-
-/** One entry's undo as a result; null when the run stopped before it was sent. */
-async function undoEntry(run: UndoRun, state: BatchState, entry: JournalEntry, alreadyUndone: AlreadyUndone): Promise<UndoResult | null> {
-  const result = (status: UndoStatus): UndoResult => {
-    state[status === "already_undone" ? "alreadyUndone" : status === "dry_run" ? "dryRun" : status]++;
-    return { journal_id: entry.id, image_id: entry.image_id, status, batch_id: entry.batch_id ?? null };
-  };
-  let sent = false;
-  try {
-    const action = steps.planEntryUndo(entry);
-    const ready = await steps.readForUndo(run, entry, action);
-    if (alreadyUndone(entry, action, ready.state)) return result("already_undone");
-    steps.refuseUnknownAfter(run, entry);
-    // A later entry of an intake is checked against the state the earlier dry-run undos would leave.
-    const simulated = state.dryRunStates.get(entry.image_id);
-    steps.refuseChangedSince(run, simulated ? { ...ready, state: simulated } : ready);
-    const outcome = await steps.sendUndo(run, ready, () => {
-      if (state.stopped !== null) throw new NotSent();
-      sent = !run.dryRun;
-    });
-    if (outcome.dryRun) {
-      if (entry.before) state.dryRunStates.set(entry.image_id, entry.before);
-      return { ...result("dry_run"), request: outcome.dryRun };
-    }
-    steps.refuseNotBack(entry, action, outcome);
-    const changed = changesOf(outcome.diff);
-    return {
-      ...result("undone"),
-      ...(outcome.journalId ? { undo_journal_id: outcome.journalId } : {}),
-      ...(changed ? { changed } : {}),
-    };
-  } catch (caught) {
-    if (caught instanceof NotSent) return null;
-    const error = toCliError(caught);
-    // Refused: worked out here, before anything was sent (exit 7 without an HTTP status).
-    const refused = !sent && error.code === "rejected" && error.status === undefined;
-    state.first ??= error;
-    if (error.exitCode !== state.first.exitCode) state.mixed = true;
-    if (stopsEveryChange(error)) state.stopped ??= "failure";
-    return {
-      ...result(refused ? "refused" : "failed"),
-      error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message },
-    };
-  }
 }
 
 function entries(count: number): string {

@@ -13,6 +13,7 @@ import { shellQuote } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
+import type { ChangeFlags } from "../spec.js";
 import {
   planEntryUndo,
   plannedChanges,
@@ -22,17 +23,26 @@ import {
   refuseOverwritten,
   refuseUnknownAfter,
   sendUndo,
-  type UndoOptions,
   type UndoRun,
-} from "./steps.js";
-import { undoTargets } from "./targets.js";
+} from "../../change/undo/steps.js";
+import { undoTargets } from "../../change/undo/targets.js";
+
+export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
+  id: string | undefined;
+  last: boolean;
+  batch: string | undefined;
+  force: boolean;
+  yes: boolean;
+  results?: string | undefined;
+}
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
   if (options.results === "-" || options.results === "") throw usageError("--results takes a file name (the results already go to stdout)");
   // Undo stays within the profile in use (docs/journal.md, profiles): its name and API URL.
   const profile = { name: ctx.settings().profile, apiUrl: ctx.apiUrl().href.replace(/\/$/, "") };
-  const journal = (await journalStore(ctx).query(undoQuery(options, profile))).entries;
+  const store = journalStore(ctx);
+  const journal = (await store.query(undoQuery(options, profile))).entries;
   const targets = undoTargets(journal, options, profile.name);
   requireAnswerable(ctx, options, "undo");
   refuseOtherProfiles(targets, profile);
@@ -43,6 +53,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     ctx,
     client,
     journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
+    store,
     force: options.force,
     dryRun: options.dryRun,
     verify: options.verify,

@@ -8,8 +8,8 @@ import type { Intake } from "../../records/intake.js";
 import type { BatchChange, ChangeList } from "../../batch/changeList.js";
 import { runInLanes } from "../../batch/lanes.js";
 import { resultKey, type BatchResult, type ResultChange } from "../../batch/results.js";
-import { runIntakeUpdate } from "../../change/intakeUpdate.js";
-import type { UpdateOutcome } from "../../change/pipeline.js";
+import { runIntakeUpdate } from "../intakeUpdate.js";
+import type { UpdateOutcome } from "../pipeline.js";
 import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
@@ -37,8 +37,13 @@ export interface BatchRun extends BatchSummary {
   mixedFailures: boolean;
 }
 
-/** Where results go; resolves once the result may be followed by the next (back-pressure). */
-export type ResultWriter = (result: BatchResult) => Promise<void>;
+/** Where a batch's results go as they come (a batch of changes or of undos). */
+export interface BatchOutput<R = BatchResult> {
+  /** Resolves once the result may be followed by the next (back-pressure). */
+  write: (result: R) => Promise<void>;
+  progress: (done: number, failed: number) => void;
+  close: () => void;
+}
 
 /** Thrown from the pre-check hook when the batch stopped before this change's update was sent. */
 class NotSent extends Error {}
@@ -99,14 +104,7 @@ function count(run: BatchRun, result: BatchResult): void {
 }
 
 /** Sends one change; null when the batch stopped before it was sent. */
-async function applyChange(
-  run: BatchRun,
-  client: ApiClient,
-  change: BatchChange,
-  options: RunOptions,
-  carried: Carried | undefined,
-  update: typeof runIntakeUpdate,
-) {
+async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange, options: RunOptions, carried: Carried | undefined) {
   const base = (status: BatchResult["status"]): BatchResult => ({
     line: change.line,
     image_id: change.imageId,
@@ -129,7 +127,7 @@ async function applyChange(
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
     // The batch's dry run, verify, batch id and journal; the read before is the pre-check's.
     const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before };
-    outcome = await update(client, change.imageId, change.fields, changeOptions, () => {
+    outcome = await runIntakeUpdate(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();
     });
@@ -151,12 +149,10 @@ async function applyChange(
 export interface BatchTools {
   /** The client for a change's user (the batch's own when the line names none). */
   clientFor: (userId: number | undefined) => ApiClient;
-  write: ResultWriter;
+  write: BatchOutput["write"];
   progress: (done: number, failed: number) => void;
   /** Sees the run's state as it starts (a closed stdout stops it). */
   started?: (run: BatchRun) => void;
-  /** The change pipeline; tests hand in their own. */
-  update?: typeof runIntakeUpdate;
 }
 
 export async function runBatch(changes: ChangeList, options: RunOptions, tools: BatchTools, signal: AbortSignal): Promise<BatchRun> {
@@ -180,9 +176,7 @@ export async function runBatch(changes: ChangeList, options: RunOptions, tools: 
         const change = changes.at(index);
         run.inFlight++;
         const client = tools.clientFor(change.userId);
-        const outcome = await applyChange(run, client, change, options, carried, tools.update ?? runIntakeUpdate).finally(
-          () => run.inFlight--,
-        );
+        const outcome = await applyChange(run, client, change, options, carried).finally(() => run.inFlight--);
         if (outcome === null) return undefined;
         finished++;
         count(run, outcome.result);

@@ -4,34 +4,26 @@
  * send the before state back through the change paths, and check that it came back.
  */
 import type { ApiClient } from "../../api/client.js";
-import { changeDisplayImage } from "../../change/displayImageChange.js";
-import { runIntakeUpdate } from "../../change/intakeUpdate.js";
-import type { ChangeOptions, UpdateOutcome } from "../../change/pipeline.js";
+import { changeDisplayImage } from "../displayImageChange.js";
+import { runIntakeUpdate } from "../intakeUpdate.js";
+import type { ChangeOptions, UpdateOutcome } from "../pipeline.js";
 import type { Context } from "../../context.js";
 import { rejectedError } from "../../errors.js";
 import { IMAGE_EXTENSIONS, sniffImageType } from "../../intake/imageType.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
+import type { JournalStore } from "../../journal/store.js";
 import { intakeState, show, stateDifferences, type IntakeState, type StateDifference, type StateField } from "../../journal/state.js";
 import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../journal/undoPlan.js";
 import { describeDifferences } from "../../output/journal.js";
 import type { Intake } from "../../records/intake.js";
-import { journalStore } from "../journaled.js";
-import type { ChangeFlags } from "../spec.js";
-
-export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
-  id: string | undefined;
-  last: boolean;
-  batch: string | undefined;
-  force: boolean;
-  yes: boolean;
-  results?: string | undefined;
-}
 
 export interface UndoRun {
   ctx: Context;
   client: ApiClient;
   journal: JournalRecorder | undefined;
+  /** Where the journal keeps the display images changes replaced. */
+  store: JournalStore;
   force: boolean;
   dryRun: boolean;
   verify: boolean;
@@ -158,7 +150,7 @@ export function refuseNotBack(entry: JournalEntry, action: UndoAction, outcome: 
 }
 
 async function savedImage(run: UndoRun, entry: JournalEntry, copy: Extract<UndoAction, { kind: "attach" }>["copy"]) {
-  const bytes = await journalStore(run.ctx).readImage(copy);
+  const bytes = await run.store.readImage(copy);
   const contentType = bytes ? sniffImageType(bytes) : null;
   if (!bytes || !contentType)
     throw rejectedError(`the saved copy of entry ${entry.id}'s display image (${copy.file}) is gone or changed`, {

@@ -1,9 +1,9 @@
 /** Journal entries a command line names: one id (or its unique start), or the applied lines of one `intake apply` run. */
 import { existsSync, readFileSync } from "node:fs";
-import { notFoundError, usageError } from "../../errors.js";
-import type { JournalEntry } from "../../journal/entry.js";
-import { findEntry } from "../../journal/query.js";
-import { refuseNonRegularResults } from "../../batch/results.js";
+import { notFoundError, usageError } from "../errors.js";
+import type { JournalEntry } from "./entry.js";
+import { findEntry } from "./query.js";
+import { refuseNonRegularResults } from "../batch/results.js";
 
 /** The entry named on the command line: an id or a unique start of one. */
 export function lookupEntry(entries: readonly JournalEntry[], id: string): JournalEntry {

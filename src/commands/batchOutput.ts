@@ -5,20 +5,17 @@
  * may echo the token it was sent.
  */
 import { closeSync, openSync } from "node:fs";
-import type { BatchResult } from "../../batch/results.js";
-import type { Context } from "../../context.js";
-import { usageError } from "../../errors.js";
-import { writeAll } from "../../files.js";
-import { renderResult, renderResultLine } from "../../output/batch.js";
-import { createProgressBar } from "../../output/progress.js";
-import { redactSecrets } from "../../secrets.js";
-import { fileErrorReason } from "./applyInput.js";
+import type { BatchResult } from "../batch/results.js";
+import type { BatchOutput } from "../change/batch/run.js";
+import type { Context } from "../context.js";
+import { usageError } from "../errors.js";
+import { fileErrorReason, writeAll } from "../files.js";
+import { renderResult, renderResultLine } from "../output/batch.js";
+import { createProgressBar } from "../output/progress.js";
+import { redactSecrets } from "../secrets.js";
 
-export interface BatchOutput<R = BatchResult> {
-  write: (result: R) => Promise<void>;
-  progress: (done: number, failed: number) => void;
-  /** Clears the bar and closes the results file. */
-  close: () => void;
+/** A batch's output on this terminal or pipe, and the --results file. */
+export interface TerminalBatchOutput<R = BatchResult> extends BatchOutput<R> {
   /** How many results the --results file did not get (a full disk), and why; null when it got every one. */
   resultsLost: () => { count: number; error: Error } | null;
 }
@@ -78,7 +75,7 @@ export function createBatchOutput<R>(
   onStdoutClosed: () => void,
   printer: ResultPrinter<R>,
   resultsPath = "the results file",
-): BatchOutput<R> {
+): TerminalBatchOutput<R> {
   const stdout = ctx.io.stdout as Stdout;
   // Results that cannot be written cannot be resumed from: a closed stdout stops the batch.
   ctx.io.closedStdout?.takeOver(onStdoutClosed);

@@ -1,20 +1,15 @@
 /** Reading a batch's input and an earlier run's results: from a file or stdin, format decided, checked. */
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { readCsv } from "../../batch/csv.js";
-import { decideFormat, lookOf, peekFirstLine, type BatchFormat } from "../../batch/format.js";
-import type { BatchInput } from "../../batch/input.js";
-import { readJsonLines } from "../../batch/jsonl.js";
-import { readAppliedResults, refuseNonRegularResults, RESULT_LINE_EXAMPLE } from "../../batch/results.js";
-import type { Context } from "../../context.js";
-import { CliError, interruptedError, usageError } from "../../errors.js";
-import { renderProblems } from "../../output/batch.js";
-
-/** Why a file could not be opened, in words. */
-export function fileErrorReason(error: unknown, missing: string): string {
-  const reasons: Record<string, string> = { ENOENT: missing, EACCES: "permission denied", EISDIR: "it is a folder" };
-  return reasons[String((error as NodeJS.ErrnoException).code)] ?? (error as Error).message;
-}
+import { readCsv } from "./csv.js";
+import { decideFormat, lookOf, peekFirstLine, type BatchFormat } from "./format.js";
+import type { BatchInput } from "./input.js";
+import { readJsonLines } from "./jsonl.js";
+import { readAppliedResults, refuseNonRegularResults, RESULT_LINE_EXAMPLE } from "./results.js";
+import type { Context } from "../context.js";
+import { CliError, interruptedError, usageError } from "../errors.js";
+import { fileErrorReason } from "../files.js";
+import { renderProblems } from "../output/batch.js";
 
 export function displayName(file: string): string {
   return file === "-" ? "stdin" : file;

@@ -2,7 +2,7 @@
 import { notFoundError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries } from "../../journal/query.js";
-import { batchEntries, lookupEntry } from "../journal/entries.js";
+import { batchEntries, lookupEntry } from "../../journal/entries.js";
 
 export function undoTargets(
   entries: readonly JournalEntry[],
