@@ -44,6 +44,8 @@ export function renderResultLine(result: BatchResult, color: boolean): string {
       return `${head}  ${s.red(`failed: ${result.error?.message ?? "unknown error"}`)}${ignored}\n`;
     case "skipped":
       return `${head}  skipped (applied by an earlier run)\n`;
+    case "overwritten":
+      return `${head}  ${s.red(`overwritten: ${result.error?.message ?? "another writer changed it meanwhile"}`)}\n`;
     default:
       return `${head}  dry run: ${describeDryRun(result.request)}\n`;
   }
@@ -70,6 +72,8 @@ export interface BatchSummary {
   changes: number;
   applied: number;
   failed: number;
+  /** Applied, then overwritten by another writer before the read-back: counted apart from applied and failed. */
+  overwritten: number;
   skipped: number;
   dryRun: number;
   /** Changes never sent: the batch stopped (first failure, an auth or network failure, Ctrl-C, stdout closed). */
@@ -90,6 +94,7 @@ function summaryJson(summary: BatchSummary): string {
       changes: summary.changes,
       applied: summary.applied,
       failed: summary.failed,
+      overwritten: summary.overwritten,
       skipped: summary.skipped,
       dry_run: summary.dryRun,
       not_sent: summary.notSent,
@@ -108,6 +113,7 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   if (summary.dryRun > 0) parts.push(`dry run ${count(summary.dryRun)}`);
   if (summary.dryRun === 0 || summary.applied > 0) parts.push(s.green(`applied ${count(summary.applied)}`));
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : `failed 0`);
+  if (summary.overwritten > 0) parts.push(s.red(`overwritten ${count(summary.overwritten)}`));
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
   const onChanges = `${count(summary.changesWithIgnored)} change${summary.changesWithIgnored === 1 ? "" : "s"}`;

@@ -457,6 +457,7 @@ describe("batch output", () => {
     changes: 12_345,
     applied: 12_000,
     failed: 3,
+    overwritten: 0,
     skipped: 40,
     dryRun: 0,
     notSent: 302,

@@ -14,7 +14,7 @@ import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
-import { describeIgnored } from "../../output/changeResult.js";
+import { describeIgnored, describeOverwritten } from "../../output/changeResult.js";
 
 export interface RunOptions {
   batchId: string;
@@ -79,6 +79,7 @@ function newRun(batchId: string, changes: number): BatchRun {
     changes,
     applied: 0,
     failed: 0,
+    overwritten: 0,
     skipped: 0,
     dryRun: 0,
     notSent: 0,
@@ -95,6 +96,7 @@ function newRun(batchId: string, changes: number): BatchRun {
 function count(run: BatchRun, result: BatchResult): void {
   if (result.status === "applied") run.applied++;
   else if (result.status === "failed") run.failed++;
+  else if (result.status === "overwritten") run.overwritten++;
   else if (result.status === "skipped") run.skipped++;
   else run.dryRun++;
   if (result.ignored?.length) {
@@ -113,14 +115,20 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   });
   if (run.stopped !== null) return null;
   if (options.done?.has(resultKey(change.line, change.imageId))) return { result: base("skipped"), after: undefined };
-  const fail = (error: CliError): BatchResult => {
+  const noteFailure = (error: CliError) => {
     run.firstFailure ??= error;
     if (error.exitCode !== run.firstFailure.exitCode) run.mixedFailures = true;
+  };
+  const errorOf = (error: CliError) => ({
+    code: error.code,
+    exit_code: error.exitCode,
+    status: error.status ?? null,
+    message: error.message,
+  });
+  const fail = (error: CliError): BatchResult => {
+    noteFailure(error);
     if (!options.continueOnError || stopsEveryChange(error)) run.stopped ??= "failure";
-    return {
-      ...base("failed"),
-      error: { code: error.code, exit_code: error.exitCode, status: error.status ?? null, message: error.message },
-    };
+    return { ...base("failed"), error: errorOf(error) };
   };
   let outcome: UpdateOutcome;
   try {
@@ -140,6 +148,13 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   if (changed) done.changed = changed;
   const after = outcome.after ?? undefined;
   if (outcome.dryRun) return { result: { ...base("dry_run"), request: outcome.dryRun }, after: undefined };
+  if (outcome.overwritten.length) {
+    // Applied, then overwritten: it exits 7 like a change that did not take effect, and the batch goes on (its own line was sent).
+    const error = new CliError("rejected", EXIT.rejected, describeOverwritten(change.imageId, outcome.overwritten));
+    noteFailure(error);
+    const journalId = outcome.journalId ? { journal_id: outcome.journalId } : {};
+    return { result: { ...base("overwritten"), ...journalId, error: errorOf(error) }, after };
+  }
   if (outcome.ignored.length === 0) return { result: done, after };
   if (!options.strict) return { result: { ...done, ignored: outcome.ignored }, after };
   const strictFailure = new CliError("rejected", EXIT.rejected, `${describeIgnored(change.imageId, outcome.ignored)} (--strict)`);

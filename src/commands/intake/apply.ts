@@ -134,7 +134,9 @@ function finishBatch(
     const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
     throw interruptedError(message, { hint: run.notSent > 0 ? resume : undefined });
   }
-  if (run.failed === 0) {
+  // An overwritten line did not take effect: it counts against the exit code as a failure does (docs/batch.md, exit codes).
+  const problems = run.failed + run.overwritten;
+  if (problems === 0) {
     if (run.changes === 0) ctx.info("no changes in the input");
     if (resultsLost) {
       const what = `${plural(resultsLost.count, "result")} could not be written to the --results file (${resultsLost.error.message})`;
@@ -157,11 +159,13 @@ function finishBatch(
     run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
   const nothingDone = run.applied === 0 && run.skipped === 0;
   if (nothingDone && !run.mixedFailures) {
-    const prefix = run.failed === 1 ? "" : `all ${run.failed} changes sent failed: `;
+    const prefix = problems === 1 ? "" : `all ${problems} changes sent failed or were overwritten: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, {
       status: first.status,
       hint: hint ?? first.hint,
     });
   }
-  throw new CliError("partial", EXIT.partial, `${run.failed} of ${plural(run.changes, "change")} failed${notSent}`, { hint });
+  const overwritten = run.overwritten > 0 ? ` (${thousands(run.overwritten)} overwritten by another writer)` : "";
+  const what = `${thousands(problems)} of ${plural(run.changes, "change")} failed${overwritten}${notSent}`;
+  throw new CliError("partial", EXIT.partial, what, { hint });
 }
