@@ -25,3 +25,16 @@ export function parseDateOption(flag: string, text: string, edge: "start" | "end
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
+
+/** How many intakes a batch (`intake apply`, `undo --batch`) changes at once, unless --concurrency says. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+
+/** --concurrency: a whole number from 1 to 64 (exit 2 otherwise); the default when not given. */
+export function parseConcurrency(text: string | undefined): number {
+  const given = text ?? String(DEFAULT_CONCURRENCY);
+  const concurrency = /^[0-9]{1,3}$/.test(given) ? Number(given) : NaN;
+  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
+    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${given}"`);
+  return concurrency;
+}

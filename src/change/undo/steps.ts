@@ -55,11 +55,12 @@ export function refuseUnknownAfter(run: Pick<UndoRun, "force">, entry: JournalEn
 }
 
 /** Reads the intake, acting for the user the change was sent for (user_id in its URL), whatever this run's --user says. */
-export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction): Promise<ReadyUndo> {
+export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction, known?: Intake): Promise<ReadyUndo> {
   const client = run.client.derive({
     userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined,
   });
-  const current = (await client.getIntake(entry.image_id)).data.intake_info;
+  // `known`: the intake as the undo before it in the same lane read it back, just now (undo --batch).
+  const current = known ?? (await client.getIntake(entry.image_id)).data.intake_info;
   return { entry, action, client, current, state: intakeState(current) };
 }
 

@@ -15,14 +15,11 @@ import { CliError, EXIT, failure, interruptedError, usageError } from "../../err
 import { thousands } from "../../intake/amounts.js";
 import { machineTimeZone } from "../../intake/zones.js";
 import { renderSummary } from "../../output/batch.js";
-import { shellQuote } from "../args.js";
+import { parseConcurrency, shellQuote } from "../args.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
 import { openJournal } from "../journaled.js";
 import { wouldBeRefused } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 64;
 
 /** What `intake apply` runs with, flags read. */
 export interface ApplyOptions extends Omit<BatchOptions, "done"> {
@@ -47,11 +44,7 @@ export interface ApplyFlags extends ChangeFlags {
 
 /** Flags, checked before anything is read (exit 2). */
 export function readApplyOptions(file: string, options: Partial<Omit<ApplyFlags, "file">>): ApplyOptions {
-  const concurrencyText = options.concurrency ?? String(DEFAULT_CONCURRENCY);
-  const concurrency = /^[0-9]{1,3}$/.test(concurrencyText) ? Number(concurrencyText) : NaN;
-  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) {
-    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${concurrencyText}"`);
-  }
+  const concurrency = parseConcurrency(options.concurrency);
   const { skipApplied, results } = options;
   if (skipApplied === "-" && file === "-")
     throw usageError("stdin cannot hold both the changes and the earlier results (--skip-applied -)");

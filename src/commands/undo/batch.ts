@@ -35,7 +35,7 @@ export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
-  options: { dryRun: boolean; yes: boolean; results?: string | undefined },
+  options: { dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
 ): Promise<number> {
   const { ctx } = single;
   if (!options.dryRun && !options.yes) {
@@ -48,7 +48,10 @@ export async function undoBatch(
     if (!ctx.json && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
     return output;
   };
-  const { state, results } = await runUndoBatch(single, journal, targets, openOutput, ctx.signal);
+  const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
+    signal: ctx.signal,
+    concurrency: options.concurrency,
+  });
   if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr));
   return finish(ctx, state);
@@ -73,7 +76,7 @@ function finish(ctx: Context, state: BatchState): number {
     throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undo in flight was finished and reported`, {
       hint: state.notDone > 0 ? again : undefined,
     });
-  const problems = state.refused + state.failed;
+  const problems = state.refused + state.failed + state.overwritten;
   if (problems === 0) {
     if (state.undone === 0 && state.alreadyUndone > 0 && state.dryRun === 0) ctx.info(`every entry was undone already: nothing was sent`);
     else if (state.dryRun > 0) ctx.info("dry run: nothing was sent");
@@ -83,13 +86,13 @@ function finish(ctx: Context, state: BatchState): number {
   const notDone = state.notDone > 0 ? `; stopped: ${entries(state.notDone)} not undone` : "";
   const hint = state.notDone > 0 ? `fix the cause, then ${again}` : first.hint;
   if (state.undone === 0 && state.alreadyUndone === 0 && !state.mixed) {
-    const prefix = problems === 1 ? "" : `all ${thousands(problems)} undos refused or failed: `;
+    const prefix = problems === 1 ? "" : `all ${thousands(problems)} undos refused, failed or overwritten: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notDone}`, { status: first.status, hint });
   }
   throw new CliError(
     "partial",
     EXIT.partial,
-    `${thousands(problems)} of ${entries(state.entries)} not undone (refused or failed)${notDone}`,
+    `${thousands(problems)} of ${entries(state.entries)} not undone (refused, failed or overwritten)${notDone}`,
     {
       hint,
     },

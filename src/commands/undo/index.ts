@@ -7,6 +7,10 @@ const undo = verb("undo", "put an intake back as a journaled change found it (re
     last: option("--last", "undo the newest journal entry"),
     batch: option("--batch <results>", "every applied line of one `intake apply` run (its results file or batch id), last line first"),
     results: option("--results <file>", "with --batch: also append each entry's result to this file, as JSON Lines"),
+    concurrency: option(
+      "--concurrency <n>",
+      "with --batch: intakes undone at once, 1 to 64 (default 4); one intake's entries go last line first",
+    ),
     force: forceOption("undo even when the intake changed since, or the entry's after state is unknown"),
     yes: YES_OPTION,
     ...changeOptions({ verify: "skip reading the intake again after the undo" }),

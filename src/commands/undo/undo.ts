@@ -9,7 +9,7 @@ import { cancelledError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { requestKind, undoQuery } from "../../journal/query.js";
 import { renderUndoPlan } from "../../output/undo.js";
-import { shellQuote } from "../args.js";
+import { parseConcurrency, shellQuote } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
@@ -34,11 +34,14 @@ export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "verify"> {
   force: boolean;
   yes: boolean;
   results?: string | undefined;
+  concurrency?: string | undefined;
 }
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
   if (options.results === "-" || options.results === "") throw usageError("--results takes a file name (the results already go to stdout)");
+  if (options.concurrency !== undefined && options.batch === undefined) throw usageError("--concurrency goes with --batch");
+  const concurrency = parseConcurrency(options.concurrency);
   // Undo stays within the profile in use (docs/journal.md, profiles): its name and API URL.
   const profile = { name: ctx.settings().profile, apiUrl: ctx.apiUrl().href.replace(/\/$/, "") };
   const store = journalStore(ctx);
@@ -58,7 +61,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     dryRun: options.dryRun,
     verify: options.verify,
   };
-  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, options);
+  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, { ...options, concurrency });
   await undoOne(run, targets[0]!, !options.yes);
   return 0;
 }

@@ -123,5 +123,14 @@ describe("two processes on one item", () => {
     const entry = (await journal()).find((candidate) => candidate.id === line.journal_id);
     expect(entry.command).toBe("intake apply");
     await expectOverwrittenEntry(entry);
+
+    // undo --batch counts it apart, sends nothing, and exits 7.
+    const updates = requests(POST_QUANTITY);
+    const undoBatch = await foodctl(["undo", "--batch", results, "--yes", "--json"]);
+    expect(undoBatch.code, undoBatch.stderr).toBe(7);
+    const document = JSON.parse(undoBatch.stdout);
+    expect(document.summary).toMatchObject({ entries: 1, undone: 0, overwritten: 1, refused: 0, failed: 0 });
+    expect(document.results[0]).toMatchObject({ journal_id: entry.id, status: "overwritten", error: { exit_code: 7 } });
+    expect(requests(POST_QUANTITY)).toBe(updates);
   }, 60_000);
 });
