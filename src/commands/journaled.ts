@@ -3,19 +3,14 @@ import type { Context } from "../context.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import { JournalStore, journalDir } from "../journal/store.js";
 import { usageError } from "../errors.js";
+import { reasonProblem } from "../journal/reason.js";
 
-/** A reason is a ticket number or a sentence or two: longer text is not one. */
-export const MAX_REASON_CHARACTERS = 500;
-
-/** --reason, checked (exit 2): not empty, one line, at most 500 characters. Undefined when not given. */
+/** --reason, checked (exit 2): not empty, one line, at most 500 characters; trimmed. Undefined when not given. */
 export function checkedReason(reason: string | undefined): string | undefined {
   if (reason === undefined) return undefined;
-  const text = reason.trim();
-  if (text === "") throw usageError("--reason needs a text: a ticket number or a sentence");
-  if (/[\u0000-\u001f\u007f]/.test(text)) throw usageError("--reason must be one line of text, without control characters");
-  if ([...text].length > MAX_REASON_CHARACTERS)
-    throw usageError(`--reason is longer than ${MAX_REASON_CHARACTERS} characters`, { hint: "name the ticket; its text lives there" });
-  return text;
+  const problem = reasonProblem(reason);
+  if (problem) throw usageError(`--reason ${problem}`);
+  return reason.trim();
 }
 
 /** The journal's folder and retention as configured. */
