@@ -9,7 +9,6 @@ export const MAX_REASON_CHARACTERS = 500;
 /** What is wrong with a reason's text (trimmed first), or null when it can be recorded. */
 export function reasonProblem(text: string): string | null {
   if (text.trim() === "") return "is empty: give a ticket number or a sentence";
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(text)) return "must be one line of text, without control characters";
   if ([...text.trim()].length > MAX_REASON_CHARACTERS) return `is longer than ${MAX_REASON_CHARACTERS} characters: name the ticket`;
   return null;

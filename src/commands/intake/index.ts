@@ -131,8 +131,9 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     file: arg(
       "<file>",
       "JSON Lines or CSV file of changes, or - for stdin. Keys of a JSON line: image_id, user_id (optional), quantity, salt, " +
-        "sugar, oil, measures. CSV: a header line naming the columns image_id, user_id, position, quantity, salt, sugar, oil, " +
-        "measures (image_id and position required), then one row an item",
+        "sugar, oil, measures, reason (optional: recorded in the line's journal entry instead of --reason). CSV: a header line " +
+        "naming the columns image_id, user_id, position, quantity, salt, sugar, oil, measures, reason (image_id and position " +
+        "required), then one row an item",
     ),
   },
   options: {
@@ -162,6 +163,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl
     echo '{"image_id": 1002, "quantity": {"1": 150}, "salt": {"1": "low"}}' | foodctl intake apply -
     printf 'image_id,position,quantity,salt\\n1002,1,150,low\\n' | foodctl intake apply -
+    foodctl intake apply fixes.jsonl --reason "TICKET-311 portions of the week"
   `,
   run: async (ctx, options) => (await import("./apply.js")).applyCommand(ctx, options),
 });
