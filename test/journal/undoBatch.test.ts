@@ -149,7 +149,7 @@ describe("undo --batch stops early and resumes", () => {
     expect(interrupted.code).toBe(130);
     expect(interrupted.stdout.trimEnd().split("\n")).toHaveLength(3);
     expect(interrupted.stderr).toContain("undid 2 · already undone 0 · refused 0 · failed 0 · not done 4");
-    expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undo in flight was finished and reported");
+    expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undos in flight were finished and reported");
     expect(interrupted.stderr).toContain("hint: run the same command again to finish the rest");
 
     const resumed = await cli(["undo", "--batch", results, "--yes"]);

@@ -73,7 +73,7 @@ function finish(ctx: Context, state: BatchState): number {
       hint: `keep the results in a file (--results undo.jsonl); ${again}`,
     });
   if (state.stopped === "interrupted")
-    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undo in flight was finished and reported`, {
+    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undos in flight were finished and reported`, {
       hint: state.notDone > 0 ? again : undefined,
     });
   const problems = state.refused + state.failed + state.overwritten;
