@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Batch benchmark: `foodctl intake apply` on 1,000 changes (verified: read, update, read;
 // concurrency 4) beside a shell loop of curl doing only the update for each change, and
-// beside a shell loop of `foodctl intake set-quantity`; then the peak RSS of `intake apply`
-// on 100,000 lines. Prints a Markdown table with the ratios and the targets.
+// beside a shell loop of `foodctl intake set-quantity`; then `undo --batch` of 1,000 applied
+// lines beside their `intake apply`, with the sandbox answering 40 ms late; then the peak RSS of
+// `intake apply` on 100,000 lines. Prints a Markdown table with the ratios and the targets.
 //
 //   node bench/apply.mjs              BENCH_LOOP=200 BENCH_BIG=0 node bench/apply.mjs
 //
@@ -89,7 +90,7 @@ writeFileSync(headerFile, `Authorization: Bearer ${token}\nContent-Type: applica
 function timed(argv, options = {}) {
   const started = process.hrtime.bigint();
   const result = spawnSync(argv[0], argv.slice(1), {
-    env,
+    env: options.env ?? env,
     stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -130,6 +131,28 @@ if (hasCurl) {
 progress(`set-quantity loop: ${loopRuns} runs (scaled to ${CHANGES}) ...`);
 const loopScript = `while read -r id values; do "$1" "$2" intake set-quantity "$id" $values > /dev/null || exit 1; done < "$3"`;
 const loopMs = (timed(["bash", "-c", loopScript, "set-quantity-loop", node, bin, argsFile]).ms * CHANGES) / loopRuns;
+
+// --- undo --batch beside intake apply, the sandbox at 40 ms a request -----------------------------
+
+const LATENCY_MS = 40;
+progress(`undo --batch: ${CHANGES} changes applied, then undone, the sandbox at ${LATENCY_MS} ms a request ...`);
+const slow = await startSandbox(bin, env, { log: join(work, "sandbox-slow.log"), args: ["--latency", String(LATENCY_MS)] }).catch((error) =>
+  fail(error.message),
+);
+// A journal of its own: the runs above (and the 100,000 lines below) do not make the undo's read longer.
+const undoState = join(work, "undo-state");
+mkdirSync(undoState);
+const slowEnv = { ...env, FOODCTL_API_URL: slow.url, FOODCTL_TOKEN: slow.tokenFor("alice"), XDG_STATE_HOME: undoState };
+const undoResults = join(work, "undo-apply-results.jsonl");
+const slowApply = timed([node, bin, "intake", "apply", changesFile(0), "--concurrency", "4", "--results", undoResults], {
+  env: slowEnv,
+});
+checkApplied(slowApply.stdout, CHANGES);
+const slowUndo = timed([node, bin, "undo", "--batch", undoResults, "--yes", "--concurrency", "4"], { env: slowEnv });
+const undone = slowUndo.stdout.trim().split("\n").slice(1);
+if (undone.length !== CHANGES || undone.some((row) => row.split("\t")[2] !== "undone"))
+  fail(`expected ${CHANGES} entries "undone", got ${undone.filter((row) => row.split("\t")[2] === "undone").length} of ${undone.length}`);
+await slow.stop();
 
 // --- peak RSS on 100,000 lines --------------------------------------------------------------------
 
@@ -222,6 +245,19 @@ rows.push([
   ok(loopRatio >= 30),
 ]);
 
+const undoRatio = slowUndo.ms / slowApply.ms;
+const undoRows = [
+  [`\`foodctl intake apply\` (concurrency 4)`, seconds(slowApply.ms), perChange(slowApply.ms), "1×", "", ""],
+  [
+    `\`foodctl undo --batch\` of its ${CHANGES.toLocaleString("en-US")} entries (concurrency 4)`,
+    seconds(slowUndo.ms),
+    perChange(slowUndo.ms),
+    `${undoRatio.toFixed(2)}× apply's`,
+    "≤ 1.2×",
+    ok(undoRatio <= 1.2),
+  ],
+];
+
 const rssRows = [
   [
     `\`intake apply --dry-run\`, ${BIG.toLocaleString("en-US")} lines`,
@@ -246,6 +282,10 @@ const out = [
   `### ${CHANGES.toLocaleString("en-US")} changes against the sandbox (Node ${process.version}, ${process.platform})`,
   "",
   table(["run", "total", "per change", "ratio", "target", ""], rows),
+  "",
+  `The same ${CHANGES.toLocaleString("en-US")} changes applied and undone, the sandbox answering ${LATENCY_MS} ms late:`,
+  "",
+  table(["run", "total", "per entry", "ratio", "target", ""], undoRows),
   "",
   `Peak RSS measured with ${rssMethod}:`,
   "",

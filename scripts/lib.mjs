@@ -110,12 +110,13 @@ export function cleanEnv(extra = {}) {
  * stderr is read here and its end is shown when the sandbox fails to start.
  * @param {string} bin
  * @param {Record<string, string | undefined>} env
- * @param {{ log?: string, cwd?: string }} [options]
+ * `options.args` are more options of `sandbox` (`["--latency", "40"]`).
+ * @param {{ log?: string, cwd?: string, args?: string[] }} [options]
  * @returns {Promise<RunningSandbox>}
  */
 export function startSandbox(bin, env, options = {}) {
   const stderrTo = options.log === undefined ? "pipe" : openSync(options.log, "w");
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], {
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json", ...(options.args ?? [])], {
     cwd: options.cwd,
     env,
     stdio: ["ignore", "pipe", stderrTo],

@@ -21,6 +21,8 @@ export interface GlobalOptions extends GlobalFlags {
   color: boolean;
   /** `--no-pager` makes it false. */
   pager: boolean;
+  /** --reason: why the changes of this run are made, recorded in the journal. */
+  reason?: string | undefined;
 }
 
 /**

@@ -78,6 +78,7 @@ function readGlobals(command: Command): GlobalOptions {
     pager: input.on("pager"),
     journal: input.on("journal"),
     tz: input.text("tz"),
+    reason: input.text("reason"),
   };
 }
 

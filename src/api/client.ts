@@ -4,7 +4,7 @@
  * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
-import { failure, forbiddenError } from "../errors.js";
+import { failure, forbiddenError, type CliError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { paths } from "./paths.js";
 import { QUOTA_HEADERS } from "./quota.js";
@@ -32,10 +32,7 @@ export interface ClientOptions {
   language?: string | undefined;
   timeoutMs: number;
   retries: number;
-  /**
-   * A separate budget for 429s, for a batch that should slow down instead of failing. Unset,
-   * a 429 is one of the `retries` like a 503: `--retries 0` means one attempt, whatever the answer.
-   */
+  /** A separate budget for 429s, for a batch that should slow down; unset, a 429 is one of the `retries` (`--retries 0`: one attempt). */
   rateLimitRetries?: number | undefined;
   userAgent: string;
   /** The token's role from its claims (a JWT's `role`); undefined for an opaque token. */
@@ -77,10 +74,7 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
   }
 
-  /**
-   * The same client acting for another user, or without the Ctrl-C signal (a batch lets its
-   * requests in flight finish): it shares the transport (and so its connection pool) and the 429 pause.
-   */
+  /** The same client for another user, or without the Ctrl-C signal (a batch's requests in flight finish); shares transport and 429 pause. */
   derive(
     overrides: Partial<Pick<ClientOptions, "userId" | "language" | "signal" | "retries" | "rateLimitRetries" | "onResponse">>,
   ): ApiClient {
@@ -137,14 +131,16 @@ export class ApiClient {
     return { ...result, unreadable };
   }
 
-  /**
-   * Refuses (exit 5, nothing sent) a quantity change by a token whose claims say it is a company's:
-   * confirm/quantity is for APIUser and APIUserManager tokens (docs/api.md, users and tokens).
-   */
+  /** Refuses (exit 5, nothing sent) a quantity change by a company's token: confirm/quantity is for APIUser and APIUserManager tokens. */
   refuseQuantityChangeByRole(): void {
-    if (this.options.role === "APICompany") {
-      throw forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
-    }
+    const refusal = this.quantityChangeRefusal();
+    if (refusal) throw refusal;
+  }
+
+  /** What refuseQuantityChangeByRole throws (docs/api.md, users and tokens), or null when the role may change quantities (or is not known). */
+  quantityChangeRefusal(): CliError | null {
+    if (this.options.role !== "APICompany") return null;
+    return forbiddenError(COMPANY_CANNOT_CHANGE, { hint: "the token's claims name the role APICompany; nothing was sent" });
   }
 
   /** The update operation. The answer is not relied on (a real server may send an empty body). */

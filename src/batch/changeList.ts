@@ -13,6 +13,8 @@ export interface BatchChange {
   /** From the line; undefined means the client's own (--user or the token's subject). */
   userId: number | undefined;
   fields: Record<string, unknown>;
+  /** Why (the line's reason), recorded in its journal entry; undefined: the command's --reason. */
+  reason?: string | undefined;
 }
 
 function grown(array: Float64Array, needed: number): Float64Array {
@@ -31,6 +33,8 @@ export class ChangeList {
   private bodyStarts: Float64Array = new Float64Array(1024);
   private bodySizes: Float64Array = new Float64Array(1024);
   private arena = Buffer.allocUnsafe(64 * 1024);
+  /** The reasons of the changes that give one, by index: most batches give none. */
+  private reasons = new Map<number, string>();
   private used = 0;
 
   get length(): number {
@@ -51,6 +55,7 @@ export class ChangeList {
     this.imageIds[index] = change.imageId;
     this.userIds[index] = change.userId ?? 0;
     this.writeFields(index, change.fields);
+    if (change.reason !== undefined) this.reasons.set(index, change.reason);
     return index;
   }
 
@@ -62,6 +67,7 @@ export class ChangeList {
       imageId: this.imageIds[index]!,
       userId: userId === 0 ? undefined : userId,
       fields: this.fieldsAt(index),
+      ...(this.reasons.has(index) ? { reason: this.reasons.get(index)! } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 /**
- * CSV input: the header `image_id,user_id,position,quantity,salt,sugar,oil,measures` (columns
- * in any order; image_id and position required), one row per item. Consecutive rows with the
+ * CSV input: the header `image_id,user_id,position,quantity,salt,sugar,oil,measures,reason`
+ * (columns in any order; image_id and position required), one row per item. Consecutive rows with the
  * same image_id and user_id form one change; a later run of rows for the same intake is a later
  * change, applied after it. An empty position means a recognition-only intake, one row.
  * Cells cannot span lines, so the input is read line by line like JSON Lines.
@@ -17,8 +17,9 @@ import { readGramsText } from "../intake/quantity.js";
 import { validateUpdateShape } from "../intake/update.js";
 import { finishInput, readLines, type BatchInput, type LineSink, type ReadOptions } from "./input.js";
 import { quoteValue } from "./problems.js";
+import { reasonProblem } from "../journal/reason.js";
 
-export const CSV_COLUMNS = ["image_id", "user_id", "position", "quantity", "salt", "sugar", "oil", "measures"] as const;
+export const CSV_COLUMNS = ["image_id", "user_id", "position", "quantity", "salt", "sugar", "oil", "measures", "reason"] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number];
 const VALUE_COLUMNS = ["quantity", "salt", "sugar", "oil", "measures"] as const;
 const HEADER = CSV_COLUMNS.join(",");
@@ -86,6 +87,8 @@ interface CsvRow {
   position: string | null;
   /** The row as update fields: plain values without a position, else keyed by it. */
   fields: Record<string, unknown>;
+  /** Empty for none. */
+  reason: string;
 }
 
 type Fail = (field: string | null, message: string) => void;
@@ -125,9 +128,12 @@ function readRow(cells: string[], columns: Map<CsvColumn, number>, line: number,
     return null;
   }
   const fields = readValues(cell, position, fail);
+  const reason = cell("reason");
+  const reasonText = reason === "" ? null : reasonProblem(reason);
+  if (reasonText) fail("reason", reasonText);
   if (ok && Object.keys(fields).length === 0) fail(null, `nothing to change: give at least one of ${VALUE_COLUMNS.join(", ")}`);
   if (!ok || imageId === null || userId === null) return null;
-  return { imageId, userId, position, fields };
+  return { imageId, userId, position, fields, reason: reason.trim() };
 }
 
 /** The value cells as update fields, checked by the rules a JSON Lines body meets. */
@@ -160,6 +166,8 @@ interface CsvGroup {
   kind: "recognition" | PositionKind;
   positions: Map<string, number>;
   fields: Record<string, unknown>;
+  /** The change's reason: its rows give one, or none ("" in every row). */
+  reason: string;
 }
 
 function who(group: CsvGroup): string {
@@ -174,10 +182,17 @@ function addRow(group: CsvGroup, row: CsvRow, line: number, sink: LineSink): voi
     fail(`${who(group)} has a recognition-only row (empty position) on line ${group.line}; it takes exactly one row, and no item rows`);
   } else if (kind !== group.kind) {
     fail(`${who(group)} mixes segmentation (1, 2, …) and manual (manual1, …) positions; its first row is line ${group.line}`);
+  } else if (row.reason !== "" && group.reason !== "" && row.reason !== group.reason) {
+    sink.problem({
+      line,
+      field: "reason",
+      message: `differs from the reason of ${who(group)} on line ${group.line}: one change has one reason`,
+    });
   } else if (group.positions.has(row.position!)) {
     fail(`position ${row.position} of ${who(group)} is given twice (also on line ${group.positions.get(row.position!)})`);
   } else {
     group.positions.set(row.position!, line);
+    if (group.reason === "") group.reason = row.reason;
     for (const [name, value] of Object.entries(row.fields)) Object.assign((group.fields[name] ??= {}) as Record<string, unknown>, value);
   }
 }
@@ -185,7 +200,7 @@ function addRow(group: CsvGroup, row: CsvRow, line: number, sink: LineSink): voi
 function startGroup(row: CsvRow, line: number): CsvGroup {
   const kind = row.position === null ? "recognition" : parsePositionKey(row.position)!.kind;
   const positions = new Map(row.position === null ? [] : [[row.position, line] as const]);
-  return { line, imageId: row.imageId, userId: row.userId, kind, positions, fields: structuredClone(row.fields) };
+  return { line, imageId: row.imageId, userId: row.userId, kind, positions, fields: structuredClone(row.fields), reason: row.reason };
 }
 
 /**
@@ -214,7 +229,10 @@ export async function readCsv(chunks: AsyncIterable<Buffer | string>, options: R
   let sinkUsed: LineSink | null = null;
   const intake = { id: null as string | null, header: false };
   const flush = () => {
-    if (group && sinkUsed) sinkUsed.change({ line: group.line, imageId: group.imageId, userId: group.userId, fields: group.fields });
+    if (group && sinkUsed) {
+      const { line, imageId, userId, fields, reason } = group;
+      sinkUsed.change({ line, imageId, userId, fields, ...(reason === "" ? {} : { reason }) });
+    }
     group = null;
   };
   const state = await readLines(chunks, options, (text, line, sink) => {

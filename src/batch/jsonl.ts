@@ -2,11 +2,12 @@
 import { isPlainRecord } from "../intake/records.js";
 import { findDuplicateKey, MAX_JSON_DEPTH, nestedDeeperThan } from "../json.js";
 import { pickUpdateFields, validateUpdateShape, UPDATE_FIELDS } from "../intake/update.js";
+import { reasonProblem } from "../journal/reason.js";
 import type { BatchChange } from "./changeList.js";
 import { finishInput, readLines, type BatchInput, type ReadOptions } from "./input.js";
 import { showValue, type BatchProblem } from "./problems.js";
 
-export const JSONL_KEYS = ["image_id", "user_id", ...UPDATE_FIELDS] as const;
+export const JSONL_KEYS = ["image_id", "user_id", ...UPDATE_FIELDS, "reason"] as const;
 
 const unknownKeyHint: Record<string, string> = { imageId: "image_id", userId: "user_id", image: "image_id", user: "user_id" };
 
@@ -16,6 +17,18 @@ export function readId(value: unknown): number | null {
 
 function describeJsonType(value: unknown): string {
   return Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
+}
+
+/** A line's reason: absent or null for none, else a string the journal can record. */
+function readReason(value: unknown, fail: (field: string | null, message: string) => void): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    fail("reason", `must be a string (a ticket number or a sentence), got ${showValue(value)}`);
+    return undefined;
+  }
+  const problem = reasonProblem(value);
+  if (problem) fail("reason", problem);
+  return value.trim();
 }
 
 /** One line of JSON Lines: the change it describes, or what is wrong with it. */
@@ -53,6 +66,7 @@ export function parseJsonLine(text: string, line: number): { change: BatchChange
   else if (imageId === null) fail("image_id", `must be a positive integer, got ${showValue(value.image_id)}`);
   const userId = value.user_id === undefined || value.user_id === null ? undefined : readId(value.user_id);
   if (userId === null) fail("user_id", `must be a positive integer, got ${showValue(value.user_id)}`);
+  const reason = readReason(value.reason, fail);
 
   const fields = pickUpdateFields(value);
   const shape = validateUpdateShape(fields, { strictMeasures: false });
@@ -60,7 +74,7 @@ export function parseJsonLine(text: string, line: number): { change: BatchChange
   if (shape.shape === "empty") fail(null, `nothing to change: give at least one of ${UPDATE_FIELDS.join(", ")}`);
 
   if (problems.length > 0 || imageId === null || userId === null) return { change: null, problems };
-  return { change: { line, imageId, userId, fields }, problems };
+  return { change: { line, imageId, userId, fields, ...(reason === undefined ? {} : { reason }) }, problems };
 }
 
 /** Reads JSON Lines; blank lines are allowed and skipped. */

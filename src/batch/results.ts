@@ -11,8 +11,11 @@ import { readId } from "./jsonl.js";
 import { splitLines } from "./lines.js";
 import { ProblemList, type BatchProblem } from "./problems.js";
 
-/** Statuses of a result line; "skipped" always means "applied by an earlier run". */
-export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run"] as const;
+/**
+ * Statuses of a result line; "skipped" always means "applied by an earlier run"; "overwritten":
+ * applied, then another writer changed what it set before it was read back (docs/journal.md, concurrent writers).
+ */
+export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run", "overwritten"] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** A failed line's error: the fields of the one JSON form of an error that docs/batch.md names. */
@@ -84,7 +87,8 @@ export function parseResultLine(text: string, line: number): { done: string | nu
   if (typeof value.status !== "string" || !(RESULT_STATUSES as readonly string[]).includes(value.status)) {
     return fail(`status is not one of ${RESULT_STATUSES.join(", ")}`);
   }
-  const done = value.status === "applied" || value.status === "skipped";
+  // An overwritten line was applied: sending it again would overwrite the other writer's value.
+  const done = value.status === "applied" || value.status === "skipped" || value.status === "overwritten";
   return { done: done ? resultKey(changeLine, imageId) : null, problem: null };
 }
 

@@ -34,13 +34,14 @@ export async function changeDisplayImage(
   if (options.dryRun) return dryRunOutcome(imageId, before, request);
   const send = () => (action.kind === "attach" ? client.attachDisplayImage(imageId, action.image) : client.removeDisplayImage(imageId));
   const journal = options.journal;
+  const sent = { kind: "image" as const, attached: action.kind === "attach" };
   if (!journal || before.has_display_image !== true || !before.image_url)
-    return sendChange(client, { imageId, before, request, fields: {}, options, send });
+    return sendChange(client, { imageId, before, request, fields: {}, sent, options, send });
   const journalId = journal.newId();
   const kept = await keepImageCopy(client, journal, journalId, before.image_url);
   if (kept.note) warn(`intake ${imageId}: ${kept.note}`);
   const notes = kept.note ? [kept.note] : [];
-  return sendChange(client, { imageId, before, request, fields: {}, options, send, journalId, imageCopy: kept.copy, notes });
+  return sendChange(client, { imageId, before, request, fields: {}, sent, options, send, journalId, imageCopy: kept.copy, notes });
 }
 
 /** Downloads the attached image (at most 1 MiB) into the journal's folder, so the change can be undone. */

@@ -31,7 +31,10 @@ export async function runIntakeUpdate(
   /** Runs once the intake is read, before anything is sent (a batch stops here when it was stopped). */
   beforeSending?: (intake: Intake) => void,
 ): Promise<UpdateOutcome> {
-  if (!options.dryRun) client.refuseQuantityChangeByRole();
+  // The token's role, when its claims tell it, refuses before anything is read or sent (docs/cli.md, the token).
+  const refusal = client.quantityChangeRefusal();
+  if (refusal && !options.dryRun) throw refusal;
+  if (refusal) return { ...dryRunOutcome(imageId, null, client.describeUpdate({ imageId, ...fields })), wouldBeRefused: refusal };
   let before: Intake | null = options.before ?? null;
   if (options.precheck) {
     before ??= (await client.getIntake(imageId)).data.intake_info;

@@ -10,6 +10,8 @@ import { CliError } from "../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
 import { READ_BACK_FAILED, type ImageCopy } from "../journal/entry.js";
 import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
+import { intakeState } from "../journal/state.js";
+import { checkReadBack, type OthersChange, type Overwritten, type SentChange } from "./readBack.js";
 
 export interface ChangeOptions {
   dryRun: boolean;
@@ -25,6 +27,8 @@ export interface ChangeOptions {
   batchId?: string | undefined;
   /** The journal entry this change undoes. */
   undoOf?: string | undefined;
+  /** Why the change is made (--reason, a batch line's reason), recorded in its journal entry. */
+  reason?: string | undefined;
   /** The id its journal entry gets, chosen by a caller that must name the entry even when the change is cut short. */
   journalId?: string | undefined;
 }
@@ -39,15 +43,32 @@ export interface UpdateOutcome {
   ignored: IgnoredModifier[];
   /** Set instead of the rest for --dry-run. */
   dryRun: RequestDescription | null;
+  /** --dry-run of a change the token's role cannot make: the refusal the real run would end with (exit 5). */
+  wouldBeRefused?: CliError | undefined;
   /** The update's own answer when there was no read after it. */
   response: unknown;
+  /** Fields this change set that the read-back shows holding another value: another writer changed them meanwhile. */
+  overwritten: Overwritten[];
+  /** Fields this change did not set that changed between the read before and the read-back. */
+  othersChanged: OthersChange[];
   /** The journal entry of this change, when one was written. */
   journalId?: string | undefined;
 }
 
 /** The outcome of a --dry-run: the request that would have been sent, nothing else. */
 export function dryRunOutcome(imageId: number, before: Intake | null, request: RequestDescription): UpdateOutcome {
-  return { imageId, before, after: null, afterRaw: null, diff: null, ignored: [], response: null, dryRun: request };
+  return {
+    imageId,
+    before,
+    after: null,
+    afterRaw: null,
+    diff: null,
+    ignored: [],
+    response: null,
+    dryRun: request,
+    overwritten: [],
+    othersChanged: [],
+  };
 }
 
 export interface Change {
@@ -57,6 +78,8 @@ export interface Change {
   request: RequestDescription;
   /** The update fields, to find modifiers the server ignored; {} for a display image. */
   fields: Record<string, unknown>;
+  /** What the read-back is compared with; the update fields unless given (a display image). */
+  sent?: SentChange | undefined;
   options: ChangeOptions;
   send: () => Promise<ApiResult<unknown>>;
   /** Journal entry id chosen beforehand (a display image copy is named after it). */
@@ -67,9 +90,9 @@ export interface Change {
 
 /** Journals the change, sends it, reads it back and completes the journal entry. */
 export async function sendChange(client: ApiClient, change: Change): Promise<UpdateOutcome> {
-  const { journal, batchId, undoOf } = change.options;
+  const { journal, batchId, undoOf, reason } = change.options;
   // The begin record takes the change's intake, request, before state, image copy and notes as they are.
-  const journalId = await journal?.begin({ ...change, id: change.journalId, batchId, undoOf });
+  const journalId = await journal?.begin({ ...change, id: change.journalId, batchId, undoOf, reason });
   let response: ApiResult<unknown>;
   try {
     response = await change.send();
@@ -86,7 +109,12 @@ export async function sendChange(client: ApiClient, change: Change): Promise<Upd
     if (error instanceof AppliedUnverifiedError) error.journalId = journalId;
     throw error;
   }
-  if (journalId) await journal?.complete(journalId, { outcome: "applied", after: outcome.after });
+  if (journalId) {
+    const { after, overwritten, othersChanged } = outcome;
+    // Another writer's value is never recorded as this change's result: the read-back is kept as found.
+    const result = overwritten.length && after ? { after: null, found: after } : { after };
+    await journal?.complete(journalId, { outcome: "applied", ...result, overwritten, othersChanged });
+  }
   return { ...outcome, journalId };
 }
 
@@ -114,7 +142,18 @@ async function finishChange(client: ApiClient, change: Change, response: ApiResu
   if (!change.options.verify) {
     // The change's answer as received is printed under --json --no-verify when it carries the intake.
     const afterRaw = holdsIntake(response.data) ? response.raw : null;
-    return { imageId, before, after: null, afterRaw, diff: null, ignored: [], response: response.data, dryRun: null };
+    return {
+      imageId,
+      before,
+      after: null,
+      afterRaw,
+      diff: null,
+      ignored: [],
+      response: response.data,
+      dryRun: null,
+      overwritten: [],
+      othersChanged: [],
+    };
   }
   let read;
   try {
@@ -123,15 +162,26 @@ async function finishChange(client: ApiClient, change: Change, response: ApiResu
     throw readBackFailed(error, imageId);
   }
   const after = read.data.intake_info;
+  const { overwritten, othersChanged } = checkReadBack(
+    change.sent ?? { kind: "update", fields },
+    before ? intakeState(before) : null,
+    intakeState(after),
+  );
+  // A level another writer set meanwhile was not ignored by the server.
+  const ignored = findIgnoredModifiers(fields, after).filter(
+    (modifier) => !overwritten.some((field) => field.field === modifier.field && (modifier.position ?? null) === field.position),
+  );
   return {
     imageId,
     before,
     after,
     afterRaw: read.raw,
     diff: before ? diffIntakes(before, after) : null,
-    ignored: findIgnoredModifiers(fields, after),
+    ignored,
     response: response.data,
     dryRun: null,
+    overwritten,
+    othersChanged,
   };
 }
 

@@ -260,6 +260,10 @@ export const OUTPUT_OPTIONS: OptionSpec[] = [
   { flags: "--no-color", description: "no colour (also NO_COLOR; FORCE_COLOR forces it)" },
   { flags: "--no-pager", description: "no pager for long output on a terminal (also an empty FOODCTL_PAGER)" },
   { flags: "--no-journal", description: "do not record changes in the journal (config key journal)" },
+  {
+    flags: "--reason <text>",
+    description: "why: a ticket, a sentence, recorded with every change in the journal (journal: only entries whose reason holds it)",
+  },
 ];
 
 /** In the order `foodctl --help` lists them. */

@@ -25,7 +25,7 @@ function ambiguousIdError(id: string, matches: readonly JournalEntry[]) {
   });
 }
 
-/** The applied lines of one `intake apply` run, in file order: from its results file (their journal_id) or its batch id. */
+/** The applied (or overwritten) lines of one `intake apply` run, in file order: from its results file (their journal_id) or its batch id. */
 export function batchEntries(entries: readonly JournalEntry[], batch: string): JournalEntry[] {
   if (existsSync(batch)) {
     refuseNonRegularResults(batch);
@@ -34,7 +34,9 @@ export function batchEntries(entries: readonly JournalEntry[], batch: string): J
       .flatMap((line) => {
         try {
           const result = JSON.parse(line) as { status?: unknown; journal_id?: unknown };
-          return result.status === "applied" && typeof result.journal_id === "string" ? [result.journal_id] : [];
+          // An overwritten line was applied too: undo --batch counts it apart (and refuses it) rather than leaving it out.
+          const applied = result.status === "applied" || result.status === "overwritten";
+          return applied && typeof result.journal_id === "string" ? [result.journal_id] : [];
         } catch {
           return [];
         }

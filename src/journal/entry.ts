@@ -3,11 +3,11 @@
  * "complete" record after; reading folds them by id, so a change cut short stays "unknown". Their
  * shape is checked at run time by the validator compiled from src/records/journal.ts.
  */
-import type { JournalRecord } from "../records/journal.js";
+import type { Actor, JournalRecord, OthersChange, Overwritten } from "../records/journal.js";
 import type { Validator } from "../records/check.js";
 import type { IntakeState } from "./state.js";
 
-export type { JournalRecord };
+export type { Actor, JournalRecord, OthersChange, Overwritten };
 export type BeginRecord = Extract<JournalRecord, { record: "begin" }>;
 export type CompleteRecord = Extract<JournalRecord, { record: "complete" }>;
 export type ImageCopy = NonNullable<BeginRecord["image_copy"]>;
@@ -16,9 +16,17 @@ export type Outcome = CompleteRecord["outcome"] | "unknown";
 /** The note of a change the server took whose read-back failed or was interrupted (not --no-verify). */
 export const READ_BACK_FAILED = "reading the intake back failed";
 
-export interface JournalEntry extends Omit<BeginRecord, "record" | "notes"> {
+export interface JournalEntry extends Omit<BeginRecord, "record" | "notes" | "actor" | "reason"> {
+  /** The token's subject and role when its claims told them; null for an entry written before foodctl recorded them. */
+  actor: Actor | null;
+  reason: string | null;
   outcome: Outcome;
+  /** This change's result, as read back; null when unknown, or when another writer overwrote what it set. */
   after: IntakeState | null;
+  /** The read-back as found when another writer overwrote what this change set: not this change's result. */
+  found: IntakeState | null;
+  overwritten: Overwritten[];
+  others_changed: OthersChange[];
   completed_at: string | null;
   error: string | null;
   notes: string[];
@@ -69,13 +77,16 @@ export function readRecordLine(line: string, isRecord: RecordCheck): { record: J
 /** A begin record as an entry: outcome unknown until its complete record is read. */
 export function entryOfBegin(record: BeginRecord): JournalEntry {
   // Field by field: an object rest over a parsed record takes V8's slow path, once per entry of a large journal.
-  const { id, time, profile, api_url, user_id, image_id, command, batch_id, undo_of, request, before, image_copy, notes } = record;
+  const { id, time, profile, api_url, user_id, image_id, command, batch_id, undo_of, request, before, image_copy, notes, actor, reason } =
+    record;
   return {
     id,
     time,
     profile,
     api_url,
     user_id,
+    actor: actor ?? null,
+    reason: reason ?? null,
     image_id,
     command,
     ...(batch_id === undefined ? {} : { batch_id }),
@@ -85,6 +96,9 @@ export function entryOfBegin(record: BeginRecord): JournalEntry {
     ...(image_copy === undefined ? {} : { image_copy }),
     outcome: "unknown",
     after: null,
+    found: null,
+    overwritten: [],
+    others_changed: [],
     completed_at: null,
     error: null,
     notes: notes ? [...notes] : [],
@@ -95,6 +109,9 @@ export function entryOfBegin(record: BeginRecord): JournalEntry {
 export function completeEntry(entry: JournalEntry, record: CompleteRecord): void {
   entry.outcome = record.outcome;
   entry.after = record.after;
+  entry.found = record.found ?? null;
+  entry.overwritten = record.overwritten ?? [];
+  entry.others_changed = record.others_changed ?? [];
   entry.completed_at = record.time;
   entry.error = record.error ?? null;
   entry.notes.push(...(record.notes ?? []));

@@ -8,16 +8,22 @@ export interface JournalFilter {
   since?: number | undefined;
   /** Entries at or before this time (ms). */
   until?: number | undefined;
+  /** Entries whose reason holds this text, in any case. */
+  reason?: string | undefined;
   limit?: number | undefined;
 }
 
 /** Whether an entry (or its begin record) passes the filter's intake, user and time. */
-export function matchesFilter(entry: Pick<JournalEntry, "image_id" | "user_id" | "time">, filter: JournalFilter): boolean {
+export function matchesFilter(
+  entry: Pick<JournalEntry, "image_id" | "user_id" | "time"> & { reason?: string | null | undefined },
+  filter: JournalFilter,
+): boolean {
   return (
     (filter.imageId === undefined || entry.image_id === filter.imageId) &&
     (filter.userId === undefined || entry.user_id === filter.userId) &&
     (filter.since === undefined || Date.parse(entry.time) >= filter.since) &&
-    (filter.until === undefined || Date.parse(entry.time) <= filter.until)
+    (filter.until === undefined || Date.parse(entry.time) <= filter.until) &&
+    (filter.reason === undefined || (entry.reason ?? "").toLowerCase().includes(filter.reason.toLowerCase()))
   );
 }
 
@@ -49,12 +55,18 @@ export interface EntryQuery {
   newest?: number | undefined;
 }
 
-/** The entries an undo may name, so the read holds only those: an id's matches, the last entry, or batch lines. */
-export function undoQuery(options: { id: string | undefined; last: boolean; batch: string | undefined }): EntryQuery {
+/**
+ * The entries an undo may name, so the read holds only those: an id's matches, the newest entry
+ * made with the profile in use (its name and API URL), or batch lines.
+ */
+export function undoQuery(
+  options: { id: string | undefined; last: boolean; batch: string | undefined },
+  profile: { name: string; apiUrl: string },
+): EntryQuery {
   const { id, last, batch } = options;
   if ([id !== undefined, last, batch !== undefined].filter(Boolean).length !== 1) return { keep: () => false };
   if (id !== undefined) return { keep: (record) => record.id.startsWith(id) };
-  if (last) return { newest: 1 };
+  if (last) return { keep: (record) => record.profile === profile.name && record.api_url === profile.apiUrl, newest: 1 };
   // A batch's entries, and the undos that tell a resumed `undo --batch` what it already did.
   return { keep: (record) => record.batch_id !== undefined || record.undo_of !== undefined };
 }

@@ -6,7 +6,7 @@ import type { RequestDescription } from "../api/client.js";
 import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { redactSecrets } from "../secrets.js";
-import type { BeginRecord, CompleteRecord, ImageCopy, Outcome } from "./entry.js";
+import type { Actor, BeginRecord, CompleteRecord, ImageCopy, OthersChange, Outcome, Overwritten } from "./entry.js";
 import { intakeState } from "./state.js";
 import type { JournalStore } from "./store.js";
 import { systemClock, type Clock } from "../clock.js";
@@ -18,6 +18,10 @@ export interface RecorderOptions {
   profile: string;
   apiUrl: string;
   userId: number | null;
+  /** Who acts: the token's subject and role, when its claims tell them. */
+  actor?: Actor | undefined;
+  /** --reason: recorded with every change of this command unless a change gives its own. */
+  reason?: string | undefined;
   command: string;
   /** Masked wherever they appear in what is written. */
   secrets: readonly string[];
@@ -66,6 +70,8 @@ export interface BeginInput {
   before: Intake | null;
   batchId?: string | undefined;
   undoOf?: string | undefined;
+  /** This change's own reason (a batch line's), else the command's. */
+  reason?: string | undefined;
   imageCopy?: ImageCopy | null;
   notes?: string[];
 }
@@ -73,8 +79,20 @@ export interface BeginInput {
 export interface CompleteInput {
   outcome: Exclude<Outcome, "unknown">;
   after: Intake | null;
+  /** The read-back when another writer overwrote what this change set (then `after` is null). */
+  found?: Intake | undefined;
+  overwritten?: Overwritten[];
+  othersChanged?: OthersChange[];
   notes?: string[];
   error?: unknown;
+}
+
+/** The note of a change whose read-back showed another writer's value in a field it set. */
+export const OVERWRITTEN_NOTE = "another writer changed what this change set meanwhile: the read-back is kept as found, not as its result";
+
+/** A reason as recorded: its text with line breaks made spaces; nothing when none was given. */
+function reasonOf(reason: string | undefined): { reason?: string } {
+  return reason === undefined ? {} : { reason: reason.replace(/[\r\n]+/g, " ") };
 }
 
 export class JournalRecorder {
@@ -120,6 +138,8 @@ export class JournalRecorder {
       request: { method, url, body },
       before: input.before ? intakeState(input.before) : null,
       ...(input.imageCopy === undefined ? {} : { image_copy: input.imageCopy }),
+      ...(this.options.actor === undefined ? {} : { actor: this.options.actor }),
+      ...reasonOf(input.reason ?? this.options.reason),
     };
     const notes = [...(input.before ? [] : ["before state unknown: the intake was not read before the change"]), ...(input.notes ?? [])];
     if (notes.length) record.notes = notes;
@@ -129,8 +149,13 @@ export class JournalRecorder {
   }
 
   async complete(id: string, input: CompleteInput): Promise<void> {
+    const overwritten = input.overwritten ?? [];
+    const othersChanged = input.othersChanged ?? [];
     const notes = [
-      ...(input.outcome === "applied" && !input.after ? ["after state unknown: the intake was not read after the change"] : []),
+      ...(input.outcome === "applied" && !input.after && !input.found
+        ? ["after state unknown: the intake was not read after the change"]
+        : []),
+      ...(overwritten.length ? [OVERWRITTEN_NOTE] : []),
       ...(input.notes ?? []),
     ];
     const error = input.error === undefined ? undefined : input.error instanceof Error ? input.error.message : String(input.error);
@@ -140,6 +165,9 @@ export class JournalRecorder {
       time: new Date(this.now()).toISOString(),
       outcome: input.outcome,
       after: input.after ? intakeState(input.after) : null,
+      ...(input.found ? { found: intakeState(input.found) } : {}),
+      ...(overwritten.length ? { overwritten } : {}),
+      ...(othersChanged.length ? { others_changed: othersChanged } : {}),
       ...(notes.length ? { notes } : {}),
       ...(error === undefined ? {} : { error }),
     };

@@ -13,6 +13,15 @@ export type PositionState = IntakeState["items"][number];
 export const STATE_FIELDS = ["grams", "salt", "sugar", "oil", "measures"] as const;
 export type StateField = (typeof STATE_FIELDS)[number];
 
+/** The update's fields (its body) by the state field each sets. */
+export const UPDATE_TO_STATE: Record<string, StateField> = {
+  quantity: "grams",
+  salt: "salt",
+  sugar: "sugar",
+  oil: "oil",
+  measures: "measures",
+};
+
 export function intakeState(intake: Intake): IntakeState {
   const items = readItems(intake).map(({ position, grams, salt, sugar, oil, measures }) => ({
     position,
@@ -29,8 +38,8 @@ export function intakeState(intake: Intake): IntakeState {
   };
 }
 
-const sameValue = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? Math.abs(a - b) < 0.05 : a === b);
-const show = (value: unknown) => (value === null || value === undefined ? "-" : String(value));
+export const sameValue = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? Math.abs(a - b) < 0.05 : a === b);
+export const show = (value: unknown) => (value === null || value === undefined ? "-" : String(value));
 
 export interface StateDifference {
   position: string | null;

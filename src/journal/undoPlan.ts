@@ -2,13 +2,11 @@
 import { isPlainRecord } from "../intake/records.js";
 import { READ_BACK_FAILED, type ImageCopy, type JournalEntry } from "./entry.js";
 import { requestKind } from "./query.js";
-import { stateDifferences, type IntakeState, type PositionState, type StateDifference, type StateField } from "./state.js";
+import { stateDifferences, UPDATE_TO_STATE, type IntakeState, type PositionState, type StateDifference } from "./state.js";
 
 export type UndoAction = { kind: "update"; fields: Record<string, unknown> } | { kind: "attach"; copy: ImageCopy } | { kind: "remove" };
 
 export type UndoPlan = { action: UndoAction; problem: null } | { action: null; problem: string };
-
-const UPDATE_TO_STATE: Record<string, StateField> = { quantity: "grams", salt: "salt", sugar: "sugar", oil: "oil", measures: "measures" };
 
 const refuse = (problem: string): UndoPlan => ({ action: null, problem });
 
@@ -57,7 +55,8 @@ export function planUndo(entry: JournalEntry): UndoPlan {
 /** Why undo needs --force for this entry even when nothing changed since: its after state is not known. */
 export function forceReason(entry: JournalEntry): string | null {
   if (entry.outcome === "unknown") return `entry ${entry.id} has outcome unknown (sent, but no answer was seen)`;
-  if (entry.after) return null;
+  // An overwritten change's after state is known to be another writer's: refuseOverwritten says so.
+  if (entry.after || entry.overwritten.length) return null;
   const why = entry.notes.includes(READ_BACK_FAILED)
     ? "reading the intake back after it failed or was cut short"
     : "sent with --no-verify or without a read";

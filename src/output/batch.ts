@@ -51,6 +51,8 @@ function resultLine(result: BatchResult, color: boolean): string {
       return `${head}  ${s.red(`failed: ${result.error?.message ?? "unknown error"}`)}${ignored}\n`;
     case "skipped":
       return `${head}  skipped (applied by an earlier run)\n`;
+    case "overwritten":
+      return `${head}  ${s.red(`overwritten: ${result.error?.message ?? "another writer changed it meanwhile"}`)}\n`;
     default:
       return `${head}  dry run: ${describeDryRun(result.request)}\n`;
   }
@@ -87,6 +89,8 @@ export interface BatchSummary {
   applied: number;
   unverified: number;
   failed: number;
+  /** Applied, then overwritten by another writer before the read-back: counted apart from applied and failed. */
+  overwritten: number;
   skipped: number;
   dryRun: number;
   /** Changes never sent: the batch stopped (first failure, an auth or network failure, Ctrl-C, stdout closed). */
@@ -108,6 +112,7 @@ function summaryJson(summary: BatchSummary): string {
       applied: summary.applied,
       applied_unverified: summary.unverified,
       failed: summary.failed,
+      overwritten: summary.overwritten,
       skipped: summary.skipped,
       dry_run: summary.dryRun,
       not_sent: summary.notSent,
@@ -127,6 +132,7 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   if (summary.dryRun === 0 || summary.applied > 0) parts.push(s.green(`applied ${count(summary.applied)}`));
   if (summary.unverified > 0) parts.push(s.yellow(`applied, unverified ${count(summary.unverified)}`));
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : `failed 0`);
+  if (summary.overwritten > 0) parts.push(s.red(`overwritten ${count(summary.overwritten)}`));
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
   const onChanges = `${count(summary.changesWithIgnored)} change${summary.changesWithIgnored === 1 ? "" : "s"}`;

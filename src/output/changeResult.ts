@@ -3,6 +3,7 @@ import type { RequestDescription } from "../api/client.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, ItemChange, Pair } from "../intake/diff.js";
+import type { OthersChange, Overwritten } from "../records/journal.js";
 import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
 import {
@@ -191,4 +192,21 @@ export function describeIgnored(imageId: number, ignored: IgnoredModifier[]): st
     ? "the user's plan is probably below Monitor, which item-level salt, sugar, oil and measures need"
     : "the server did not apply them";
   return `intake ${imageId}: ${parts.join("; ")} did not take effect: ${cause}`;
+}
+
+/** A field with its position: "manual1 grams", "grams" (a recognition-only intake), "display image". */
+function fieldAt(position: string | null, field: string): string {
+  return position === null ? field : `${position} ${field}`;
+}
+
+/** "intake 1004: another writer changed what this change set meanwhile: manual1 grams sent 60, now 90". */
+export function describeOverwritten(imageId: number, overwritten: readonly Overwritten[]): string {
+  const fields = overwritten.map((field) => `${fieldAt(field.position, field.field)} sent ${field.sent}, now ${field.now}`);
+  return `intake ${imageId}: another writer changed what this change set meanwhile: ${fields.join("; ")}`;
+}
+
+/** "intake 1004: changed by someone else meanwhile: manual2 grams 80 → 95". */
+export function describeOthersChanged(imageId: number, changes: readonly OthersChange[]): string {
+  const fields = changes.map((change) => `${fieldAt(change.position, change.field)} ${change.was} → ${change.now}`);
+  return `intake ${imageId}: changed by someone else meanwhile (not by this change): ${fields.join("; ")}`;
 }

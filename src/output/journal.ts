@@ -48,6 +48,13 @@ function describeRequest(entry: JournalEntry): string {
 
 /** "1 g 180→150, 2 salt low→high"; the request when the after state is unknown. */
 export function describeEntryChange(entry: JournalEntry): string {
+  if (entry.overwritten.length) {
+    const fields = entry.overwritten.map(
+      (field) =>
+        `${field.position === null ? "" : `${field.position} `}${field.field === "grams" ? "g" : field.field} ${field.sent}, now ${field.now}`,
+    );
+    return `overwritten: ${fields.join(", ")}`;
+  }
   if (!entry.before || !entry.after) return describeRequest(entry);
   const differences = stateDifferences(entry.before, entry.after);
   return differences.length ? differences.map(describeDifference).join(", ") : "no change";
@@ -60,7 +67,15 @@ function shortTime(iso: string, clock: JournalClock): string {
   return time.startsWith(`${thisYear}-`) ? time.slice(5) : time;
 }
 
+/**
+ * One row per entry. On a terminal the profile column shows only when the entries are of several
+ * profiles, and the reason only when one has a reason; piped, both always end the row, so
+ * the columns before them keep their place.
+ */
 export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean, clock: JournalClock): string {
+  const piped = !stream.isTTY;
+  const withProfile = piped || new Set(entries.map((entry) => entry.profile)).size > 1;
+  const withReason = piped || entries.some((entry) => entry.reason !== null);
   const rows: Cell[][] = entries.map((entry) => [
     entry.id,
     stream.isTTY ? shortTime(entry.time, clock) : formatInstant(entry.time, clock.zone),
@@ -70,9 +85,21 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     entry.undo_of ? `undo ${entry.undo_of}` : entry.command.replace(/^(intake|display-image) /, ""),
     describeEntryChange(entry),
     entry.outcome,
+    ...(withProfile ? [entry.profile] : []),
+    ...(withReason ? [entry.reason ?? "-"] : []),
   ]);
   return renderTable(stream, {
-    head: ["id", `time (${clock.zone ?? "UTC"})`, "intake", "user", "command", "what changed", "outcome"],
+    head: [
+      "id",
+      `time (${clock.zone ?? "UTC"})`,
+      "intake",
+      "user",
+      "command",
+      "what changed",
+      "outcome",
+      ...(withProfile ? ["profile"] : []),
+      ...(withReason ? ["reason"] : []),
+    ],
     rows,
     alignRight: [2, 3],
     color,
@@ -86,7 +113,9 @@ export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, co
     ["command", entry.command],
     ["intake", String(entry.image_id)],
     ["user", entry.user_id === null ? "-" : String(entry.user_id)],
+    ["token of", describeActor(entry)],
     ["profile", entry.profile],
+    ["reason", entry.reason ?? "-"],
     ["api", entry.api_url],
     ["outcome", entry.outcome],
   ];
@@ -95,6 +124,13 @@ export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, co
   facts.push(["request", `${entry.request.method} ${entry.request.url}`]);
   if (entry.request.body !== null && entry.request.body !== undefined) facts.push(["body", JSON.stringify(entry.request.body)]);
   if (entry.image_copy) facts.push(["image copy", `${entry.image_copy.file} (${entry.image_copy.bytes} bytes)`]);
+  for (const field of entry.overwritten)
+    facts.push(["conflict", `${field.position ?? "-"} ${field.field}: sent ${field.sent}, another writer's ${field.now} found`]);
+  for (const change of entry.others_changed)
+    facts.push([
+      "by others",
+      `${change.position ?? "-"} ${change.field}: ${change.was} → ${change.now} (changed meanwhile, not by this change)`,
+    ]);
   if (entry.error) facts.push(["error", entry.error]);
   for (const note of entry.notes) facts.push(["note", note]);
   const head = facts.map(([name, value]) => `${`${name}:`.padEnd(12)}${value}`).join("\n");
@@ -104,11 +140,24 @@ export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, co
 /** Before → after, field by field; what is unknown is said. */
 function renderEntryDiff(entry: JournalEntry, stream: OutputStream, color: boolean): string {
   if (!entry.before) return "before → after: unknown (the intake was not read before the change)\n";
+  if (entry.found)
+    return `before → found (another writer's values, not this change's result):\n${renderChanges(entry.before, entry.found, stream, color)}`;
   if (!entry.after) {
     const why = entry.notes.includes(READ_BACK_FAILED) ? "reading it back failed or was cut short" : "not read after the change";
     return `before → after: after state unknown (${why}); undo needs --force\nbefore:\n${renderState(entry.before, stream, color)}`;
   }
-  const differences = stateDifferences(entry.before, entry.after);
+  return renderChanges(entry.before, entry.after, stream, color);
+}
+
+/** Who acted: the token's subject and role, "102 (APIUserManager)"; an opaque token tells neither. */
+export function describeActor(entry: JournalEntry): string {
+  if (!entry.actor) return "not recorded";
+  if (entry.actor.subject === null && entry.actor.role === null) return "unknown (an opaque token)";
+  return `${entry.actor.subject ?? "?"}${entry.actor.role === null ? "" : ` (${entry.actor.role})`}`;
+}
+
+function renderChanges(before: IntakeState, after: IntakeState, stream: OutputStream, color: boolean): string {
+  const differences = stateDifferences(before, after);
   if (!differences.length) return "before → after: no change\n";
   const rows: Cell[][] = differences.map((difference) => [difference.position ?? "-", difference.field, difference.was, difference.now]);
   if (!stream.isTTY) return renderTsv(rows.map((row) => ["change", ...row]));

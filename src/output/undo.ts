@@ -10,8 +10,12 @@ import type { StateDifference } from "../journal/state.js";
 import { styler } from "./style.js";
 import { joinToWidth, padText, printedText, renderTsv, textWidth, wrapLine } from "./table.js";
 
-/** "already_undone": the journal holds this entry's undo and the intake still shows it; nothing was sent. */
-export const UNDO_STATUSES = ["undone", "already_undone", "refused", "failed", "dry_run"] as const;
+/**
+ * "already_undone": the journal holds this entry's undo and the intake still shows it; nothing was sent.
+ * "overwritten": another writer's value is in the way: the entry was overwritten (refused, nothing sent),
+ * or the undo was, before it was read back (docs/journal.md, concurrent writers).
+ */
+export const UNDO_STATUSES = ["undone", "already_undone", "refused", "failed", "dry_run", "overwritten"] as const;
 export type UndoStatus = (typeof UNDO_STATUSES)[number];
 
 export interface UndoResult {
@@ -37,6 +41,7 @@ export interface UndoSummary {
   alreadyUndone: number;
   refused: number;
   failed: number;
+  overwritten: number;
   dryRun: number;
   /** Entries not reached: the run stopped (Ctrl-C, stdout closed, an auth or network failure). */
   notDone: number;
@@ -82,6 +87,8 @@ function undoLine(result: UndoResult, color: boolean): string {
       return `${head}  ${s.yellow(`refused: ${result.error?.message ?? ""}`)}\n`;
     case "failed":
       return `${head}  ${s.red(`failed: ${result.error?.message ?? ""}`)}\n`;
+    case "overwritten":
+      return `${head}  ${s.red(`overwritten: ${result.error?.message ?? ""}`)}\n`;
     default:
       return `${head}  dry run: ${detail(result)}\n`;
   }
@@ -95,6 +102,7 @@ function summaryFields(summary: UndoSummary) {
     already_undone: summary.alreadyUndone,
     refused: summary.refused,
     failed: summary.failed,
+    overwritten: summary.overwritten,
     dry_run: summary.dryRun,
     not_done: summary.notDone,
     elapsed_seconds: Math.round(summary.elapsedMs) / 1000,
@@ -116,6 +124,7 @@ export function renderUndoSummary(summary: UndoSummary, color: boolean, width?: 
   parts.push(s.green(`undid ${count(summary.undone)}`), `already undone ${count(summary.alreadyUndone)}`);
   parts.push(summary.refused > 0 ? s.yellow(`refused ${count(summary.refused)}`) : "refused 0");
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : "failed 0");
+  if (summary.overwritten > 0) parts.push(s.red(`overwritten ${count(summary.overwritten)}`));
   if (summary.notDone > 0) parts.push(s.yellow(`not done ${count(summary.notDone)}`));
   const batch = summary.batchId === null ? "" : `batch ${summary.batchId}\n`;
   parts.push(changesIn(summary.entries, summary.elapsedMs));

@@ -33,6 +33,28 @@ export const ImageCopySchema = z.object({
   sha256: z.string(),
 });
 
+/** Who acted (docs/journal.md, who and why): the token's subject and role when its claims tell them. */
+export const ActorSchema = z.object({
+  subject: text,
+  role: text,
+});
+
+/** A field this change set that the read-back shows holding another value: another writer changed it meanwhile. */
+export const OverwrittenSchema = z.object({
+  position: text,
+  field: z.string(),
+  sent: z.string(),
+  now: z.string(),
+});
+
+/** A field this change did not set that differs between the read before and the read-back. */
+export const OthersChangeSchema = z.object({
+  position: text,
+  field: z.string(),
+  was: z.string(),
+  now: z.string(),
+});
+
 export const BeginRecordSchema = z.object({
   record: z.literal("begin"),
   id: z.string(),
@@ -49,6 +71,9 @@ export const BeginRecordSchema = z.object({
   image_copy: z.optional(z.nullable(ImageCopySchema)),
   /** Why something is missing: no copy of a large image, no before state without a read. */
   notes: z.optional(z.array(z.string())),
+  actor: z.optional(ActorSchema),
+  /** --reason, or a batch line's reason: a ticket, a sentence. */
+  reason: z.optional(z.string()),
 });
 
 export const CompleteRecordSchema = z.object({
@@ -56,7 +81,12 @@ export const CompleteRecordSchema = z.object({
   id: z.string(),
   time: z.string(),
   outcome: z.enum(["applied", "failed"]),
+  /** This change's result; null when unknown or when another writer changed what it set (then see `found`). */
   after: z.nullable(IntakeStateSchema),
+  /** The read-back as found when another writer overwrote what this change set: not this change's result. */
+  found: z.optional(IntakeStateSchema),
+  overwritten: z.optional(z.array(OverwrittenSchema)),
+  others_changed: z.optional(z.array(OthersChangeSchema)),
   notes: z.optional(z.array(z.string())),
   error: z.optional(z.string()),
 });
@@ -65,3 +95,6 @@ export const JournalRecordSchema = z.union([BeginRecordSchema, CompleteRecordSch
 
 export type IntakeState = z.infer<typeof IntakeStateSchema>;
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+export type Actor = z.infer<typeof ActorSchema>;
+export type Overwritten = z.infer<typeof OverwrittenSchema>;
+export type OthersChange = z.infer<typeof OthersChangeSchema>;

@@ -97,11 +97,12 @@ describe("API tokens: an opaque 40-hex token is sent as it is", () => {
     expect(server.count()).toBe(1);
   });
 
-  it("auth status --check counts a 400 for a missing user_id as accepted: the server authenticated first", async () => {
+  it("auth status --check never shows a 400 for a missing user_id as acceptance: the check could not be made (exit 7)", async () => {
     server.route("GET /v2/history/getIntakesList", faults.json(400, { message: "user_id is required", code: 1201 }));
     const result = await cli(["auth", "status", "--check", "--json"]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).server_check).toEqual({ accepted: true, status: 400, quota: null });
+    expect(result.code, result.stderr).toBe(7);
+    expect(JSON.parse(result.stdout)).toMatchObject({ usable: false, server_check: { accepted: null, status: 400, quota: null } });
+    expect(JSON.parse(result.stderr).error).toMatchObject({ status: 400, service_code: 1201, hint: expect.stringContaining("--user") });
   });
 
   it.each([

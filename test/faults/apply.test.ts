@@ -16,7 +16,7 @@ import { faultServerPairs, KILL_AFTER_MS, runAgainst } from "./harness.js";
 const UPDATE = "POST /v2/nutrition/confirm/quantity";
 const CHANGES = [
   { image_id: 1002, quantity: { "1": 150 } },
-  { image_id: 1003, quantity: { manual1: 90 } },
+  { image_id: 1003, quantity: { manual1: 250 } },
   { image_id: 1002, quantity: { "2": 80 } },
 ];
 
@@ -28,9 +28,10 @@ beforeAll(async () => {
   input = join(runTempDir("foodctl-apply-faults-"), "fixes.jsonl");
   writeFileSync(input, CHANGES.map((change) => JSON.stringify(change)).join("\n") + "\n");
 });
-// The intakes the batch reads: a case that stops early never reads the second one.
+// The intakes the batch reads: a case that stops early never reads the second one. They hold what
+// the batch sends, so a read-back after an update shows it (not another writer's value).
 const servers = faultServerPairs((server) => {
-  server.allow("GET /v2/intake/1002", faults.intake(segmentationIntake()));
+  server.allow("GET /v2/intake/1002", faults.intake(segmentationIntake(1002, [150, 80])));
   server.allow("GET /v2/intake/1003", faults.intake(manualIntake()));
 });
 

@@ -167,7 +167,8 @@ describe("foodctl journal", () => {
     await sandbox.cli(["intake", "set-quantity", "1002", "1=140"]);
     const list = await sandbox.cli(["journal", "--intake", "1002", "--limit", "1"]);
     expect(list.stdout.trim().split("\n")).toHaveLength(1);
-    expect(list.stdout).toMatch(/\t1002\t101\tset-quantity\t1 g 150→140\tapplied$/m);
+    // Piped, the profile and the reason always end the row.
+    expect(list.stdout).toMatch(/\t1002\t101\tset-quantity\t1 g 150→140\tapplied\tdefault\t-$/m);
     expect((await sandbox.cli(["journal", "--user", "102"])).stdout).toBe("");
     expect((await sandbox.cli(["journal", "--since", "2000-01-01", "--json"])).stdout).toContain('"image_id": 1001');
     expect(JSON.parse((await sandbox.cli(["journal", "--since", "2999-01-01", "--json"])).stdout)).toEqual([]);

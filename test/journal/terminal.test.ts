@@ -97,3 +97,25 @@ describe("an entry whose read-back was cut short", () => {
     expect(refused.stderr).toContain("check with `foodctl intake show 1002`, then pass --force");
   });
 });
+
+describe("foodctl journal's profile and reason columns on a terminal", () => {
+  const header = (stdout: string) =>
+    stdout
+      .split("\n")[0]!
+      .trim()
+      .split(/\s{2,}/);
+
+  it("show the profile only when the entries are of several profiles, and the reason only when one has a reason", async () => {
+    expect((await sandbox.cli(["intake", "set-quantity", "1001", "310"])).code).toBe(0);
+    const one = await onTerminal(["journal"]);
+    expect(header(one.stdout)).toEqual(["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome"]);
+
+    expect((await sandbox.cli(["config", "set", "timeout", "10", "--profile", "erin"])).code).toBe(0);
+    expect((await sandbox.cli(["--profile", "erin", "intake", "set-quantity", "1001", "315", "--reason", "TICKET-9"])).code).toBe(0);
+    const two = await onTerminal(["journal"]);
+    expect(header(two.stdout)).toEqual(["id", "time (UTC)", "intake", "user", "command", "what changed", "outcome", "profile", "reason"]);
+    expect(tableRows(two.stdout)[0]).toMatch(/ erin +TICKET-9$/);
+    // One profile listed again (--reason filters to erin's entry): no profile column.
+    expect(header((await onTerminal(["journal", "--reason", "ticket-9"])).stdout)).not.toContain("profile");
+  });
+});

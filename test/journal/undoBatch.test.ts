@@ -107,8 +107,11 @@ describe("undo --batch prints as intake apply does", () => {
     const document = JSON.parse(undone.stdout);
     expect(document.summary).toMatchObject({ batch_id: batchId, entries: 3, undone: 3, already_undone: 0, refused: 0, failed: 0 });
     expect(document.results).toHaveLength(3);
-    expect(document.results[0]).toMatchObject({ image_id: 1003, status: "undone", batch_id: batchId });
-    expect(document.results[0].undo_journal_id).toMatch(/^[0-9a-z]{12}$/);
+    // Different intakes are undone at once: the results come as they finish.
+    expect(document.results.map((result: { image_id: number }) => result.image_id).sort()).toEqual([1001, 1002, 1003]);
+    const onThird = document.results.find((result: { image_id: number }) => result.image_id === 1003);
+    expect(onThird).toMatchObject({ status: "undone", batch_id: batchId });
+    expect(onThird.undo_journal_id).toMatch(/^[0-9a-z]{12}$/);
     const lines = readFileSync(file, "utf8")
       .trim()
       .split("\n")
@@ -138,14 +141,15 @@ describe("undo --batch stops early and resumes", () => {
   it("Ctrl-C: exit 130 after the entry in flight; the same command finishes the rest, the first ones already undone", async () => {
     const before = await intakes();
     const { results } = await applyBatch(6);
-    const interrupted = await cli(["undo", "--batch", results, "--yes"], {
+    // One at a time: the test stops between two entries.
+    const interrupted = await cli(["undo", "--batch", results, "--yes", "--concurrency", "1"], {
       // The header, then two rows: Ctrl-C.
       onWrite: (text, controls) => void (text.split("\t")[2] === "undone" && undoneRows++ === 1 && controls.abort()),
     });
     expect(interrupted.code).toBe(130);
     expect(interrupted.stdout.trimEnd().split("\n")).toHaveLength(3);
     expect(interrupted.stderr).toContain("undid 2 · already undone 0 · refused 0 · failed 0 · not done 4");
-    expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undo in flight was finished and reported");
+    expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undos in flight were finished and reported");
     expect(interrupted.stderr).toContain("hint: run the same command again to finish the rest");
 
     const resumed = await cli(["undo", "--batch", results, "--yes"]);
@@ -168,7 +172,8 @@ describe("undo --batch stops early and resumes", () => {
     const [third, , first] = (await journalEntries(sandbox)).filter((entry) => entry.batch_id);
     expect((await sandbox.cli(["undo", third.id, "--yes"])).code).toBe(0);
     expect((await sandbox.cli(["intake", "set-quantity", "1002", "1=99"])).code).toBe(0);
-    const undone = await cli(["undo", "--batch", results, "--yes"]);
+    // One at a time, so the rows come in the order undone: last line first.
+    const undone = await cli(["undo", "--batch", results, "--yes", "--concurrency", "1"]);
     expect(undone.code).toBe(9);
     const rows = undone.stdout
       .trimEnd()
@@ -182,13 +187,13 @@ describe("undo --batch stops early and resumes", () => {
     ]);
     expect(rows[2]![4]).toContain(`intake 1002 changed since entry ${first.id}`);
     expect(undone.stderr).toContain("undid 1 · already undone 1 · refused 1 · failed 0");
-    expect(undone.stderr).toContain("error: 1 of 3 entries not undone (refused or failed)");
+    expect(undone.stderr).toContain("error: 1 of 3 entries not undone (refused, failed or overwritten)");
   });
 
   it("a closed stdout stops it: exit 1 and a hint, as intake apply", async () => {
     const { results } = await applyBatch(6);
     const sent = posts();
-    const stopped = await cli(["undo", "--batch", results, "--yes"], {
+    const stopped = await cli(["undo", "--batch", results, "--yes", "--concurrency", "1"], {
       onWrite: (text, controls) => void (text.includes("\tundone\t") && controls.closeStdout()),
     });
     expect(stopped.code).toBe(1);

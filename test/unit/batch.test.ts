@@ -409,7 +409,11 @@ describe("earlier results (--skip-applied)", () => {
     ["not JSON", "applied line 1", "not JSON"],
     ["no line number", '{"image_id": 1001, "status": "applied"}', "no line"],
     ["a bad image_id", '{"line": 1, "image_id": "1001", "status": "applied"}', "image_id is not a positive integer"],
-    ["an unknown status", '{"line": 1, "image_id": 1001, "status": "done"}', "status is not one of applied, failed, skipped, dry_run"],
+    [
+      "an unknown status",
+      '{"line": 1, "image_id": 1001, "status": "done"}',
+      "status is not one of applied, failed, skipped, dry_run, overwritten",
+    ],
     ["a change line, not a result", '{"image_id": 1002, "quantity": {"1": 150}}', "it looks like a change, not its result"],
   ])("refuses a results line with %s, naming the line", (_label, text, why) => {
     const message = `not a result line of \`intake apply\` (${why})`;
@@ -455,6 +459,7 @@ describe("batch output", () => {
     applied: 12_000,
     unverified: 0,
     failed: 3,
+    overwritten: 0,
     skipped: 40,
     dryRun: 0,
     notSent: 302,
@@ -479,6 +484,7 @@ describe("batch output", () => {
         applied: 12_000,
         applied_unverified: 0,
         failed: 3,
+        overwritten: 0,
         skipped: 40,
         dry_run: 0,
         not_sent: 302,

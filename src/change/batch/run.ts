@@ -14,7 +14,7 @@ import { CliError, EXIT, toCliError } from "../../errors.js";
 import type { IntakeDiff } from "../../intake/diff.js";
 import type { BatchSummary } from "../../output/batch.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
-import { describeIgnored } from "../../output/changeResult.js";
+import { describeIgnored, describeOverwritten } from "../../output/changeResult.js";
 
 export interface RunOptions {
   batchId: string;
@@ -80,6 +80,7 @@ function newRun(batchId: string, changes: number): BatchRun {
     applied: 0,
     unverified: 0,
     failed: 0,
+    overwritten: 0,
     skipped: 0,
     dryRun: 0,
     notSent: 0,
@@ -97,6 +98,7 @@ function count(run: BatchRun, result: BatchResult): void {
   if (result.status === "applied" && result.verified === false) run.unverified++;
   else if (result.status === "applied") run.applied++;
   else if (result.status === "failed") run.failed++;
+  else if (result.status === "overwritten") run.overwritten++;
   else if (result.status === "skipped") run.skipped++;
   else run.dryRun++;
   if (result.ignored?.length) {
@@ -115,20 +117,20 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   });
   if (run.stopped !== null) return null;
   if (options.done?.has(resultKey(change.line, change.imageId))) return { result: base("skipped"), after: undefined };
-  const fail = (error: CliError): BatchResult => {
+  const noteFailure = (error: CliError) => {
     run.firstFailure ??= error;
     if (error.exitCode !== run.firstFailure.exitCode) run.mixedFailures = true;
+  };
+  const fail = (error: CliError): BatchResult => {
+    noteFailure(error);
     if (!options.continueOnError || stopsEveryChange(error)) run.stopped ??= "failure";
-    return {
-      ...base("failed"),
-      error: resultError(error),
-    };
+    return { ...base("failed"), error: resultError(error) };
   };
   let outcome: UpdateOutcome;
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
     // The batch's dry run, verify, batch id and journal; the read before is the pre-check's.
-    const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before };
+    const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before, reason: change.reason };
     outcome = await runIntakeUpdate(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();
@@ -148,6 +150,13 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   if (changed) done.changed = changed;
   const after = outcome.after ?? undefined;
   if (outcome.dryRun) return { result: { ...base("dry_run"), request: outcome.dryRun }, after: undefined };
+  if (outcome.overwritten.length) {
+    // Applied, then overwritten: it exits 7 like a change that did not take effect, and the batch goes on (its own line was sent).
+    const error = new CliError("rejected", EXIT.rejected, describeOverwritten(change.imageId, outcome.overwritten));
+    noteFailure(error);
+    const journalId = outcome.journalId ? { journal_id: outcome.journalId } : {};
+    return { result: { ...base("overwritten"), ...journalId, error: resultError(error) }, after };
+  }
   if (outcome.ignored.length === 0) return { result: done, after };
   if (!options.strict) return { result: { ...done, ignored: outcome.ignored }, after };
   const strictFailure = new CliError("rejected", EXIT.rejected, `${describeIgnored(change.imageId, outcome.ignored)} (--strict)`);

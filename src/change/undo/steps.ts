@@ -13,7 +13,7 @@ import { IMAGE_EXTENSIONS, sniffImageType } from "../../intake/imageType.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import type { JournalRecorder } from "../../journal/recorder.js";
 import type { JournalStore } from "../../journal/store.js";
-import { intakeState, stateDifferences, type IntakeState, type StateDifference } from "../../journal/state.js";
+import { intakeState, show, stateDifferences, type IntakeState, type StateDifference, type StateField } from "../../journal/state.js";
 import { forceReason, planUndo, undoLeftovers, type UndoAction } from "../../journal/undoPlan.js";
 import { describeDifferences } from "../../output/journal.js";
 import type { Intake } from "../../records/intake.js";
@@ -57,12 +57,42 @@ export function refuseUnknownAfter(run: Pick<UndoRun, "force">, entry: JournalEn
 }
 
 /** Reads the intake, acting for the user the change was sent for (user_id in its URL), whatever this run's --user says. */
-export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction): Promise<ReadyUndo> {
+export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction, known?: Intake): Promise<ReadyUndo> {
   const client = run.client.derive({
     userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined,
   });
-  const current = (await client.getIntake(entry.image_id)).data.intake_info;
+  // `known`: the intake as the undo before it in the same lane read it back, just now (undo --batch).
+  const current = known ?? (await client.getIntake(entry.image_id)).data.intake_info;
   return { entry, action, client, current, state: intakeState(current) };
+}
+
+/**
+ * Refuses (exit 7, nothing sent) an entry whose read-back showed another writer's value in a field
+ * it set: undoing it would overwrite that writer's change. Names each such field's value now; with
+ * --force, a warning, and undo puts back only the fields the entry set.
+ */
+export function refuseOverwritten(run: UndoRun, ready: ReadyUndo): void {
+  const { entry } = ready;
+  if (!entry.overwritten.length) return;
+  const fields = entry.overwritten.map((field) => {
+    const item = ready.state.items.find((candidate) => candidate.position === field.position);
+    const now =
+      field.field === "display image"
+        ? ready.state.display_image.attached
+          ? "attached"
+          : "none"
+        : item
+          ? show(item[field.field as StateField])
+          : "gone";
+    const where = field.position === null ? "" : `${field.position} `;
+    return `${where}${field.field} is ${now} now (the entry sent ${field.sent}; another writer's ${field.now} was found)`;
+  });
+  const message = `entry ${entry.id} was overwritten by another writer: intake ${entry.image_id} ${fields.join("; ")}`;
+  if (!run.force)
+    throw rejectedError(message, {
+      hint: "nothing was sent; undoing it would overwrite the other writer's value: pass --force to put the entry's before state back anyway",
+    });
+  run.ctx.warn(`${message} (--force: undoing anyway)`);
 }
 
 /** Refuses (exit 7) when the intake is no longer as the entry left it; with --force, a warning. */

@@ -7,6 +7,7 @@ import { batchEntries, lookupEntry } from "../../journal/entries.js";
 export function undoTargets(
   entries: readonly JournalEntry[],
   options: { id: string | undefined; last: boolean; batch: string | undefined },
+  profile: string,
 ): JournalEntry[] {
   const { id, batch } = options;
   const chosen = [id !== undefined, options.last, batch !== undefined].filter(Boolean).length;
@@ -17,7 +18,7 @@ export function undoTargets(
   if (id !== undefined) return [lookupEntry(entries, id)];
   if (batch === undefined) {
     const [last] = selectEntries(entries, { limit: 1 });
-    if (!last) throw notFoundError("the journal is empty: nothing to undo");
+    if (!last) throw notFoundError(`no journal entry of profile ${profile} (and its API URL): nothing to undo`);
     return [last];
   }
   // Last line first: a later change of an intake is undone before an earlier one.

@@ -22,12 +22,14 @@ const status = verb("status", "profile, API URL, token source and kind (a JWT's 
     check: option(
       "--check",
       "ask the server whether it accepts the token (one read; exit 4 when it does not), and show the calls left in the " +
-        "rate-limit window, when it resets and the credits left (--verbose: their headers)",
+        "rate-limit window, when it resets and the credits left (--verbose: their headers); a manager's or company's token " +
+        "checks as the user --user names (without one: exit 2, nothing asked)",
     ),
   },
   examples: `
     foodctl auth status
     foodctl auth status --check
+    foodctl auth status --check --user 101          # a company's token, checked as user 101
     foodctl auth status --json | jq .token_kind
   `,
   run: async (ctx, options) => (await import("./status.js")).statusCommand(ctx, options),

@@ -13,14 +13,12 @@ import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import { renderSummary } from "../../output/batch.js";
-import { shellQuote } from "../args.js";
+import { DEFAULT_CONCURRENCY, shellQuote } from "../args.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
 import { withCurlLines } from "../curl.js";
 import { openJournal } from "../journaled.js";
+import { wouldBeRefused } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-
-/** Intakes changed at once unless --concurrency says (its bounds: the option, in index.ts). */
-const DEFAULT_CONCURRENCY = 4;
 
 /** What `intake apply` runs with, flags read. */
 export interface ApplyOptions extends Omit<BatchOptions, "done"> {
@@ -87,7 +85,11 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : APPLY_PRINTER;
   const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, printer, options.results);
   const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
-  return finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+  const code = finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+  // A dry run ends as the real run would: refused for the token's role (exit 5).
+  const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
+  if (refusal && run.dryRun > 0) throw wouldBeRefused(refusal);
+  return code;
 }
 
 /** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */
@@ -126,7 +128,9 @@ function finishBatch(
     const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
     throw interruptedError(message, { hint: run.notSent > 0 ? resume : undefined });
   }
-  if (run.failed === 0 && run.unverified === 0) {
+  // An overwritten line did not take effect: it counts against the exit code as a failure does (docs/batch.md, exit codes).
+  const problems = run.failed + run.overwritten;
+  if (problems === 0 && run.unverified === 0) {
     if (run.changes === 0) ctx.info("no changes in the input");
     if (resultsLost) {
       const what = `${plural(resultsLost.count, "result")} could not be written to the --results file (${resultsLost.error.message})`;
@@ -149,13 +153,14 @@ function finishBatch(
     run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
   const nothingDone = run.applied === 0 && run.unverified === 0 && run.skipped === 0;
   if (nothingDone && !run.mixedFailures) {
-    const prefix = run.failed === 1 ? "" : `all ${run.failed} changes sent failed: `;
+    const prefix = problems === 1 ? "" : `all ${problems} changes sent failed or were overwritten: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, {
       status: first.status,
       hint: hint ?? first.hint,
     });
   }
-  const failed = run.failed > 0 ? `${run.failed} of ${plural(run.changes, "change")} failed` : null;
+  const overwritten = run.overwritten > 0 ? ` (${thousands(run.overwritten)} overwritten by another writer)` : "";
+  const failed = problems > 0 ? `${thousands(problems)} of ${plural(run.changes, "change")} failed${overwritten}` : null;
   const unverified =
     run.unverified > 0 ? `${plural(run.unverified, "change")} applied but not read back (applied, unverified: see its result line)` : null;
   throw new CliError("partial", EXIT.partial, `${[failed, unverified].filter(Boolean).join("; ")}${notSent}`, { hint });

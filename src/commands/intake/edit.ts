@@ -152,6 +152,8 @@ export async function editCommand(ctx: Context, options: EditOptions): Promise<n
   if (options.file === undefined && ctx.io.stdin.isTTY !== true)
     throw usageError("not on a terminal: no editor can be opened", { hint: "give the edited text with --file <path> or --file -" });
   const client = await ctx.client();
+  // Before the editor opens, even for --dry-run: edits the token cannot send would be lost.
+  client.refuseQuantityChangeByRole();
   const before = (await client.getIntake(imageId)).data.intake_info;
   if (readIntakeKind(before) === "unknown")
     throw rejectedError(`intake ${imageId} does not tell its kind yet (not confirmed: no recipe, no per-item nutrition)`, {

@@ -24,6 +24,7 @@ import { usageError } from "../../errors.js";
 import { GLOBALS } from "../globals.js";
 import { LEVELS, MEASURES } from "../../intake/levels.js";
 import { LANGUAGE_CODES } from "../../records/languages.js";
+import { MAX_CONCURRENCY, parseConcurrency } from "../args.js";
 import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";
 
 /** What a window longer than a year needs (intake/dates.ts, MAX_WINDOW_DAYS). */
@@ -36,16 +37,6 @@ function parseDays(text: string): number {
     throw usageError(`--days must be a whole number of days from 1, got "${text}"`, { ...(tooLarge && { hint: LONG_WINDOWS }) });
   }
   return Number(text);
-}
-
-/** `intake apply --concurrency`: intakes changed at once, at most. */
-const MAX_CONCURRENCY = 64;
-
-function parseConcurrency(text: string): number {
-  const concurrency = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
-  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
-    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
-  return concurrency;
 }
 
 /** `--nutrients all` prints every code of the answer; without it, the six totals. */
@@ -192,8 +183,9 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     file: arg(
       "<file>",
       "JSON Lines or CSV file of changes, or - for stdin. Keys of a JSON line: image_id, user_id (optional), quantity, salt, " +
-        "sugar, oil, measures. CSV: a header line naming the columns image_id, user_id, position, quantity, salt, sugar, oil, " +
-        "measures (image_id and position required), then one row an item",
+        "sugar, oil, measures, reason (optional: recorded in the line's journal entry instead of --reason). CSV: a header line " +
+        "naming the columns image_id, user_id, position, quantity, salt, sugar, oil, measures, reason (image_id and position " +
+        "required), then one row an item",
     ),
   },
   options: {
@@ -227,6 +219,7 @@ const apply = verb("apply", "apply many changes from JSON Lines or CSV; one resu
     foodctl intake apply fixes.jsonl --skip-applied results.jsonl --results results.jsonl
     echo '{"image_id": 1002, "quantity": {"1": 150}, "salt": {"1": "low"}}' | foodctl intake apply -
     printf '%s\\n' image_id,position,quantity,salt 1002,1,150,low | foodctl intake apply -
+    foodctl intake apply fixes.jsonl --reason "TICKET-311 portions of the week"
   `,
   run: async (ctx, options) => (await import("./apply.js")).applyCommand(ctx, options),
 });

@@ -13,7 +13,8 @@ const positiveNumber = (flag: string) => (text: string) => {
 
 const list = verb(
   "journal",
-  "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome (--user: for that user)",
+  "the changes foodctl sent, newest first (on a terminal the newest 20): id, time, intake, user, command, what changed, outcome, " +
+    "profile (when several) and reason (--user: for that user; --reason <text>: whose reason holds the text)",
   {
     globals: GLOBALS.journal,
     options: {
@@ -29,13 +30,14 @@ const list = verb(
       foodctl journal --batch results.jsonl
       foodctl journal --user 102 --since 2026-11-01
       foodctl journal --since yesterday --until yesterday --tz Asia/Tokyo
+      foodctl journal --reason TICKET-311
       foodctl journal --json | jq '.[0]'
     `,
     run: async (ctx, options) => (await import("./journal.js")).journalCommand(ctx, options),
   },
 );
 
-const show = verb("show", "one journal entry with its before → after", {
+const show = verb("show", "one journal entry: who acted (profile, token's subject and role, user) and why, its before → after", {
   globals: GLOBALS.journal,
   args: { id: arg("<id>", "a journal id (or its unique start)") },
   examples: `

@@ -7,7 +7,7 @@ import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
 import { readDateOption } from "../dateOption.js";
-import { journalStore } from "../journaled.js";
+import { checkedReason, journalStore } from "../journaled.js";
 import { batchEntries, lookupEntry } from "../../journal/entries.js";
 
 export interface JournalOptions {
@@ -25,7 +25,11 @@ export const TERMINAL_LIMIT = 20;
  * The filter a command line names. --since and --until are read on the clock of `zone` (UTC when
  * none is known) at the instant `now`: a day is that whole day there.
  */
-async function readFilter(options: JournalOptions & { user: string | undefined }, zone: string, now: number): Promise<JournalFilter> {
+async function readFilter(
+  options: JournalOptions & { user: string | undefined; reason: string | undefined },
+  zone: string,
+  now: number,
+): Promise<JournalFilter> {
   const user = options.user === undefined ? undefined : parsePositiveId(options.user);
   if (user === null) throw usageError(`--user must be a positive integer, got "${options.user}"`);
   const { instantOf } = await import("../../intake/dateInput.js");
@@ -38,13 +42,13 @@ async function readFilter(options: JournalOptions & { user: string | undefined }
     const at = (time: number) => formatInstant(new Date(time).toISOString(), zone);
     throw usageError(`--since (${at(since)}) is after --until (${at(until)})`);
   }
-  return { imageId: options.intake, userId: user, since, until, limit: options.limit };
+  return { imageId: options.intake, userId: user, since, until, limit: options.limit, reason: checkedReason(options.reason) };
 }
 
 export async function journalCommand(ctx: Context, options: JournalOptions): Promise<number> {
-  // The global --user (not FOODCTL_USER nor the profile's user): here it filters, nothing is sent.
+  // The global --user (not FOODCTL_USER nor the profile's user) and --reason: here they filter, nothing is sent.
   const zone = await ctx.timeZone();
-  const filter = await readFilter({ ...options, user: ctx.globals.user }, zone ?? "UTC", ctx.now());
+  const filter = await readFilter({ ...options, user: ctx.globals.user, reason: ctx.globals.reason }, zone ?? "UTC", ctx.now());
   const store = journalStore(ctx);
   // A person at a terminal sees the newest; a pipe and --json get every entry.
   const cut = filter.limit === undefined && !ctx.json && ctx.io.stdout.isTTY === true;

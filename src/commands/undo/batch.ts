@@ -42,7 +42,7 @@ export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
-  options: { dryRun: boolean; yes: boolean; results?: string | undefined },
+  options: { dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
 ): Promise<number> {
   const { ctx } = single;
   if (!options.dryRun && !options.yes) {
@@ -56,7 +56,10 @@ export async function undoBatch(
     if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
     return output;
   };
-  const { state, results } = await runUndoBatch(single, journal, targets, openOutput, ctx.signal);
+  const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
+    signal: ctx.signal,
+    concurrency: options.concurrency,
+  });
   if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
   return finish(ctx, state);
@@ -78,10 +81,10 @@ function finish(ctx: Context, state: BatchState): number {
       hint: `keep the results in a file (--results undo.jsonl); ${again}`,
     });
   if (state.stopped === "interrupted")
-    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undo in flight was finished and reported`, {
+    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undos in flight were finished and reported`, {
       hint: state.notDone > 0 ? again : undefined,
     });
-  const problems = state.refused + state.failed;
+  const problems = state.refused + state.failed + state.overwritten;
   if (problems === 0) {
     if (state.undone === 0 && state.alreadyUndone > 0 && state.dryRun === 0) ctx.info(`every entry was undone already: nothing was sent`);
     else if (state.dryRun > 0) ctx.info("dry run: nothing was sent");
@@ -91,13 +94,13 @@ function finish(ctx: Context, state: BatchState): number {
   const notDone = state.notDone > 0 ? `; stopped: ${entries(state.notDone)} not undone` : "";
   const hint = state.notDone > 0 ? `fix the cause, then ${again}` : first.hint;
   if (state.undone === 0 && state.alreadyUndone === 0 && !state.mixed) {
-    const prefix = problems === 1 ? "" : `all ${thousands(problems)} undos refused or failed: `;
+    const prefix = problems === 1 ? "" : `all ${thousands(problems)} undos refused, failed or overwritten: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notDone}`, { status: first.status, hint });
   }
   throw new CliError(
     "partial",
     EXIT.partial,
-    `${thousands(problems)} of ${entries(state.entries)} not undone (refused or failed)${notDone}`,
+    `${thousands(problems)} of ${entries(state.entries)} not undone (refused, failed or overwritten)${notDone}`,
     {
       hint,
     },

@@ -1,17 +1,28 @@
 /** `foodctl undo`: put an intake back as a journaled change found it. */
 import { GLOBALS } from "../globals.js";
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from "../args.js";
 import { arg, changeOptions, commandNoun, forceOption, option, parseResultsFile, verb, YES_OPTION } from "../spec.js";
 
 const undo = verb("undo", "put an intake back as a journaled change found it (refused, exit 7, if the intake changed since)", {
   globals: GLOBALS.change,
   args: { id: arg("[id]", "the journal id of the change to undo (see `foodctl journal`)") },
   options: {
-    last: option("--last", "undo the newest journal entry"),
-    batch: option("--batch <results>", "every applied line of one `intake apply` run (its results file or batch id), last line first"),
+    last: option("--last", "undo the newest journal entry made with the profile in use (its name and API URL)"),
+    batch: option(
+      "--batch <results>",
+      "every applied line of one `intake apply` run (its results file or batch id), last line first; different intakes at once",
+    ),
     results: option("--results <file>", "with --batch: also append each entry's result to this file, as JSON Lines", {
       parse: parseResultsFile,
     }),
-    force: forceOption("undo even when the intake changed since, or the entry's after state is unknown"),
+    concurrency: option(
+      "--concurrency <n>",
+      `with --batch: intakes undone at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); one intake's entries go last line first`,
+      { parse: parseConcurrency },
+    ),
+    force: forceOption(
+      "undo even when the intake changed since, another writer overwrote the entry's change, or its after state is unknown",
+    ),
     yes: YES_OPTION,
     ...changeOptions({ verify: "skip reading the intake again after the undo" }),
   },
@@ -20,6 +31,8 @@ const undo = verb("undo", "put an intake back as a journaled change found it (re
     foodctl undo mwthfvke01j6 --dry-run
     foodctl undo --batch results.jsonl --yes
     foodctl undo --batch results.jsonl --yes --json | jq .summary
+    foodctl undo --batch results.jsonl --yes --concurrency 8
+    foodctl undo --last --yes --reason "TICKET-311 customer asked to revert"
   `,
   run: async (ctx, options) => (await import("./undo.js")).undoCommand(ctx, options),
 });

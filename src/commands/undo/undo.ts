@@ -7,8 +7,9 @@
 import type { Context } from "../../context.js";
 import { cancelledError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
-import { undoQuery } from "../../journal/query.js";
+import { requestKind, undoQuery } from "../../journal/query.js";
 import { renderUndoPlan } from "../../output/undo.js";
+import { DEFAULT_CONCURRENCY, shellQuote } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
@@ -19,6 +20,7 @@ import {
   readForUndo,
   refuseChangedSince,
   refuseNotBack,
+  refuseOverwritten,
   refuseUnknownAfter,
   savedImagePath,
   sendUndo,
@@ -33,23 +35,26 @@ export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "veri
   force: boolean;
   yes: boolean;
   results?: string | undefined;
+  concurrency?: number | undefined;
 }
 
 export async function undoCommand(ctx: Context, options: UndoOptions): Promise<number> {
   if (options.results !== undefined && options.batch === undefined) throw usageError("--results goes with --batch");
+  if (options.concurrency !== undefined && options.batch === undefined) throw usageError("--concurrency goes with --batch");
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  // Undo stays within the profile in use (docs/journal.md, profiles): its name and API URL.
+  const profile = { name: ctx.settings().profile, apiUrl: ctx.apiUrl().href.replace(/\/$/, "") };
   const store = journalStore(ctx);
-  const journal = (await store.query(undoQuery(options))).entries;
-  const targets = undoTargets(journal, options);
+  const journal = (await store.query(undoQuery(options, profile))).entries;
+  const targets = undoTargets(journal, options, profile.name);
   requireAnswerable(ctx, options, "undo");
-  const apiUrl = ctx.apiUrl().href.replace(/\/$/, "");
-  const elsewhere = targets.find((entry) => entry.api_url !== apiUrl);
-  if (elsewhere)
-    throw usageError(`entry ${elsewhere.id} was sent to ${elsewhere.api_url}, not ${apiUrl}`, {
-      hint: "nothing was sent; run undo with that API URL (--api-url or --profile)",
-    });
+  refuseOtherProfiles(targets, profile);
+  // A company token cannot send the update an undo is (docs/api.md, users and tokens): refused before anything is read.
+  const client = await ctx.client();
+  if (!options.dryRun && targets.some((entry) => requestKind(entry) === "update")) client.refuseQuantityChangeByRole();
   const run: UndoRun = {
     ctx,
-    client: await ctx.client(),
+    client,
     journal: options.dryRun ? undefined : await openJournal(ctx, "undo"),
     store,
     force: options.force,
@@ -57,9 +62,23 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     curl: options.curl,
     verify: options.verify,
   };
-  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, options);
+  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, { ...options, concurrency });
   await undoOne(run, targets[0]!, !options.yes);
   return 0;
+}
+
+/** An entry made with another profile, or sent to another API, is refused (exit 2): undo acts with the profile that made it. */
+function refuseOtherProfiles(targets: readonly JournalEntry[], profile: { name: string; apiUrl: string }): void {
+  const other = targets.find((entry) => entry.profile !== profile.name);
+  if (other)
+    throw usageError(`entry ${other.id} was made with profile ${other.profile}, not ${profile.name}`, {
+      hint: `nothing was sent; undo it with that profile: foodctl --profile ${shellQuote(other.profile)} undo ${other.id}`,
+    });
+  const elsewhere = targets.find((entry) => entry.api_url !== profile.apiUrl);
+  if (elsewhere)
+    throw usageError(`entry ${elsewhere.id} was sent to ${elsewhere.api_url}, not ${profile.apiUrl}`, {
+      hint: "nothing was sent; run undo with that API URL (--api-url or --profile)",
+    });
 }
 
 async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise<void> {
@@ -67,6 +86,7 @@ async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise
   const action = planEntryUndo(entry);
   refuseUnknownAfter(run, entry);
   const ready = await readForUndo(run, entry, action);
+  refuseOverwritten(run, ready);
   refuseChangedSince(run, ready);
   if (ask && !run.dryRun) {
     // What will change, before the question: the values now and the ones undo puts back.

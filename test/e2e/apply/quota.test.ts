@@ -37,7 +37,8 @@ describe("auth status --check", () => {
   });
 
   it("says so for a token the window does not limit, and gives the quota under --json", async () => {
-    const manager = await status([], "dave");
+    // A manager's token acts for the user --user names (without one, --check asks nothing).
+    const manager = await status(["--user", "101"], "dave");
     expectExit(manager, 0);
     expect(manager.stdout).toMatch(/^calls left +not limited for this token/m);
     const json = await status(["--json"]);

@@ -28,9 +28,11 @@ describe("a company token and confirm/quantity", () => {
     expect(sandbox.handle.stats().total_requests - before).toBe(2);
   });
 
-  it("leaves a manager's token and a dry run alone", async () => {
+  it("leaves a manager's token alone; a dry run prints the request and ends as the real run would (exit 5)", async () => {
     expectExit(await sandbox.cli(["intake", "set-quantity", "1001", "320", "--user", "101"], { as: "dave" }), 0);
-    expectExit(await sandbox.cli(["intake", "set-quantity", "1001", "320", "--user", "101", "--dry-run"], { as: "acme" }), 0);
+    const dry = await sandbox.cliSendingNothing(["intake", "set-quantity", "1001", "320", "--user", "101", "--dry-run"], { as: "acme" });
+    expectErrorLine(dry, 5, /^error: dry run: the service would refuse this: a company token cannot change quantities/);
+    expect(dry.stdout).toContain('"quantity": 320');
   });
 });
 
