@@ -7,9 +7,10 @@
 import type { Intake } from "../records/intake.js";
 import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
-import { isLevel, LEVELS } from "./levels.js";
+import { isLevel } from "./levels.js";
 import { readGramsText } from "./quantity.js";
 import { validateUpdateShape } from "./update.js";
+import { LEVELS } from "../records/fields.js";
 
 /** The columns of an itemized intake's text, and of a recognition-only one's (its one row is `total`). */
 export const ITEM_COLUMNS = ["position", "quantity", "salt", "sugar", "oil", "measures"] as const;

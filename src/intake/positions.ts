@@ -1,12 +1,10 @@
+import { MANUAL_KEY, SEGMENT_KEY } from "../records/fields.js";
+
 /**
  * Food item positions: integers 1, 2, 3 … for segmentation intakes, "manual1", "manual2" …
  * for manual intakes. In request bodies both are object keys ("1", "manual2").
  */
 export type Position = number | string;
-
-/** A position key of each form (the update payload's schema keys its objects with these). */
-export const SEGMENT_KEY = /^[1-9][0-9]{0,8}$/;
-export const MANUAL_KEY = /^manual[1-9][0-9]{0,8}$/;
 
 export type PositionKind = "segmentation" | "manual";
 

@@ -3,9 +3,7 @@
  * number of grams; itemized intakes take a finite number of grams per item. Both lie between
  * MIN_QUANTITY_GRAMS and MAX_QUANTITY_GRAMS. The CLI and the sandbox check with these functions.
  */
-export const MAX_QUANTITY_GRAMS = 100_000;
-/** The smallest quantity either side accepts: 0.1 g (5e-324 is a number, not a portion). */
-export const MIN_QUANTITY_GRAMS = 0.1;
+import { MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "../records/fields.js";
 
 export type QuantityProblem = string | null;
 

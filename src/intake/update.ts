@@ -1,10 +1,10 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
 import * as validators from "../records/validators/update.js";
-import type { IntakeKind, RecordKind } from "./kinds.js";
-import { LEVELS, MEASURES } from "./levels.js";
+import type { RecordKind } from "./kinds.js";
 import { parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
+import { type IntakeKind, LEVELS, MEASURES } from "../records/fields.js";
 
 /**
  * The optional fields of the update operation (POST /v2/nutrition/confirm/quantity).

@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
-import {
-  checkItemQuantity,
-  checkRecognitionQuantity,
-  MAX_QUANTITY_GRAMS,
-  MIN_QUANTITY_GRAMS,
-  parseGrams,
-} from "../../src/intake/quantity.js";
+import { checkItemQuantity, checkRecognitionQuantity, parseGrams } from "../../src/intake/quantity.js";
+import { MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "../../src/records/fields.js";
 
 describe("checkRecognitionQuantity", () => {
   it.each([1, 320, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {

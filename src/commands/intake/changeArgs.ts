@@ -1,9 +1,10 @@
 /** Command-line forms of an update, checked before anything is read or sent (exit 2). */
 import { usageError } from "../../errors.js";
-import { isLevel, isMeasure, LEVELS, MEASURES } from "../../intake/levels.js";
+import { isLevel, isMeasure } from "../../intake/levels.js";
 import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { readGramsText } from "../../intake/quantity.js";
+import { LEVELS, MEASURES } from "../../records/fields.js";
 
 /** Checks each position as it comes: a food item position, not given before, of the same kind as the ones before it. */
 function positionChecker(imageId: number): (key: string) => void {

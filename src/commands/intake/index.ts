@@ -18,8 +18,8 @@
  * Adding an option: one entry in `options` (and the field in the command module's options).
  * Adding a verb: one `verb(name, description, {...})` and its name in the noun's `verbs` list.
  */
-import { LEVELS, MEASURES } from "../../intake/levels.js";
 import { arg, changeOptions, forceOption, group, option, verb } from "../spec.js";
+import { LEVELS, MEASURES } from "../../records/fields.js";
 
 const list = verb(
   "list",

@@ -1,10 +1,11 @@
 /** `intake show --image` and `--web`: the intake's picture drawn in the terminal, or opened in the browser. */
 import type { ApiClient } from "../../api/client.js";
-import { isLoopbackHost, TransportError } from "../../api/transport.js";
+import { TransportError } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, unavailableError } from "../../errors.js";
 import type { Intake } from "../../records/intake.js";
 import { cleanForTerminal } from "../../sanitize.js";
+import { isLoopbackHost } from "../../hosts.js";
 
 /** A photo to look at, not an upload: larger than a display image may be, bounded all the same. */
 export const MAX_SHOWN_IMAGE_BYTES = 8 * 1024 * 1024;

@@ -1,12 +1,12 @@
 /** Reading intakes: GET intake, the history list, recipe/ingredients and recipe/nutritionalInfo. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { routes } from "../../api/paths.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badQuery } from "../errors.js";
 import { itemId, itemNutritionRecord, itemRecipeRecord, totalNutrition, totalServingSize } from "../render.js";
 import { readBodyImageId, readHistoryDate, readImageIdParam, readJsonBody, readQuery } from "../request.js";
 import { withModelVersion } from "./misc.js";
+import { routes } from "../../records/routes.js";
 
 export function registerIntakeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = ctx.authenticate;

@@ -1,0 +1,11 @@
+/**
+ * Only these are this machine: `localhost`, 127.0.0.0/8 and ::1 (not `*.localhost`: a resolver may send those anywhere).
+ * The client's rule for plain http, and the sandbox's for where it listens.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === "localhost" || host === "[::1]" || host === "::1") return true;
+  // 127.d.d.d, each part one to three digits up to 255.
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return octets !== null && octets.slice(1).every((part) => Number(part) <= 255);
+}
