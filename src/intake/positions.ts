@@ -15,6 +15,14 @@ export function parsePositionKey(key: string): { key: string; kind: PositionKind
   return null;
 }
 
+/** The one wording of a key that is not a position, whichever form it came in (an argument, a JSON key, a CSV cell). */
+export const notAPosition = (key: string) => `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`;
+/** The one wording of an update whose positions are of both forms; the hint says why that cannot be. */
+export const MIXED_POSITIONS = {
+  message: (key: string) => `positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`,
+  hint: "an intake has one kind of position",
+};
+
 /** The body key of a position as it appears in an intake record. */
 export function positionKey(position: Position): string {
   return String(position);

@@ -1,7 +1,7 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
 import * as validators from "../records/validators/update.js";
 import type { RecordKind } from "./kinds.js";
-import { parsePositionKey, type PositionKind } from "./positions.js";
+import { MIXED_POSITIONS, notAPosition, parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
 import { type IntakeKind, LEVELS, MEASURES } from "../records/fields.js";
@@ -21,6 +21,7 @@ export interface UpdateProblem {
   field: string;
   rule: UpdateRule;
   message: string;
+  hint?: string;
 }
 
 export interface ShapeOptions {
@@ -63,10 +64,8 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     return { field, rule: "shape", message: `${name} applies only to itemized intakes, as an object keyed by position` };
   }
   if (key !== undefined && rule === "pattern") {
-    const message = parsePositionKey(key)
-      ? `positions mix segmentation and manual forms ("${key}")`
-      : `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`;
-    return { field, rule: "position", message };
+    if (!parsePositionKey(key)) return { field, rule: "position", message: notAPosition(key) };
+    return { field, rule: "position", message: MIXED_POSITIONS.message(key), hint: MIXED_POSITIONS.hint };
   }
   const where = key === undefined ? name : `${name} of position ${key}`;
   if (name === "quantity") {

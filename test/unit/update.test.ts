@@ -77,7 +77,7 @@ describe("validateUpdateShape", () => {
     [{ quantity: { 1: 100_001 } }, "quantity.1", "quantity of position 1 must be at most 100000 g, got 100001"],
     [{ quantity: { 1: "150" } }, "quantity.1", "quantity of position 1 must be a JSON number, not text: write 150"],
     [{ salt: { "01": "low" } }, "salt.01", '"01" is not a food item position (1, 2, … or manual1, manual2, …)'],
-    [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation and manual forms ("2")'],
+    [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "2"'],
     [{ measures: { 1: "us" } }, "measures.1", "measures of position 1 must be one of metric, imperial"],
     [{ sugar: 3 }, "sugar", "sugar must be one of none, low, medium, high"],
   ])("words the sandbox's refusal of %j at %s", (fields, field, message) => {
