@@ -1,7 +1,4 @@
-/**
- * Only these are this machine: `localhost`, 127.0.0.0/8 and ::1 (not `*.localhost`: a resolver may send those anywhere).
- * The client's rule for plain http, and the sandbox's for where it listens.
- */
+/** This machine for the client's plain http and the sandbox's address: `localhost`, 127.0.0.0/8, ::1 (not `*.localhost`: a resolver may send it anywhere). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === "localhost" || host === "[::1]" || host === "::1") return true;

@@ -1,8 +1,7 @@
 /**
- * `undo --batch`: the applied lines of one `intake apply` run, last line first, one after
- * another, each result handed to the caller's output as it comes. Ctrl-C or a closed stdout stops
- * it between entries; the same command run again finishes the rest: what the journal shows undone
- * (and the intake still shows) is "already undone" and nothing is sent for it.
+ * `undo --batch`: the applied lines of one `intake apply` run, last line first, one after another. Ctrl-C or a closed stdout
+ * stops it between entries; run again, it finishes the rest: what the journal shows undone (and the intake still shows) is
+ * "already undone" and nothing is sent for it.
  */
 import { CliError, toCliError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
