@@ -108,6 +108,12 @@ export function validateUpdateShape(
   return { shape, problems };
 }
 
+/** The shape of update fields that passed validateUpdateShape already: read, not checked again. */
+export function updateShape(fields: Record<string, unknown>): UpdateShape {
+  const values = Object.values(pickUpdateFields(fields));
+  return values.length === 0 ? "empty" : values.some(isPlainRecord) ? "itemized" : "recognition";
+}
+
 /**
  * Checks well-shaped update fields against the intake they target: the shape must fit the
  * intake's kind and every position must exist in it (docs/api.md, update rule 1: an unknown position changes nothing).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkUpdateAgainstIntake, pickUpdateFields, validateUpdateShape } from "../../src/intake/update.js";
+import { checkUpdateAgainstIntake, pickUpdateFields, updateShape, validateUpdateShape } from "../../src/intake/update.js";
 
 const cli = { strictMeasures: false };
 const sandbox = { strictMeasures: true };
@@ -138,5 +138,18 @@ describe("checkUpdateAgainstIntake", () => {
     expect(checkUpdateAgainstIntake({ quantity: { manual1: 60 }, sugar: { manual1: "low" } }, "itemized", "manual", ["manual1"])).toEqual(
       [],
     );
+  });
+});
+
+describe("updateShape (fields checked already: a batch line, set-quantity's arguments)", () => {
+  it.each([
+    [{}, "empty"],
+    [{ quantity: 320, salt: "low" }, "recognition"],
+    [{ quantity: { "1": 150 }, oil: { "1": "low" } }, "itemized"],
+    [{ measures: { manual1: "metric" } }, "itemized"],
+    [{ image_id: 1002, sugar: "none" }, "recognition"],
+  ])("reads %j as the shape the check gave it: %s", (fields, shape) => {
+    expect(updateShape(fields)).toBe(shape);
+    expect(validateUpdateShape(fields, { strictMeasures: false })).toEqual({ shape, problems: [] });
   });
 });

@@ -21,6 +21,7 @@ export async function setQuantityCommand(ctx: Context, options: SetQuantityOptio
     dryRun: options.dryRun,
     verify: options.verify,
     precheck: true,
+    checked: true,
     journal,
   });
   return reportChange(ctx, outcome, { strict: false, action: "quantity change" });
