@@ -15,6 +15,36 @@ const ONE_NOW = [
     message: "new Date() reads the wall clock: use new Date(clock.now()) with the run's clock (src/clock.ts alone reads it)",
   },
 ];
+/**
+ * Which folder of src/ may import which (docs: commands → change → journal, batch, api, output →
+ * intake → records): for each folder, the folders above it or beside it that it must not reach
+ * into. test/unit/layers.test.ts checks that lint says each of these.
+ */
+const notInto = (folders, why) => ({ regex: `^(\\.\\./)+(${folders.join("|")})/`, message: why });
+const LAYERS = {
+  // A command's folder reaches no other noun's: what two commands share is a use case, a presenter or a helper at commands/*.ts.
+  "src/commands/*/**": [
+    { regex: "^\\.\\./[^./][^/]*/", message: "a command folder imports no other: share through change/, output/ or commands/*.ts" },
+  ],
+  "src/change/**": [notInto(["commands"], "the use cases never import a command")],
+  "src/intake/**": [
+    notInto(["commands", "change", "journal", "batch", "output", "config", "api", "sandbox"], "the domain imports nothing above it"),
+  ],
+  "src/api/**": [
+    notInto(["output", "commands", "change", "journal", "batch", "sandbox"], "the client imports no printer and nothing above it"),
+  ],
+  "src/output/**": [notInto(["commands", "change"], "a printer imports no command and no use case")],
+  "src/{journal,batch}/**": [notInto(["commands", "change"], "the journal and the batch readers import no command and no use case")],
+  "src/sandbox/**": [
+    notInto(["api", "commands", "change", "output"], "the sandbox takes the contract from records/, never the client's code"),
+  ],
+  "src/records/**": [
+    notInto(
+      ["intake", "api", "commands", "change", "sandbox"],
+      "records/ is the contract: the rules, the client and the sandbox import it, not the other way",
+    ),
+  ],
+};
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", ".test-build/", ".bench/", "coverage/", "src/records/validators/"] },
@@ -82,4 +112,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...Object.entries(LAYERS).map(([files, patterns]) => ({ files: [files], rules: { "no-restricted-imports": ["error", { patterns }] } })),
 );

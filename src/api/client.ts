@@ -6,7 +6,6 @@
 import { systemClock, type Clock } from "../clock.js";
 import { failure, forbiddenError, type CliError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
-import { paths } from "./paths.js";
 import { QUOTA_HEADERS } from "./quota.js";
 import { cleanParsed, COMPANY_CANNOT_CHANGE, httpErrorFor, keepReadableIntakes } from "./answers.js";
 import type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
@@ -15,6 +14,7 @@ import type { IntakeResponse } from "../records/intake.js";
 import * as validators from "../records/validators/intake.js";
 import { Attempts } from "./retries.js";
 import { jsonRequestBody, TransportError, type Transport, type TransportResponse } from "./transport.js";
+import { paths } from "../records/routes.js";
 
 export type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 

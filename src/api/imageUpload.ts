@@ -1,12 +1,11 @@
+import { DISPLAY_IMAGE_FIELD } from "../records/fields.js";
+
 /** The display image as the API takes it: one multipart file field (docs/api.md, display image). */
 export interface ImageUpload {
   bytes: Buffer;
   filename: string;
   contentType: string;
 }
-
-/** The file field the API reads the display image from. */
-export const DISPLAY_IMAGE_FIELD = "image";
 
 /** The multipart body, with its length known (form-data would go chunked otherwise). */
 export async function encodeDisplayImage(image: ImageUpload): Promise<{ body: Buffer; contentType: string }> {

@@ -8,7 +8,8 @@ import type { Socket } from "node:net";
 import { HttpProxyAgent } from "http-proxy-agent";
 import { HttpsProxyAgent } from "https-proxy-agent";
 import { getProxyForUrl } from "proxy-from-env";
-import { isLoopbackHost, TransportError } from "./transport.js";
+import { TransportError } from "./transport.js";
+import { isLoopbackHost } from "../hosts.js";
 
 /** The variables docs/cli.md names: proxy-from-env is shown these and no others (not ALL_PROXY). */
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"];

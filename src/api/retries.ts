@@ -2,7 +2,8 @@
 import type { Clock } from "../clock.js";
 import { failure, interruptedError, unavailableError } from "../errors.js";
 import { parseRetryAfter, parseSeconds, statusText } from "./answers.js";
-import { isLoopbackHost, type TransportError, type TransportResponse } from "./transport.js";
+import { type TransportError, type TransportResponse } from "./transport.js";
+import { isLoopbackHost } from "../hosts.js";
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 const PROXY_HINT = "check HTTPS_PROXY, or name this host in NO_PROXY to go direct";

@@ -41,15 +41,6 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
 /** A JSON request body's bytes, as every request sends them (and a `--curl` line shows them). */
 export const jsonRequestBody = (body: unknown): Buffer => Buffer.from(JSON.stringify(body));
 
-/** Only these are this machine: `localhost`, 127.0.0.0/8 and ::1 (not `*.localhost`: a resolver may send those anywhere). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === "localhost" || host === "[::1]" || host === "::1") return true;
-  // 127.d.d.d, each part one to three digits up to 255.
-  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return octets !== null && octets.slice(1).every((part) => Number(part) <= 255);
-}
-
 /** True when the environment names a proxy: only then are proxy.ts and its packages loaded. */
 export function proxyVariableSet(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);

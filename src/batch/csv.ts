@@ -13,7 +13,7 @@
 import { editTextCells, intakeNamedBy, TOTAL_POSITION, UNSET } from "../intake/editText.js";
 import { parsePositiveId } from "../intake/ids.js";
 import { parsePositionKey, type PositionKind } from "../intake/positions.js";
-import { readGramsText } from "../intake/quantity.js";
+import { gramsValue } from "../intake/quantity.js";
 import { validateUpdateShape } from "../intake/update.js";
 import { finishInput, readLines, type BatchInput, type LineSink, type ReadOptions } from "./input.js";
 import { quoteValue } from "./problems.js";
@@ -142,15 +142,8 @@ function readValues(cell: (column: CsvColumn) => string, position: string | null
   for (const column of VALUE_COLUMNS) {
     const text = cell(column);
     if (text === "") continue;
-    let value: unknown = text;
-    if (column === "quantity") {
-      const read = readGramsText(text, position === null ? "quantity" : `quantity of position ${position}`, position === null);
-      if ("problem" in read) {
-        fail("quantity", read.problem);
-        continue;
-      }
-      value = read.grams;
-    }
+    // Text to a value only: the update's check below judges it, as it judges a JSON Lines body.
+    const value = column === "quantity" ? gramsValue(text) : text;
     fields[column] = position === null ? value : { [position]: value };
   }
   for (const problem of validateUpdateShape(fields, { strictMeasures: false }).problems)

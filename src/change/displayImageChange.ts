@@ -8,10 +8,10 @@ import type { ImageUpload } from "../api/imageUpload.js";
 import type { Intake } from "../records/intake.js";
 import { CliError, rejectedError } from "../errors.js";
 import { displayImageProblem } from "../intake/displayImageRule.js";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/limits.js";
 import type { ImageCopy } from "../journal/entry.js";
 import type { JournalRecorder } from "../journal/recorder.js";
 import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../records/fields.js";
 
 export type DisplayImageAction = { kind: "attach"; image: ImageUpload } | { kind: "remove" };
 

@@ -8,13 +8,21 @@ import type { Intake } from "../records/intake.js";
 import { rejectedError, usageError } from "../errors.js";
 import { intakePositions } from "../intake/items.js";
 import { readIntakeKind } from "../intake/kinds.js";
-import { checkUpdateAgainstIntake, validateUpdateShape } from "../intake/update.js";
+import { checkUpdateAgainstIntake, updateShape, validateUpdateShape, type UpdateShape } from "../intake/update.js";
 import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
 
-/** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. */
-export function precheckUpdate(intake: Intake, fields: Record<string, unknown>): void {
+/** Refuses (exit 2) update fields that no intake takes, whether they came from flags, a file or a journal entry: nothing is sent. */
+export function checkUpdateFields(imageId: number, fields: Record<string, unknown>): UpdateShape {
   const { shape, problems } = validateUpdateShape(fields, { strictMeasures: false });
-  if (problems.length) throw usageError(problems[0]!.message);
+  const problem = problems[0];
+  if (problem)
+    throw usageError(problem.message, { hint: problem.hint && `${problem.hint}; see them with \`foodctl intake show ${imageId}\`` });
+  return shape;
+}
+
+/** Refuses update fields that cannot apply to this intake (exit 7): nothing is sent. Fields `checked` already are not checked twice. */
+export function precheckUpdate(intake: Intake, fields: Record<string, unknown>, checked = false): void {
+  const shape = checked ? updateShape(fields) : checkUpdateFields(intake.image_id, fields);
   const kind = readIntakeKind(intake);
   const mismatches = checkUpdateAgainstIntake(fields, shape, kind, intakePositions(intake));
   if (mismatches.length)
@@ -39,7 +47,7 @@ export async function runIntakeUpdate(
   if (options.precheck) {
     before ??= (await client.getIntake(imageId)).data.intake_info;
     beforeSending?.(before);
-    precheckUpdate(before, fields);
+    precheckUpdate(before, fields, options.checked);
   }
   const body = { imageId, ...fields };
   const request = client.describeUpdate(body);

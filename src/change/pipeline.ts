@@ -19,6 +19,8 @@ export interface ChangeOptions {
   verify: boolean;
   /** Read the intake before sending, for the pre-checks. Single commands always do. */
   precheck: boolean;
+  /** The update fields passed checkUpdateFields already (a batch line as it was read, a command's arguments). */
+  checked?: boolean;
   /** The intake as already read by the caller, so it is not read twice. */
   before?: Intake | undefined;
   /** Where the change is recorded before it is sent; absent with --no-journal. */

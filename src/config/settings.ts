@@ -2,10 +2,10 @@
  * Settings resolved with the precedence of docs/cli.md: flag > environment > profile > default.
  * The token has no flag: FOODCTL_TOKEN > the profile's stored token.
  */
-import { isLoopbackHost } from "../api/transport.js";
 import { parsePositiveId } from "../intake/ids.js";
 import { usageError } from "../errors.js";
 import { DEFAULT_PROFILE, type ConfigData, type Profile } from "./store.js";
+import { isLoopbackHost } from "../hosts.js";
 
 export interface GlobalFlags {
   profile?: string | undefined;

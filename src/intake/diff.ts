@@ -1,8 +1,8 @@
 /** What a change did to an intake, item by item: pure, for printing and for batch results. */
 import type { Intake } from "../records/intake.js";
 import { readItems, readTotals, type ItemView } from "./items.js";
-import { MODIFIERS } from "./levels.js";
 import { isPlainRecord } from "./records.js";
+import { MODIFIERS } from "../records/fields.js";
 
 export type Pair<T> = { before: T; after: T };
 

@@ -8,7 +8,8 @@ import type { Intake } from "../records/intake.js";
 import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
 import { didYouMean } from "./closest.js";
-import { isLevel, LEVELS } from "./levels.js";
+import { isLevel } from "./levels.js";
+import { LEVELS } from "../records/fields.js";
 import { readGramsText } from "./quantity.js";
 import { validateUpdateShape } from "./update.js";
 

@@ -1,5 +1,4 @@
 export * from "./levels.js";
-export * from "./limits.js";
 export * from "./positions.js";
 export * from "./kinds.js";
 export * from "./quantity.js";

@@ -1,7 +1,6 @@
+import type { IntakeKind } from "../records/fields.js";
 import type { Position } from "./positions.js";
 
-export const INTAKE_KINDS = ["recognition", "segmentation", "manual"] as const;
-export type IntakeKind = (typeof INTAKE_KINDS)[number];
 /** What a record says of its kind: "unknown" when nothing in it tells (an intake not confirmed yet). */
 export type RecordKind = IntakeKind | "unknown";
 

@@ -76,11 +76,15 @@ export function buildModifierFields(
       "nothing was sent",
     );
   }
-  const targets = allItems ? itemPositions : positions;
+  return { fields: itemModifierFields(levels, allItems ? itemPositions : positions), problem: null };
+}
+
+/** The levels for each of these positions of an itemized intake. */
+export function itemModifierFields(levels: ModifierLevels, positions: readonly string[]): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const name of ITEM_FIELDS) {
     const level = levels[name];
-    if (level !== undefined) fields[name] = Object.fromEntries(targets.map((position) => [position, level]));
+    if (level !== undefined) fields[name] = Object.fromEntries(positions.map((position) => [position, level]));
   }
-  return { fields, problem: null };
+  return fields;
 }

@@ -3,9 +3,7 @@
  * number of grams; itemized intakes take a finite number of grams per item. Both lie between
  * MIN_QUANTITY_GRAMS and MAX_QUANTITY_GRAMS. The CLI and the sandbox check with these functions.
  */
-export const MAX_QUANTITY_GRAMS = 100_000;
-/** The smallest quantity either side accepts: 0.1 g (5e-324 is a number, not a portion). */
-export const MIN_QUANTITY_GRAMS = 0.1;
+import { MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "../records/fields.js";
 
 export type QuantityProblem = string | null;
 
@@ -64,10 +62,14 @@ export function quantityProblem(value: unknown, where: string, recognition: bool
   return problem === null ? null : `${where} ${problem}, got ${shown(value)}`;
 }
 
-/** Grams written as text (a CSV cell, a command-line value): the number, or the same message as above. */
+/** Grams written as text (a CSV cell, a command-line value) as the value the update's check judges: a number when it reads as one, else the text. */
+export function gramsValue(text: string): number | string {
+  return SIGNED_NUMBER.test(text) ? Number(text) : text;
+}
+
+/** Grams written as text: the number, or the same message as above. */
 export function readGramsText(text: string, where: string, recognition: boolean): { grams: number } | { problem: string } {
-  if (!SIGNED_NUMBER.test(text)) return { problem: quantityProblem(text, where, recognition)! };
-  const grams = Number(text);
+  const grams = gramsValue(text);
   const problem = quantityProblem(grams, where, recognition);
-  return problem === null ? { grams } : { problem };
+  return problem === null && typeof grams === "number" ? { grams } : { problem: problem! };
 }

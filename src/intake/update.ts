@@ -1,11 +1,11 @@
 import { checkRecord, type RecordProblem, type Validator } from "../records/check.js";
 import * as validators from "../records/validators/update.js";
-import type { IntakeKind, RecordKind } from "./kinds.js";
+import type { RecordKind } from "./kinds.js";
 import { didYouMean } from "./closest.js";
-import { LEVELS, MEASURES } from "./levels.js";
-import { parsePositionKey, type PositionKind } from "./positions.js";
+import { MIXED_POSITIONS, notAPosition, parsePositionKey, type PositionKind } from "./positions.js";
 import { quantityProblem } from "./quantity.js";
 import { isPlainRecord } from "./records.js";
+import { type IntakeKind, LEVELS, MEASURES } from "../records/fields.js";
 
 /**
  * The optional fields of the update operation (POST /v2/nutrition/confirm/quantity).
@@ -22,6 +22,7 @@ export interface UpdateProblem {
   field: string;
   rule: UpdateRule;
   message: string;
+  hint?: string;
 }
 
 export interface ShapeOptions {
@@ -67,10 +68,8 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     return { field, rule: "shape", message: `${name} applies only to itemized intakes, as an object keyed by position` };
   }
   if (key !== undefined && rule === "pattern") {
-    const message = parsePositionKey(key)
-      ? `positions mix segmentation and manual forms ("${key}")`
-      : `"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`;
-    return { field, rule: "position", message };
+    if (!parsePositionKey(key)) return { field, rule: "position", message: notAPosition(key) };
+    return { field, rule: "position", message: MIXED_POSITIONS.message(key), hint: MIXED_POSITIONS.hint };
   }
   const where = key === undefined ? name : `${name} of position ${key}`;
   if (name === "quantity") {
@@ -122,6 +121,12 @@ export function validateUpdateShape(
   const order = (problem: RecordProblem) => UPDATE_FIELDS.indexOf(problem.path[0] as (typeof UPDATE_FIELDS)[number]);
   const problems = checked.problems.sort((a, b) => order(a) - order(b)).map((problem) => updateProblem(problem, shape));
   return { shape, problems };
+}
+
+/** The shape of update fields that passed validateUpdateShape already: read, not checked again. */
+export function updateShape(fields: Record<string, unknown>): UpdateShape {
+  const values = Object.values(pickUpdateFields(fields));
+  return values.length === 0 ? "empty" : values.some(isPlainRecord) ? "itemized" : "recognition";
 }
 
 /**

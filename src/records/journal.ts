@@ -6,7 +6,7 @@
  * zod accepts as input), so a newer foodctl's records stay readable.
  */
 import * as z from "zod/mini";
-import { INTAKE_KINDS } from "../intake/kinds.js";
+import { INTAKE_KINDS } from "./fields.js";
 
 const text = z.nullable(z.string());
 

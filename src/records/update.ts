@@ -6,9 +6,7 @@
  * `validateUpdateShape` (src/intake/update.ts) words each problem and names the rule it breaks.
  */
 import * as z from "zod/mini";
-import { LEVELS, MEASURES } from "../intake/levels.js";
-import { MANUAL_KEY, SEGMENT_KEY } from "../intake/positions.js";
-import { MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "../intake/quantity.js";
+import { LEVELS, MEASURES, MANUAL_KEY, SEGMENT_KEY, MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "./fields.js";
 
 const inRange = [z.gte(MIN_QUANTITY_GRAMS), z.lte(MAX_QUANTITY_GRAMS)];
 const level = z.enum(LEVELS);

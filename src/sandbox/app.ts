@@ -6,8 +6,6 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from "fastify";
-import { API_PREFIX } from "../api/paths.js";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../intake/index.js";
 import { authenticate, requireRole, resolveTarget, type Access, type TokenBook } from "./access.js";
 import { createAccount, DEFAULT_CREDITS } from "./account.js";
 import type { SandboxContext, SandboxStats } from "./context.js";
@@ -23,6 +21,8 @@ import { registerIntakeRoutes } from "./routes/intakes.js";
 import { pathOf, registerMethodNotAllowed, registerSandboxRoutes } from "./routes/misc.js";
 import { registerUpdateRoutes } from "./routes/updates.js";
 import { calculateIntake, type SandboxState } from "./state.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../records/fields.js";
+import { API_PREFIX } from "../records/routes.js";
 
 /** How long a client may take, and how many may be connected at once (docs/sandbox.md, safety). */
 export interface SandboxLimits {

@@ -1,6 +1,6 @@
 /** Addresses the sandbox listens on and the URLs it gives out, never taken from a request's Host header. */
 import { isIPv6 } from "node:net";
-import { isLoopbackHost as isLoopbackUrlHost } from "../api/transport.js";
+import { isLoopbackHost as isLoopbackUrlHost } from "../hosts.js";
 
 export function isWildcardHost(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "";

@@ -1,9 +1,9 @@
+import type { Level, Modifier } from "../records/fields.js";
 /**
  * The sandbox's nutrition model (docs/api.md, the sandbox's nutrition model): an item is a set of base
  * components with fixed shares plus modifier components (salt, sugar, oil) whose weight is a
  * share of the serving size; nutrition is the sum of weight × per-100 g values. Pure.
  */
-import type { Level, Modifier } from "../intake/index.js";
 
 /**
  * The codes, labels and units of `totalNutrients`, as the public service writes them (docs/api.md,

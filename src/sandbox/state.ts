@@ -2,10 +2,10 @@
  * What the sandbox stores: intakes (with the inputs of the nutrition model and the results of
  * its last calculation) and images. Built from the seed, or read back from a state file.
  */
-import type { IntakeKind, Level, Measure, Modifier } from "../intake/index.js";
 import { newImageName, renderSeedImage, type StoredImage } from "./images.js";
 import { calculatePortion, zeroNutrients, type BaseComponent, type NutrientValues, type WeighedComponent } from "./nutrition.js";
 import { findDish, ingredientPer100g, INGREDIENTS, SEED_INTAKES, type Dish } from "./seed.js";
+import type { IntakeKind, Level, Measure, Modifier } from "../records/fields.js";
 
 export const OCCASIONS = ["breakfast", "lunch", "dinner", "snack", "other"] as const;
 export type Occasion = (typeof OCCASIONS)[number];

@@ -6,11 +6,12 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "n
 import { basename, dirname, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { writeFileAtomic } from "../files.js";
-import { IMAGE_TYPES, LEVELS, MEASURES } from "../intake/index.js";
+import { IMAGE_TYPES } from "../intake/index.js";
 import type { StoredImage } from "./images.js";
 import { NUTRIENT_CODES, zeroNutrients } from "./nutrition.js";
 import { ingredientPer100g, INGREDIENTS, SEED_USERS, type IngredientKey } from "./seed.js";
 import { calculateIntake, OCCASIONS, StateFileError, type SandboxState, type StoredIntake } from "./state.js";
+import { LEVELS, MEASURES } from "../records/fields.js";
 
 /**
  * The file a `--state` path names: through symbolic links its real path (a link that names no

@@ -9,15 +9,13 @@ import {
   isPlainRecord,
   isMeasure,
   planAllowsItemModifiers,
-  type Level,
-  type Measure,
-  type Plan,
   type UpdateRule,
   type UpdateShape,
 } from "../intake/index.js";
 import { SERVICE_CODES, type ServiceCode } from "./errors.js";
 import type { Dish } from "./seed.js";
 import { dishComponents, positionKeys, type StoredIntake, type StoredItem } from "./state.js";
+import type { Level, Measure, Plan } from "../records/fields.js";
 
 export interface PortionChange {
   quantity?: number;

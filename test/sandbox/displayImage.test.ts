@@ -1,9 +1,9 @@
 /** POST and DELETE /v2/intake/{image_id}/display_image against docs/api.md, display images. */
 import { describe, expect, it } from "vitest";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../../src/intake/index.js";
 import type { SandboxHandle } from "../../src/sandbox/server.js";
 import { fetchJson, withSandbox, ALL_TIME } from "../helpers/sandbox.js";
 import { GIF, getIntake, imageForm, JPEG, paddedTo, PNG, WEBP, type Json, codeFor } from "./fixtures.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../../src/records/fields.js";
 
 const sb = withSandbox({}, { perTest: true });
 

@@ -2,7 +2,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IntakeSchema } from "../../src/records/intake.js";
-import { LEVELS, type Level } from "../../src/intake/index.js";
 import {
   calculatePortion,
   MODIFIER_SHARES,
@@ -15,6 +14,7 @@ import { renderIntake } from "../../src/sandbox/render.js";
 import { DISHES, SEED_INTAKES, SEED_USERS } from "../../src/sandbox/seed.js";
 import { createSeedState, dishComponents } from "../../src/sandbox/state.js";
 import { parseState, serializeState } from "../../src/sandbox/stateFile.js";
+import { LEVELS, type Level } from "../../src/records/fields.js";
 
 const pancakes = dishComponents(DISHES.find((dish) => dish.id === 503)!);
 const portion = (

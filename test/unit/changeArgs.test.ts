@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Intake } from "../../src/records/intake.js";
-import { checkModifierFlags, checkPositionArgs, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkUpdateFields } from "../../src/change/intakeUpdate.js";
+import { checkModifierFlags, parseQuantityArgs, uniquePositions } from "../../src/commands/intake/changeArgs.js";
 import { closestValue } from "../../src/intake/closest.js";
 import { intakePositions } from "../../src/intake/items.js";
-import { buildModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
+import { buildModifierFields, itemModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";
 
 function refusal(run: () => unknown): CliError {
@@ -25,14 +26,28 @@ const levels = (values: Partial<Record<"salt" | "sugar" | "oil" | "measures", st
   ...values,
 });
 
-describe("parseQuantityArgs", () => {
+/** set-quantity's values as the command reads them: parsed into the update's fields, then the update's one check. */
+function readQuantity(values: string[], imageId = 1002) {
+  const fields = parseQuantityArgs(values);
+  checkUpdateFields(imageId, fields);
+  return fields;
+}
+
+/** set-modifiers' positions as the command reads them: each once, then judged as the fields they become. */
+function readPositions(positions: string[], imageId = 1002) {
+  uniquePositions(positions);
+  checkUpdateFields(imageId, itemModifierFields(levels({ salt: "low" }), positions));
+  return positions;
+}
+
+describe("parseQuantityArgs, then the update's check", () => {
   it("reads one whole number as the total of a recognition-only intake", () => {
-    expect(parseQuantityArgs(["320"], 1002)).toEqual({ form: "total", grams: 320 });
+    expect(readQuantity(["320"])).toEqual({ quantity: 320 });
   });
 
   it("reads <pos>=<grams> pairs, decimals allowed, as per-item quantities", () => {
-    expect(parseQuantityArgs(["1=150", "2=80.5"], 1002)).toEqual({ form: "items", quantities: { "1": 150, "2": 80.5 } });
-    expect(parseQuantityArgs(["manual2=40"], 1002)).toEqual({ form: "items", quantities: { manual2: 40 } });
+    expect(readQuantity(["1=150", "2=80.5"])).toEqual({ quantity: { "1": 150, "2": 80.5 } });
+    expect(readQuantity(["manual2=40"])).toEqual({ quantity: { manual2: 40 } });
   });
 
   it.each([
@@ -50,7 +65,7 @@ describe("parseQuantityArgs", () => {
     ["12.5", /whole number of grams/],
     ["100001", /at most 100000 g/],
   ])("refuses the total %j as a usage error", (text, message) => {
-    const error = refusal(() => parseQuantityArgs([text], 1002));
+    const error = refusal(() => readQuantity([text]));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -61,6 +76,8 @@ describe("parseQuantityArgs", () => {
     [["x=5"], /"x" is not a food item position/],
     [["0=5"], /"0" is not a food item position/],
     [["manual=5"], /"manual" is not a food item position/],
+    [["__proto__=5"], /^"__proto__" is not a food item position/],
+    [["1=5", "constructor=5"], /^"constructor" is not a food item position/],
     [["1=0"], /^quantity of position 1 must be more than 0 g, got 0$/],
     [["1=-3"], /^quantity of position 1 must be more than 0 g, got -3$/],
     [["1=80,5"], /^quantity of position 1: "80,5" is not a number of grams: write 80.5$/],
@@ -73,7 +90,7 @@ describe("parseQuantityArgs", () => {
     [["320", "10"], /one total quantity expected/],
     [[], /give a total/],
   ])("refuses %j as a usage error", (values, message) => {
-    const error = refusal(() => parseQuantityArgs(values, 1002));
+    const error = refusal(() => readQuantity(values));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -141,18 +158,19 @@ describe("closestValue", () => {
   });
 });
 
-describe("checkPositionArgs", () => {
+describe("set-modifiers' positions: each once, then the update's check", () => {
   it("returns well-formed positions in order", () => {
-    expect(checkPositionArgs(["2", "1"], 1002)).toEqual(["2", "1"]);
-    expect(checkPositionArgs(["manual1", "manual2"], 1002)).toEqual(["manual1", "manual2"]);
+    expect(readPositions(["2", "1"])).toEqual(["2", "1"]);
+    expect(readPositions(["manual1", "manual2"])).toEqual(["manual1", "manual2"]);
   });
 
   it.each([
     [["1", "1"], /position 1 is given twice/],
     [["first"], /"first" is not a food item position/],
+    [["__proto__"], /^"__proto__" is not a food item position/],
     [["1", "manual1"], /positions mix/],
   ])("refuses %j as a usage error", (positions, message) => {
-    const error = refusal(() => checkPositionArgs(positions, 1002));
+    const error = refusal(() => readPositions(positions));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toMatch(message);
   });
@@ -160,10 +178,7 @@ describe("checkPositionArgs", () => {
 
 describe("mixed positions", () => {
   it("hint at the intake's own id, never a placeholder", () => {
-    for (const error of [
-      refusal(() => checkPositionArgs(["1", "manual1"], 4003)),
-      refusal(() => parseQuantityArgs(["1=5", "manual1=5"], 4003)),
-    ]) {
+    for (const error of [refusal(() => readPositions(["1", "manual1"], 4003)), refusal(() => readQuantity(["1=5", "manual1=5"], 4003))]) {
       expect(error.hint).toBe("an intake has one kind of position; see them with `foodctl intake show 4003`");
     }
   });

@@ -1,13 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkUpdateFields } from "../../src/change/intakeUpdate.js";
 import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
-import {
-  checkItemQuantity,
-  checkRecognitionQuantity,
-  MAX_QUANTITY_GRAMS,
-  MIN_QUANTITY_GRAMS,
-  parseGrams,
-} from "../../src/intake/quantity.js";
+import { checkItemQuantity, checkRecognitionQuantity, parseGrams } from "../../src/intake/quantity.js";
+import { MAX_QUANTITY_GRAMS, MIN_QUANTITY_GRAMS } from "../../src/records/fields.js";
 
 describe("checkRecognitionQuantity", () => {
   it.each([1, 320, MAX_QUANTITY_GRAMS])("accepts %d", (value) => {
@@ -47,8 +43,8 @@ describe("the minimum quantity (issue 15: 5e-324 g was accepted and stored)", ()
   });
 
   it("the CLI refuses 1=0.05 with the same rule before sending anything", () => {
-    expect(() => parseQuantityArgs(["1=0.05"], 1002)).toThrow("quantity of position 1 must be at least 0.1 g");
-    expect(parseQuantityArgs(["1=0.1"], 1002)).toEqual({ form: "items", quantities: { "1": 0.1 } });
+    expect(() => checkUpdateFields(1002, parseQuantityArgs(["1=0.05"]))).toThrow("quantity of position 1 must be at least 0.1 g");
+    expect(checkUpdateFields(1002, parseQuantityArgs(["1=0.1"]))).toBe("itemized");
   });
 });
 

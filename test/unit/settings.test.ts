@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../src/errors.js";
-import { isLoopbackHost } from "../../src/api/transport.js";
 import { checkApiUrl, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveSettings } from "../../src/config/settings.js";
 import type { ConfigData } from "../../src/config/store.js";
 import { parseRetries } from "../../src/commands/spec.js";
+import { isLoopbackHost } from "../../src/hosts.js";
 
 const config: ConfigData = {
   profiles: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkUpdateAgainstIntake, pickUpdateFields, validateUpdateShape } from "../../src/intake/update.js";
+import { checkUpdateAgainstIntake, pickUpdateFields, updateShape, validateUpdateShape } from "../../src/intake/update.js";
 
 const cli = { strictMeasures: false };
 const sandbox = { strictMeasures: true };
@@ -77,7 +77,7 @@ describe("validateUpdateShape", () => {
     [{ quantity: { 1: 100_001 } }, "quantity.1", "quantity of position 1 must be at most 100000 g, got 100001"],
     [{ quantity: { 1: "150" } }, "quantity.1", "quantity of position 1 must be a JSON number, not text: write 150"],
     [{ salt: { "01": "low" } }, "salt.01", '"01" is not a food item position (1, 2, … or manual1, manual2, …)'],
-    [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation and manual forms ("2")'],
+    [{ quantity: { manual1: 5 }, salt: { 2: "low" } }, "salt.2", 'positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "2"'],
     [
       { measures: { 1: "us" } },
       "measures.1",
@@ -143,5 +143,18 @@ describe("checkUpdateAgainstIntake", () => {
     expect(checkUpdateAgainstIntake({ quantity: { manual1: 60 }, sugar: { manual1: "low" } }, "itemized", "manual", ["manual1"])).toEqual(
       [],
     );
+  });
+});
+
+describe("updateShape (fields checked already: a batch line, set-quantity's arguments)", () => {
+  it.each([
+    [{}, "empty"],
+    [{ quantity: 320, salt: "low" }, "recognition"],
+    [{ quantity: { "1": 150 }, oil: { "1": "low" } }, "itemized"],
+    [{ measures: { manual1: "metric" } }, "itemized"],
+    [{ image_id: 1002, sugar: "none" }, "recognition"],
+  ])("reads %j as the shape the check gave it: %s", (fields, shape) => {
+    expect(updateShape(fields)).toBe(shape);
+    expect(validateUpdateShape(fields, { strictMeasures: false })).toEqual({ shape, problems: [] });
   });
 });

@@ -1,8 +1,4 @@
-/**
- * A checked batch of changes, sent: refused first when the rate-limit window has too few calls
- * left (quota.ts); then each change takes the single-change path (run.ts), the whole batch held
- * while the window is spent, each result handed to the caller's output as it comes.
- */
+/** A checked batch, sent: refused first when the rate-limit window has too few calls left (quota.ts), then run (run.ts), held while the window is spent. */
 import type { ApiClient, ResponseInfo } from "../../api/client.js";
 import { readQuota } from "../../api/quota.js";
 import type { ChangeList } from "../../batch/changeList.js";

@@ -130,7 +130,7 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
   try {
     const before = carried && carried.userId === change.userId ? carried.after : undefined;
     // The batch's dry run, verify, batch id and journal; the read before is the pre-check's.
-    const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before, reason: change.reason };
+    const changeOptions = { ...options, precheck: options.verify && !options.dryRun, before, reason: change.reason, checked: true };
     outcome = await runIntakeUpdate(client, change.imageId, change.fields, changeOptions, () => {
       // Read before the update: a batch that stopped meanwhile sends no more updates.
       if (run.stopped !== null) throw new NotSent();

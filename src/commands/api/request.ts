@@ -3,7 +3,7 @@
  * headers), each problem a usage error (exit 2) before anything is sent. Pure: files and stdin
  * are read by the caller, through `readValue`.
  */
-import { API_PREFIX } from "../../api/paths.js";
+import { API_PREFIX } from "../../records/routes.js";
 import { usageError } from "../../errors.js";
 
 export type FieldValue = string | number | boolean | null;

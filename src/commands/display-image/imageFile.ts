@@ -7,7 +7,7 @@ import { notRegularFile } from "../../files.js";
 import { readAtMost } from "../../io.js";
 import { thousands } from "../../intake/amounts.js";
 import { IMAGE_EXTENSIONS, sniffImageType, type ImageType } from "../../intake/imageType.js";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../../intake/limits.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../../records/fields.js";
 
 export type ImageFile = ImageUpload & { contentType: ImageType };
 

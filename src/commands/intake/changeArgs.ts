@@ -1,59 +1,42 @@
 /** Command-line forms of an update, checked before anything is read or sent (exit 2). */
 import { usageError } from "../../errors.js";
 import { didYouMean } from "../../intake/closest.js";
-import { isLevel, isMeasure, LEVELS, MEASURES } from "../../intake/levels.js";
+import { isLevel, isMeasure } from "../../intake/levels.js";
+import { LEVELS, MEASURES } from "../../records/fields.js";
 import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
-import { readGramsText } from "../../intake/quantity.js";
+import { gramsValue } from "../../intake/quantity.js";
 
-/** Checks each position as it comes: a food item position, not given before, of the same kind as the ones before it. */
-function positionChecker(imageId: number): (key: string) => void {
-  const seen = new Set<string>();
-  const kinds = new Set<string>();
-  return (key) => {
-    const position = parsePositionKey(key);
-    if (!position) throw usageError(`"${key}" is not a food item position (1, 2, … or manual1, manual2, …)`);
-    if (seen.has(key)) throw usageError(`position ${key} is given twice`);
-    seen.add(key);
-    kinds.add(position.kind);
-    if (kinds.size > 1) {
-      const hint = `an intake has one kind of position; see them with \`foodctl intake show ${imageId}\``;
-      throw usageError(`positions mix segmentation (1, 2, …) and manual (manual1, …) forms: "${key}"`, { hint });
-    }
-  };
+/** Positions as given, each once: what they name and whether the intake has them is the update's check (checkUpdateFields). */
+export function uniquePositions(keys: readonly string[]): string[] {
+  const twice = keys.find((key, index) => keys.indexOf(key) !== index);
+  if (twice !== undefined) throw usageError(`position ${twice} is given twice`);
+  return [...keys];
 }
 
-export type QuantityArgs = { form: "total"; grams: number } | { form: "items"; quantities: Record<string, number> };
-
-/** `<grams>` (recognition-only total) or `<pos>=<grams>...` (itemized). */
-export function parseQuantityArgs(values: string[], imageId: number): QuantityArgs {
+/** `<grams>` (recognition-only total) or `<pos>=<grams>...` (itemized), read into the update's quantity: text to values only. */
+export function parseQuantityArgs(values: string[]): { quantity: unknown } {
   if (values.length === 0) throw usageError("give a total (e.g. 320) or quantities per position (e.g. 1=150 2=80.5)");
   const withPosition = values.filter((value) => value.includes("="));
   if (withPosition.length === 0) {
     if (values.length > 1)
       throw usageError(`one total quantity expected, got ${values.length} values; per-item quantities are written <pos>=<grams>`);
-    const text = values[0]!;
-    const read = readGramsText(text, "quantity", true);
-    if ("problem" in read) throw usageError(read.problem);
-    return { form: "total", grams: read.grams };
+    return { quantity: gramsValue(values[0]!) };
   }
   if (withPosition.length !== values.length) {
     const total = values.find((value) => !value.includes("="));
     throw usageError(`mixes a total with per-item quantities: "${total}"`, { hint: "write every quantity as <pos>=<grams>" });
   }
-  const quantities: Record<string, number> = {};
-  const checkPosition = positionChecker(imageId);
-  for (const value of values) {
+  const pairs = values.map((value) => {
     const [key = "", gramsText = "", ...rest] = value.split("=");
     if (rest.length) throw usageError(`"${value}" has more than one "="`);
     if (key === "") throw usageError(`"${value}" has no position before "="`);
     if (gramsText === "" && parsePositionKey(key)) throw usageError(`"${value}" has no grams after "="`);
-    checkPosition(key);
-    const read = readGramsText(gramsText, `quantity of position ${key}`, false);
-    if ("problem" in read) throw usageError(read.problem);
-    quantities[key] = read.grams;
-  }
-  return { form: "items", quantities };
+    return [key, gramsValue(gramsText)] as const;
+  });
+  uniquePositions(pairs.map(([key]) => key));
+  // fromEntries defines each key as its own, "__proto__" too, so the check sees every one.
+  return { quantity: Object.fromEntries(pairs) };
 }
 
 export type ModifierFlags = Partial<ModifierLevels>;
@@ -74,9 +57,4 @@ export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
     throw usageError("nothing to change: give at least one of --salt, --sugar, --oil, --measures");
   }
   return { salt: flags.salt, sugar: flags.sugar, oil: flags.oil, measures: flags.measures };
-}
-
-export function checkPositionArgs(positions: string[], imageId: number): string[] {
-  positions.forEach(positionChecker(imageId));
-  return positions;
 }

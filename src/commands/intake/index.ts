@@ -22,7 +22,7 @@
  */
 import { usageError } from "../../errors.js";
 import { GLOBALS } from "../globals.js";
-import { LEVELS, MEASURES } from "../../intake/levels.js";
+import { LEVELS, MEASURES } from "../../records/fields.js";
 import { LANGUAGE_CODES } from "../../records/languages.js";
 import { MAX_CONCURRENCY, parseConcurrency } from "../args.js";
 import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";

@@ -1,13 +1,13 @@
-import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import { checkUpdateFields, runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
-import { buildModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
+import { buildModifierFields, itemModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
-import { checkModifierFlags, checkPositionArgs, type ModifierFlags } from "./changeArgs.js";
+import { checkModifierFlags, uniquePositions, type ModifierFlags } from "./changeArgs.js";
 
 export interface SetModifiersOptions extends ChangeFlags {
   imageId: string;
@@ -19,7 +19,9 @@ export interface SetModifiersOptions extends ChangeFlags {
 export async function setModifiersCommand(ctx: Context, options: SetModifiersOptions): Promise<number> {
   const imageId = parseImageIdArg(options.imageId);
   const levels = checkModifierFlags(options.levels);
-  const positions = checkPositionArgs(options.positions, imageId);
+  const positions = uniquePositions(options.positions);
+  // Named positions are judged as the fields they become on an itemized intake, before anything is read.
+  if (positions.length) checkUpdateFields(imageId, itemModifierFields(levels, positions));
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
   const argumentProblem = modifierArgumentProblem(positions, allItems);

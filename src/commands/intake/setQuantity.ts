@@ -1,4 +1,4 @@
-import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import { checkUpdateFields, runIntakeUpdate } from "../../change/intakeUpdate.js";
 import type { Context } from "../../context.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
@@ -13,14 +13,15 @@ export interface SetQuantityOptions extends Pick<ChangeFlags, "dryRun" | "curl" 
 
 export async function setQuantityCommand(ctx: Context, options: SetQuantityOptions): Promise<number> {
   const imageId = parseImageIdArg(options.imageId);
-  const parsed = parseQuantityArgs(options.values, imageId);
-  const fields = parsed.form === "total" ? { quantity: parsed.grams } : { quantity: parsed.quantities };
+  const fields = parseQuantityArgs(options.values);
+  checkUpdateFields(imageId, fields);
   const client = await ctx.client();
   const journal = await openJournal(ctx, "intake set-quantity");
   const outcome = await runIntakeUpdate(client, imageId, fields, {
     dryRun: options.dryRun,
     verify: options.verify,
     precheck: true,
+    checked: true,
     journal,
   });
   return reportChange(ctx, outcome, { strict: false, action: "quantity change", curl: options.curl });

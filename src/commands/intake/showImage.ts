@@ -1,6 +1,6 @@
 /** `intake show --image` and `--web`: the intake's picture drawn in the terminal, or opened in the browser. */
 import type { ApiClient } from "../../api/client.js";
-import { isLoopbackHost, TransportError } from "../../api/transport.js";
+import { TransportError } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, unavailableError } from "../../errors.js";
 import { readImageHeader } from "../../intake/imageType.js";
@@ -16,6 +16,7 @@ import {
 } from "../../output/terminalImage.js";
 import type { Intake } from "../../records/intake.js";
 import { cleanForTerminal, quoted } from "../../sanitize.js";
+import { isLoopbackHost } from "../../hosts.js";
 import { imageAddressProblem } from "./imageAddress.js";
 import { decodePixels, imageSizeProblem, MAX_SHOWN_IMAGE_BYTES, resample, uprightSize } from "./imagePixels.js";
 

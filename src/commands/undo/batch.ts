@@ -1,8 +1,6 @@
 /**
- * `undo --batch <results file | batch id>`: the undos run in change/undo/batch.ts; here they are
- * printed as `intake apply` prints (../batchOutput.ts): a line per entry above the progress bar
- * on a terminal, tab-separated rows in a pipe, one JSON document with --json, JSON Lines in
- * --results; then the summary and the exit code.
+ * `undo --batch`, run by change/undo/batch.ts, printed as `intake apply` prints (../batchOutput.ts), but one JSON document
+ * with --json and tab-separated rows in a pipe; then the summary and the exit code.
  */
 import { runUndoBatch, type BatchState } from "../../change/undo/batch.js";
 import { planEntryUndo, savedImagePath, type UndoRun } from "../../change/undo/steps.js";

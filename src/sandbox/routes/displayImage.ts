@@ -4,15 +4,15 @@
  * answer; no nutrition is calculated and nothing but the display image changes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DISPLAY_IMAGE_FIELD } from "../../api/imageUpload.js";
-import { routes } from "../../api/paths.js";
-import { KIND_LABELS, MAX_DISPLAY_IMAGE_BYTES } from "../../intake/index.js";
+import { KIND_LABELS } from "../../intake/index.js";
 import { lookupIntake } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badRequest, conflict, tooLarge, unsupportedMedia } from "../errors.js";
 import { newImageName, readImage } from "../images.js";
 import { readImageIdParam, readQuery } from "../request.js";
 import type { StoredIntake } from "../state.js";
+import { DISPLAY_IMAGE_FIELD, MAX_DISPLAY_IMAGE_BYTES } from "../../records/fields.js";
+import { routes } from "../../records/routes.js";
 
 interface Upload {
   bytes: Buffer | null;

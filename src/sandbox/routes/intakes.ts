@@ -1,6 +1,5 @@
 /** Reading intakes: GET intake, the history list, recipe/ingredients, recipe/nutritionalInfo and the languages. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { routes } from "../../api/paths.js";
 import { isPlainRecord } from "../../intake/index.js";
 import { LANGUAGES, LANGUAGES_ROUTE, type LanguageCode } from "../../records/languages.js";
 import { lookupIntake } from "../access.js";
@@ -12,6 +11,7 @@ import { readBodyImageId, readHistoryDate, readImageIdParam, readJsonBody, readQ
 import { dishName, findDish } from "../seed.js";
 import { dishComponents, type StoredIntake } from "../state.js";
 import { withModelVersion } from "./misc.js";
+import { routes } from "../../records/routes.js";
 
 /**
  * The period's total intake of the main nutrients beside the history list (docs/api.md, the

@@ -1,9 +1,9 @@
 /** What every sandbox answers besides the API routes: 405s, the images, the request counters, 404s. */
 import type { FastifyInstance } from "fastify";
-import { routes } from "../../api/paths.js";
 import { LANGUAGES_ROUTE } from "../../records/languages.js";
 import type { SandboxContext } from "../context.js";
 import { ApiError, errorBody, notFound, SERVICE_CODES } from "../errors.js";
+import { routes } from "../../records/routes.js";
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 

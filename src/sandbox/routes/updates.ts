@@ -4,8 +4,7 @@
  * between, so concurrent requests never see or leave a half-applied intake.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { routes } from "../../api/paths.js";
-import { parsePositionKey, pickUpdateFields, validateUpdateShape, UPDATE_FIELDS, type Plan } from "../../intake/index.js";
+import { parsePositionKey, pickUpdateFields, validateUpdateShape, UPDATE_FIELDS } from "../../intake/index.js";
 import { lookupIntake, type RouteRoles } from "../access.js";
 import type { SandboxContext } from "../context.js";
 import { badRequest, SERVICE_CODES } from "../errors.js";
@@ -13,6 +12,8 @@ import { describeValue, readBodyImageId, readJsonBody, readQuery } from "../requ
 import { findDish, type Dish } from "../seed.js";
 import { applyDishConfirmation, applyUpdate, planDishConfirmation, planUpdate, RULE_CODES, type UpdatePlan } from "../update.js";
 import { withModelVersion } from "./misc.js";
+import type { Plan } from "../../records/fields.js";
+import { routes } from "../../records/routes.js";
 
 const MAX_CONFIRMED = 100;
 

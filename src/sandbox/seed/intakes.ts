@@ -1,5 +1,5 @@
+import type { Level, Measure } from "../../records/fields.js";
 /** The intakes every sandbox starts with, per seeded user; ids are fixed for tests and docs. */
-import type { Level, Measure } from "../../intake/index.js";
 
 /** A picture drawn at start-up (PNG: a plate on a table) or the embedded sample photo (JPEG). */
 export type SeedImage = { format: "png"; width: number; height: number; table: string; plate: string; food: string } | { format: "jpeg" };

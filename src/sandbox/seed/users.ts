@@ -1,5 +1,5 @@
+import type { Plan } from "../../records/fields.js";
 /** The sandbox's accounts: fixed ids and names that tests, docs and `--user` completion use. */
-import type { Plan } from "../../intake/index.js";
 import type { LanguageCode } from "../../records/languages.js";
 
 export type Role = "APIUser" | "APIUserManager" | "APICompany";

@@ -5,9 +5,9 @@
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../../../src/intake/limits.js";
 import { png } from "../../fixtures/images.js";
 import { expectExit, GET_INTAKE, POST_DISPLAY_IMAGE, startTestSandbox, type RunOptions, type TestSandbox } from "./harness.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../../../src/records/fields.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

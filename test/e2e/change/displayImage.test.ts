@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_DISPLAY_IMAGE_BYTES } from "../../../src/intake/limits.js";
 import { baseEnv, cliBin, collect, tempConfigHome } from "../../helpers/cli.js";
 import type { IntakeRecord } from "../../../src/sandbox/render.js";
 import { gif, png } from "../../fixtures/images.js";
@@ -15,6 +14,7 @@ import {
   startTestSandbox,
   type TestSandbox,
 } from "./harness.js";
+import { MAX_DISPLAY_IMAGE_BYTES } from "../../../src/records/fields.js";
 
 let sandbox: TestSandbox;
 /** The intakes as seeded, before any test of this file changed them. */
