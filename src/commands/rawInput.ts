@@ -1,5 +1,4 @@
 /** A verb's command line as commander hands it over, read as the verb declares it (spec.ts). */
-import type { Args, Options } from "./spec.js";
 
 /** What the command line gave a verb, as commander hands it over. */
 export class RawInput {
@@ -48,7 +47,7 @@ export class RawInput {
   }
 
   /** Each declared argument and option, read as its notation says (`ArgValue`, `OptionValue`). */
-  read(args: Args, options: Options): Record<string, unknown> {
+  read(args: Record<string, { name: string }>, options: Record<string, { flags: string; repeat?: true }>): Record<string, unknown> {
     const read: Record<string, unknown> = {};
     Object.entries(args).forEach(([key, { name }], index) => {
       read[key] = name.includes("...") ? this.list(index) : name.startsWith("[") ? this.list(index)[0] : this.arg(index);

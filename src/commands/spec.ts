@@ -233,6 +233,18 @@ export function parseResultsFile(path: string): string {
 }
 
 /** The one spelling of the confirmation skip, for every verb that asks: `yes: YES_OPTION`. */
+/** How many intakes a batch (`intake apply`, `undo --batch`) changes at once, unless --concurrency says. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+
+/** --concurrency, read where the option is declared: a whole number from 1 to 64 (exit 2 otherwise). */
+export function parseConcurrency(text: string): number {
+  const concurrency = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
+    throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
+  return concurrency;
+}
+
 export const YES_OPTION = option("-y, --yes", "do not ask (required when not on a terminal)");
 
 /** `--retries <n>`: 0 to 10 extra attempts. */

@@ -59,19 +59,19 @@ describe("normalizeBasePath", () => {
 describe("the window in plain words", () => {
   // Saturday 28 November 2026, 10:30 UTC.
   const NOW = Date.parse("2026-11-28T10:30:00Z");
-  const words = async (options: Record<string, string>, zone: string | null) => {
+  const words = async (options: { from?: string; to?: string; days?: number }, zone: string | null) => {
     const { describeWindow, historyWindowFrom } = await import("../../src/commands/intake/list.js");
     return describeWindow(await historyWindowFrom(options, NOW, zone));
   };
 
   it.each([
     [{}, "Asia/Tokyo", "the last 7 days (Asia/Tokyo)"],
-    [{ days: "1" }, "Europe/Berlin", "the last day (Europe/Berlin)"],
+    [{ days: 1 }, "Europe/Berlin", "the last day (Europe/Berlin)"],
     [{ from: "2026-11-03", to: "2026-11-08" }, "Europe/Berlin", "Tue 3 Nov – Sun 8 Nov 2026 (Europe/Berlin)"],
     [{ from: "yesterday", to: "yesterday" }, "Asia/Kathmandu", "Fri 27 Nov 2026 (Asia/Kathmandu)"],
     [{ from: "2025-12-30", to: "2026-01-02" }, "UTC", "Tue 30 Dec 2025 – Fri 2 Jan 2026 (UTC)"],
     [{ from: "monday" }, "America/New_York", "Mon 23 Nov 2026 – now (America/New_York)"],
-    [{ days: "30" }, null, "the last 30 days, times in UTC (the user's zone is not known: --tz names it)"],
+    [{ days: 30 }, null, "the last 30 days, times in UTC (the user's zone is not known: --tz names it)"],
   ])("%j in %s: %s", async (options, zone, expected) => {
     expect(await words(options, zone)).toBe(expected);
   });

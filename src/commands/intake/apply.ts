@@ -13,12 +13,12 @@ import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import { renderSummary } from "../../output/batch.js";
-import { DEFAULT_CONCURRENCY, shellQuote } from "../args.js";
+import { shellQuote } from "../args.js";
 import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
 import { withCurlLines } from "../curl.js";
 import { openJournal } from "../journaled.js";
 import { wouldBeRefused } from "../reportChange.js";
-import type { ChangeFlags } from "../spec.js";
+import { DEFAULT_CONCURRENCY, type ChangeFlags } from "../spec.js";
 
 /** What `intake apply` runs with, flags read. */
 export interface ApplyOptions extends Omit<BatchOptions, "done"> {

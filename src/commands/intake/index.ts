@@ -24,8 +24,7 @@ import { usageError } from "../../errors.js";
 import { GLOBALS } from "../globals.js";
 import { LEVELS, MEASURES } from "../../records/fields.js";
 import { LANGUAGE_CODES } from "../../records/languages.js";
-import { MAX_CONCURRENCY, parseConcurrency } from "../args.js";
-import { arg, changeOptions, forceOption, group, option, parseResultsFile, verb } from "../spec.js";
+import { arg, changeOptions, forceOption, group, MAX_CONCURRENCY, option, parseConcurrency, parseResultsFile, verb } from "../spec.js";
 
 /** What a window longer than a year needs (intake/dates.ts, MAX_WINDOW_DAYS). */
 const LONG_WINDOWS = "windows over 366 days need both --from and --to";

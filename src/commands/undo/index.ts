@@ -1,7 +1,18 @@
 /** `foodctl undo`: put an intake back as a journaled change found it. */
 import { GLOBALS } from "../globals.js";
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from "../args.js";
-import { arg, changeOptions, commandNoun, forceOption, option, parseResultsFile, verb, YES_OPTION } from "../spec.js";
+import {
+  arg,
+  changeOptions,
+  commandNoun,
+  DEFAULT_CONCURRENCY,
+  forceOption,
+  MAX_CONCURRENCY,
+  option,
+  parseConcurrency,
+  parseResultsFile,
+  verb,
+  YES_OPTION,
+} from "../spec.js";
 
 const undo = verb("undo", "put an intake back as a journaled change found it (refused, exit 7, if the intake changed since)", {
   globals: GLOBALS.change,

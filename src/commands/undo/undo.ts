@@ -9,11 +9,11 @@ import { cancelledError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { requestKind, undoQuery } from "../../journal/query.js";
 import { renderUndoPlan } from "../../output/undo.js";
-import { DEFAULT_CONCURRENCY, shellQuote } from "../args.js";
+import { shellQuote } from "../args.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
-import type { ChangeFlags } from "../spec.js";
+import { DEFAULT_CONCURRENCY, type ChangeFlags } from "../spec.js";
 import {
   planEntryUndo,
   plannedChanges,
