@@ -102,6 +102,9 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     ],
     rows,
     alignRight: [2, 3],
+    // The id is what `journal show` and `undo` take, and the time says when: neither is cut; what changed gives way first.
+    whole: [0, 1],
+    flexible: [5],
     color,
   });
 }

@@ -17,6 +17,8 @@ export interface TableOptions {
   alignRight?: number[];
   /** Columns of free text that give way first when the table is too wide (foods, URLs, tokens). */
   flexible?: number[];
+  /** Columns never cut, whatever the width (an id a user copies into the next command). */
+  whole?: number[];
   color: boolean;
 }
 
@@ -161,13 +163,16 @@ export function fitColumnWidths(
   rows: Cell[][],
   columns: number | undefined,
   flexible: number[] = [],
+  whole: number[] = [],
 ): number[] | undefined {
   if (!columns || columns <= 0) return undefined;
   const widths = naturalWidths(head, rows);
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
   if (excess <= 0) return undefined;
   const floors = head.map((title, index) =>
-    Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
+    whole.includes(index)
+      ? (widths[index] ?? 0)
+      : Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
   );
   const left = narrow(widths, floors, flexible, excess);
   narrow(
@@ -196,7 +201,7 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   // Required here, not imported: only a terminal gets a drawn table (a pipe gets tab-separated text).
   const Table = require("cli-table3") as typeof import("cli-table3");
   const rows = options.rows.map((row) => row.map((cell) => printedCell(oneLine(cellText(cell)))));
-  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible);
+  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible, options.whole);
   const table = new Table({
     head: options.head,
     chars: { ...NO_BORDER, ...NO_SIDES, mid: "─", "mid-mid": "─".repeat(COLUMN_GAP), middle: " ".repeat(COLUMN_GAP) },

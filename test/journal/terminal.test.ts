@@ -12,8 +12,8 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
-/** foodctl in process as alice, its stdout a terminal 100 columns wide. */
-async function onTerminal(args: string[]) {
+/** foodctl in process as alice, its stdout a terminal 100 columns wide (or as given). */
+async function onTerminal(args: string[], columns = 100) {
   const env = {
     FOODCTL_API_URL: sandbox.handle.url,
     FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"),
@@ -21,7 +21,7 @@ async function onTerminal(args: string[]) {
     XDG_STATE_HOME: sandbox.home,
     NO_COLOR: "1",
   };
-  const buffers = bufferIO({ env, tty: true, columns: 100 });
+  const buffers = bufferIO({ env, tty: true, columns });
   const code = await run(args, { io: buffers.io, signal: new AbortController().signal });
   return { code, stdout: buffers.stdout(), stderr: buffers.stderr() };
 }
@@ -117,5 +117,23 @@ describe("foodctl journal's profile and reason columns on a terminal", () => {
     expect(tableRows(two.stdout)[0]).toMatch(/ erin +TICKET-9$/);
     // One profile listed again (--reason filters to erin's entry): no profile column.
     expect(header((await onTerminal(["journal", "--reason", "ticket-9"])).stdout)).not.toContain("profile");
+  });
+});
+
+describe("foodctl journal at 80 columns", () => {
+  it("never cuts an entry's id or time, which `journal show` and `undo` take: what changed and the reason give way, within 80 columns", async () => {
+    const reason = "TICKET-311 the customer's breakfast portions, corrected after a call";
+    expect(
+      (await sandbox.cli(["intake", "set-modifiers", "1002", "1", "2", "3", "--salt", "high", "--sugar", "low", "--reason", reason])).code,
+    ).toBe(0);
+    const listed = await onTerminal(["journal"], 80);
+    const rows = tableRows(listed.stdout);
+    expect(rows).toHaveLength(1);
+    const id = JSON.parse((await sandbox.cli(["journal", "--json"])).stdout)[0].id as string;
+    expect(rows[0]!.startsWith(`${id}  `)).toBe(true);
+    expect(rows[0]).toMatch(/^[0-9a-z]{12} {2}\d\d-\d\d \d\d:\d\d /);
+    expect(listed.stdout.split("\n").every((line) => line.length <= 80)).toBe(true);
+    const shown = await onTerminal(["journal", "show", rows[0]!.slice(0, 12)], 80);
+    expect(shown.code).toBe(0);
   });
 });
