@@ -24,9 +24,14 @@ export const usedGlobals = new WeakMap<Command, readonly string[]>();
 
 /** Words of `text` in lines of at most `width`; a word longer than that stands alone. */
 export function wrapText(text: string, width: number, indent = ""): string[] {
+  return wrapWords(text.split(/\s+/).filter(Boolean), width, indent);
+}
+
+/** Words laid into lines of at most `width` (a longer word stands alone on its line), continued lines indented. */
+function wrapWords(words: readonly string[], width: number, indent: string): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of words) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = indent + word;
@@ -52,8 +57,9 @@ export function exampleLines(example: string, width: number): string[] {
   if (example.startsWith("# ")) return commentLines(example.slice(2));
   const comment = /\s{2,}# (.*)$/.exec(example);
   if (comment) return [...commentLines(comment[1]!), ...exampleLines(example.slice(0, comment.index), width)];
-  // Two columns of indent and two for " \\" at the end of each continued line.
-  const lines = wrapText(example, width - 4, "    ");
+  // Two columns of indent and two for " \\" at the end of each continued line; broken only between
+  // shell words, never inside a quoted one (pasted, a break there would land in the value).
+  const lines = wrapWords(example.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? [], width - 4, "    ");
   return lines.map((text, index) => `  ${text}${index < lines.length - 1 ? " \\" : ""}`);
 }
 

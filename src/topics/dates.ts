@@ -27,9 +27,10 @@ An ISO 8601 time with an offset (Z, +09:00, -05:00): that instant, shown in the 
         },
         { term: "today, yesterday", description: "Those calendar days in the user's zone." },
         { term: "monday … sunday", description: "The latest such day, today included." },
-        { term: "last week", description: "The day seven days ago." },
+        { term: "last week, this week, last month", description: "Calendar weeks, Monday to Sunday, and calendar months." },
         { term: "3 days ago, 2 weeks ago", description: "That calendar day, counted back from today." },
-        { term: "30m, 12h, 3d, 2w", description: "A length back from now, where a length fits (intake list --from)." },
+        { term: "yesterday 18:00", description: "A day in words and a time: that time on the user's clock." },
+        { term: "now, 30m, 12h, 3d, 2w, 3 hours ago", description: "Exactly then: now, or a length back from now." },
       ],
     },
     {
@@ -46,8 +47,10 @@ at 00:00 of that day.
       heading: "Refused",
       paragraphs: [
         para(`
-Slash dates (03/11/2026, 3/11) and other forms that read two ways are refused (exit 2, nothing
-sent), and the message names the readings: \`2026-11-03 or 2026-03-11?\`. Write YYYY-MM-DD.
+Slash dates (03/11/2026, 3/11) and other forms that read two ways (3.11.26, 11-03-2026,
+last monday) are refused (exit 2, nothing sent), and the message names the readings:
+\`2026-11-03 or 2026-03-11?\`. Forms with one reading but not in the grammar (25/11/2026,
+3 Nov) are refused with it (\`write 2026-11-25\`). Write YYYY-MM-DD.
 `),
       ],
     },

@@ -38,3 +38,16 @@ describe("help examples", () => {
     expect(printed).toEqual(["  foodctl intake apply fixes.jsonl --skip-applied \\", "      results.jsonl --results results.jsonl"]);
   });
 });
+
+describe("a wrapped help example", () => {
+  it("breaks only between shell words, never inside a quoted one, so it pastes as it reads", async () => {
+    const { exampleLines } = await import("../../src/help.js");
+    const example = `foodctl api history/getIntakesList -X GET -f date_from='2026/11/01, 00:00:00' -f date_to="2026/11/30, 23:59:59"`;
+    const lines = exampleLines(example, 60);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join("\n")).toContain("date_from='2026/11/01, 00:00:00'");
+    expect(lines.join("\n")).toContain('date_to="2026/11/30, 23:59:59"');
+    // Read back as a shell reads a continued line: the example again, word for word.
+    expect(lines.map((line) => line.trim().replace(/ \\$/, "")).join(" ")).toBe(example);
+  });
+});
