@@ -144,5 +144,7 @@ export class Attempts {
 function startSandboxHint(url: URL): string {
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const host = url.hostname === "127.0.0.1" || url.hostname === "localhost" ? "" : ` --host ${url.hostname.replace(/^\[|\]$/g, "")}`;
-  return `start a sandbox there: eval "$(foodctl sandbox --detach --port ${port}${host})"`;
+  const start = `start a sandbox there: eval "$(foodctl sandbox --detach --port ${port}${host})"`;
+  // A sandbox speaks plain http: an https URL would still not reach it.
+  return url.protocol === "https:" ? `${start}, then use http://${url.host} (a sandbox speaks http only)` : start;
 }

@@ -69,7 +69,10 @@ export function renderProblems(problems: readonly BatchProblem[], total: number,
   // The same problem on many lines (a file that is not results at all) is one line with where else it is.
   const alike = new Map<string, number[]>();
   for (const problem of problems) {
-    const text = `${problem.field !== null ? `${problem.field}: ` : ""}${problem.message}`;
+    // A message that already starts with its field ("quantity: …") is not prefixed twice.
+    const named =
+      problem.field === null || problem.message.startsWith(`${problem.field}: `) || problem.message.startsWith(`${problem.field} `);
+    const text = `${named ? "" : `${problem.field}: `}${problem.message}`;
     alike.set(text, [...(alike.get(text) ?? []), problem.line]);
   }
   const lines = [...alike].map(([text, at]) => {

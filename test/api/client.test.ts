@@ -369,6 +369,11 @@ describe("retries", () => {
       ["http://127.0.0.1:45461", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 45461)"'],
       ["http://localhost:8787", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 8787)"'],
       ["http://[::1]:8788", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 8788 --host ::1)"'],
+      // A sandbox speaks http only: an https URL to it would fail again, on TLS.
+      [
+        "https://localhost:38998",
+        'start a sandbox there: eval "$(foodctl sandbox --detach --port 38998)", then use http://localhost:38998 (a sandbox speaks http only)',
+      ],
       [ORIGIN, undefined],
     ] as const) {
       const { client, api } = makeClient({ baseUrl: new URL(origin), retries: 0 });

@@ -28,6 +28,10 @@ describe("apiPath", () => {
     "v2/",
     "intake/1 2",
     "intake/1#x",
+    "../../etc",
+    "intake/../../admin",
+    "intake/%2e%2e/x",
+    "./intake/1",
   ])("refuses %j (exit 2)", (text) => {
     let caught: unknown;
     try {

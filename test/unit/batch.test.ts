@@ -335,6 +335,16 @@ describe("readCsv", () => {
     expect(JSON.parse(json).problem.message).toBe("not valid JSON (\u009b\u202e)");
   });
 
+  it("names a problem's field once, also when its message starts with it", () => {
+    const shown = renderProblems(
+      [{ line: 1, field: "quantity", message: 'quantity: "150g" is not a number of grams: write 150' }],
+      1,
+      "f.jsonl",
+      false,
+    );
+    expect(shown).toBe('f.jsonl:1: quantity: "150g" is not a number of grams: write 150\n');
+  });
+
   it("reports every bad row, not just the first", async () => {
     const input = await readCsv(chunksOf(csv("1002,,1,0,,,,", "1002,,2,50,,,,", "1001,,,5,hot,,,", "x,,1,5,,,,")));
     expect(input.problems.map((problem) => [problem.line, problem.field])).toEqual([

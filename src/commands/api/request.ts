@@ -63,6 +63,14 @@ export function apiPath(text: string, base: URL): string {
   path = path.replace(/^\/+/, "");
   if (path === "" || path.startsWith("?")) throw usageError(`"${text}" names no endpoint: give a path such as intake/1002`);
   if (/[\s#]/.test(path)) throw usageError(`"${text}" is not a path: it holds a space, a line break or a #`);
+  // Dot segments (also %2e-encoded) would climb out of the API's root, to other paths of its host or gateway.
+  if (
+    path
+      .split("?")[0]!
+      .split("/")
+      .some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
+  )
+    throw usageError(`"${text}" climbs out of the API (a "." or ".." segment): give a path under ${API_PREFIX}/`);
   return `${API_PREFIX}/${path}`;
 }
 

@@ -50,7 +50,7 @@ async function checkWithServer(ctx: Context): Promise<ServerCheck> {
 async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promise<Array<[string, string]>> {
   if (quota === null) return [["calls left", "not told (the answer carried no quota headers)"]];
   const rows: Array<[string, string]> = [];
-  if (quota.remaining === undefined) rows.push(["calls left", "not limited for this token (no RateLimit headers: not an APIUser token)"]);
+  if (quota.remaining === undefined) rows.push(["calls left", "not limited for this token (the answer carried no RateLimit headers)"]);
   else {
     const of = quota.limit === undefined ? "" : ` of ${thousands(quota.limit)} in the rolling window`;
     rows.push(["calls left", `${thousands(quota.remaining)}${of}`]);

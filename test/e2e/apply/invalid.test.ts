@@ -59,9 +59,10 @@ describe("intake apply: invalid input", () => {
     const before = sb.handle.stats().total_requests;
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${file}:3: quantity: quantity of position 1 must be more than 0 g, got 0`);
-    expect(run.stderr).toContain(`${file}:4: salt: salt of position 2 must be one of none, low, medium, high, got "extreme"\n`);
-    expect(run.stderr).toMatch(new RegExp(`${file}:6: position: position manual1 of intake 1003 is given twice`));
+    // Each message names its field itself: the field is not said twice.
+    expect(run.stderr).toContain(`${file}:3: quantity of position 1 must be more than 0 g, got 0`);
+    expect(run.stderr).toContain(`${file}:4: salt of position 2 must be one of none, low, medium, high, got "extreme"\n`);
+    expect(run.stderr).toMatch(new RegExp(`${file}:6: position manual1 of intake 1003 is given twice`));
     expect(sb.handle.stats().total_requests).toBe(before);
   });
 
