@@ -61,6 +61,7 @@ const COLD_SOURCES = {
   "src/commands/api/api.ts": "api",
   "src/commands/curl.ts": "curl",
   "src/topics/index.ts": "help-topics",
+  "src/commands/dateOption.ts": "dates",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [

@@ -5,6 +5,9 @@
 import { usageError } from "../errors.js";
 import { readDate, type DateReading, type Edge } from "../intake/dateInput.js";
 
+// The grammar's other readers, for the commands that load this module on first use (a cold file of its own: start-up).
+export { instantOf, wallOf } from "../intake/dateInput.js";
+
 export const DATE_FORMS_HINT = "the forms foodctl reads: `foodctl help dates`";
 
 /** `zone` is the clock the date is read on (UTC when the user's is not known); `now` the instant of the run. */

@@ -4,7 +4,6 @@ import { readPeriodTotals } from "../../api/answers.js";
 import { TransportError } from "../../api/transport.js";
 import { CliError, failure, usageError } from "../../errors.js";
 import { DEFAULT_WINDOW_DAYS, formatApiDateTime, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
-import { readDateOption } from "../dateOption.js";
 
 export interface ListOptions {
   from?: unknown;
@@ -33,7 +32,7 @@ export interface SentWindow extends HistoryWindow {
 export async function historyWindowFrom(options: ListOptions, instant: number, zone: string | null): Promise<SentWindow> {
   const clockZone = zone ?? "UTC";
   const { wallClockAt, EARLIEST_ZONE_AHEAD_MS } = await import("../../intake/zones.js");
-  const { wallOf } = await import("../../intake/dateInput.js");
+  const { readDateOption, wallOf } = await import("../dateOption.js");
   const now = clockZone === "UTC" ? new Date(Math.floor(instant / 1000) * 1000) : wallClockAt(new Date(instant), clockZone);
   const notes: string[] = [];
   const read = (flag: string, text: unknown, edge: "start" | "end") => {

@@ -6,7 +6,6 @@ import { parsePositiveId } from "../../intake/ids.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { selectEntries, type JournalFilter } from "../../journal/query.js";
 import { renderJournalEntry, renderJournalRows } from "../../output/journal.js";
-import { readDateOption } from "../dateOption.js";
 import { checkedReason, journalStore } from "../journaled.js";
 import { batchEntries, lookupEntry } from "../../journal/entries.js";
 
@@ -32,7 +31,7 @@ async function readFilter(
 ): Promise<JournalFilter> {
   const user = options.user === undefined ? undefined : parsePositiveId(options.user);
   if (user === null) throw usageError(`--user must be a positive integer, got "${options.user}"`);
-  const { instantOf } = await import("../../intake/dateInput.js");
+  const { instantOf, readDateOption } = await import("../dateOption.js");
   const time = (flag: string, text: string | undefined, edge: "start" | "end") =>
     text === undefined ? undefined : instantOf(readDateOption(flag, text, edge, zone, now), zone, edge);
   const since = time("--since", options.since, "start");
