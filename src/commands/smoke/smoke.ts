@@ -15,8 +15,9 @@ import { redactSecrets } from "../../secrets.js";
 import { jsonLine } from "../../sanitize.js";
 import { parseImageIdArg, shellQuote } from "../args.js";
 import { checkReportPath } from "./reportFile.js";
-import * as steps from "./steps.js";
-import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "./steps.js";
+import * as steps from "../../change/smoke.js";
+import type { SmokeOptions, SmokeState, StepName, StepOutcome } from "../../change/smoke.js";
+import { openJournal } from "../journaled.js";
 
 /** What the command line gives `foodctl smoke` (declared in ./index.ts). */
 export interface SmokeInput {
@@ -42,6 +43,7 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const startedAt = new Date(ctx.now()).toISOString();
   const state: SmokeState = {
     ctx,
+    openJournal: () => openJournal(ctx, "smoke"),
     imageId,
     options: smokeOptions,
     client: null,

@@ -2,20 +2,19 @@
  * The steps of `foodctl smoke` (docs/smoke.md, steps): each one talks through the normal client and
  * the shared change pipeline, and either returns a one-line detail, asks to be skipped, or throws.
  */
-import type { ApiClient } from "../../api/client.js";
-import type { Intake } from "../../records/intake.js";
-import { changeDisplayImage } from "../../change/displayImageChange.js";
-import { precheckUpdate, runIntakeUpdate } from "../../change/intakeUpdate.js";
-import type { ChangeOptions } from "../../change/pipeline.js";
-import type { Context } from "../../context.js";
-import { CliError, failure, rejectedError } from "../../errors.js";
-import { formatAmount } from "../../intake/amounts.js";
-import { formatApiDateTime } from "../../intake/dates.js";
-import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
-import { readItems } from "../../intake/items.js";
-import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
-import type { JournalRecorder } from "../../journal/recorder.js";
-import { openJournal } from "../journaled.js";
+import type { ApiClient } from "../api/client.js";
+import type { Intake } from "../records/intake.js";
+import { changeDisplayImage } from "./displayImageChange.js";
+import { precheckUpdate, runIntakeUpdate } from "./intakeUpdate.js";
+import type { ChangeOptions } from "./pipeline.js";
+import type { Context } from "../context.js";
+import { CliError, failure, rejectedError } from "../errors.js";
+import { formatAmount } from "../intake/amounts.js";
+import { formatApiDateTime } from "../intake/dates.js";
+import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../intake/editable.js";
+import { readItems } from "../intake/items.js";
+import { KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
+import type { JournalRecorder } from "../journal/recorder.js";
 
 export const STEP_NAMES = ["auth", "read", "history", "change", "restore", "display image"] as const;
 export type StepName = (typeof STEP_NAMES)[number];
@@ -40,6 +39,8 @@ export interface SmokeState {
   changeVerified: boolean;
   /** Where the smoke check's own changes are recorded, like every change (opened after the auth step). */
   journal?: JournalRecorder | undefined;
+  /** Opens it (the command's journal: undefined with --no-journal). */
+  readonly openJournal: () => Promise<JournalRecorder | undefined>;
   /** The journal entry of the change, named before it is sent: `foodctl undo <id>` when the restore is cut short. */
   changeEntry?: string | undefined;
   /** The restore and the display image's removal run on after Ctrl-C or SIGTERM; this ends them a time limit later. */
@@ -53,7 +54,7 @@ export interface SmokeState {
 
 /** The options every change of the smoke check is sent with: verified by the step itself, journaled. */
 async function sendOptions(state: SmokeState, before: Intake, verify: boolean): Promise<ChangeOptions> {
-  state.journal ??= await openJournal(state.ctx, "smoke");
+  state.journal ??= await state.openJournal();
   return { dryRun: false, verify, precheck: false, before, journal: state.journal };
 }
 
@@ -97,7 +98,7 @@ export async function historyStep(state: SmokeState): Promise<StepOutcome> {
   if (Number.isNaN(time))
     throw failure(`intake ${state.imageId} has no readable timestamp (${intake.timestamp ?? "none"}): its day is unknown`);
   const zone = (await state.ctx.timeZone()) ?? "UTC";
-  const { formatInstant } = await import("../../output/time.js");
+  const { formatInstant } = await import("../output/time.js");
   const day = formatInstant(new Date(time).toISOString(), zone).slice(0, 10);
   const start = Date.parse(`${day}T00:00:00Z`);
   const from = formatApiDateTime(new Date(start));
@@ -176,7 +177,7 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
 
 /** A small PNG made for the display-image step: 16×16, two colours. */
 async function smokePng(): Promise<Buffer> {
-  const { encodePng } = await import("../../sandbox/png.js");
+  const { encodePng } = await import("../sandbox/png.js");
   return encodePng(16, 16, (x, y) => ((x + y) % 4 < 2 ? [240, 160, 40] : [250, 250, 245]));
 }
 
