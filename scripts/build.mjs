@@ -62,6 +62,7 @@ const COLD_SOURCES = {
   "src/commands/curl.ts": "curl",
   "src/topics/index.ts": "help-topics",
   "src/commands/dateOption.ts": "dates",
+  "src/intake/zoneNames.ts": "zone-names",
 };
 /** Packages a cold file of their own holds (loaded by import() or require() where they are used). */
 const COLD_PACKAGES = [

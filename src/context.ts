@@ -129,7 +129,7 @@ export class Context {
   async timeZone(): Promise<string | null> {
     const setting = this.settings().timeZone;
     if (!setting) return null;
-    const { readTimeZone } = await import("./intake/zones.js");
+    const { readTimeZone } = await import("./intake/zoneNames.js");
     const answer = readTimeZone(setting.value);
     if ("problem" in answer) throw usageError(`${setting.name}: ${answer.problem}`, { hint: answer.hint });
     return answer.zone;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEED_USERS } from "../../src/sandbox/seed.js";
-import { canonicalTimeZone } from "../../src/intake/zones.js";
+import { canonicalTimeZone } from "../../src/intake/zoneNames.js";
 import { zonedInstant, zoneOffsetMs } from "../../src/intake/zones.js";
 import { fetchJson, withSandbox } from "../helpers/sandbox.js";
 import type { Json } from "./fixtures.js";

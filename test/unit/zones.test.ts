@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalTimeZone, formatOffset, offsetAt, readTimeZone, wallClockAt } from "../../src/intake/zones.js";
+import { canonicalTimeZone, readTimeZone } from "../../src/intake/zoneNames.js";
+import { formatOffset, offsetAt, wallClockAt } from "../../src/intake/zones.js";
 import { describeWait } from "../../src/clock.js";
 import { formatMinute, formatTime } from "../../src/output/time.js";
 

@@ -3,7 +3,6 @@ import { CONFIG_KEYS, updateProfile, type ConfigKey, type Profile } from "../../
 import type { Context } from "../../context.js";
 import { usageError } from "../../errors.js";
 import { parsePositiveId } from "../../intake/ids.js";
-import { readTimeZone } from "../../intake/zones.js";
 import { renderTable } from "../../output/table.js";
 import { languageProblem } from "../../records/languages.js";
 import { redactSecrets } from "../../secrets.js";
@@ -72,7 +71,7 @@ export async function configGet(ctx: Context, keyText: string): Promise<number> 
   return 0;
 }
 
-function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
+async function checkValue(key: ConfigKey, text: string): Promise<Profile[ConfigKey]> {
   switch (key) {
     case "api-url":
       return checkApiUrl(text, "api-url").href.replace(/\/$/, "");
@@ -92,6 +91,7 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
       return days;
     }
     case "timezone": {
+      const { readTimeZone } = await import("../../intake/zoneNames.js");
       const answer = readTimeZone(text);
       if ("problem" in answer) throw usageError(`timezone: ${answer.problem}`, { hint: answer.hint });
       return answer.zone;
@@ -106,7 +106,7 @@ function checkValue(key: ConfigKey, text: string): Profile[ConfigKey] {
 
 export async function configSet(ctx: Context, keyText: string, valueText: string): Promise<number> {
   const key = checkKey(keyText);
-  const value = checkValue(key, valueText);
+  const value = await checkValue(key, valueText);
   const profile = resolveProfileName(ctx.globals, ctx.io.env);
   await updateProfile(ctx.io.env, profile, (current) => ({ ...current, [key]: value }));
   const shown = typeof value === "boolean" ? (value ? "on" : "off") : value;

@@ -13,6 +13,9 @@ import { expectErrorLine, expectExit } from "./harness.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 
+/** An example's line that is one quoted shell word (and its continuation): wider than the help, it stands whole, since a break in it would land in the value. */
+const oneQuotedWord = (line: string) => /^ +('[^']*'|"[^"]*")( \\)?$/.test(line);
+
 function sourceFiles(dir: string, extension: RegExp): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && extension.test(entry.name))
@@ -88,7 +91,7 @@ describe("help at any width", () => {
     const result = await runFoodctl(["intake", "apply", "--help"], options);
     expectExit(result, 0);
     const lines = result.stdout.split("\n");
-    expect(lines.filter((line) => width(line) > 40)).toEqual([]);
+    expect(lines.filter((line) => width(line) > 40 && !oneQuotedWord(line))).toEqual([]);
     // Every option is still there, its description under it.
     expect(result.stdout).toMatch(/^ {2}--concurrency <n>\n {6}intakes changed at once/m);
   });
@@ -96,7 +99,7 @@ describe("help at any width", () => {
   it.each(["api", "intake set-modifiers", "undo", ...HELP_TOPIC_NAMES])("help %s keeps to 40 columns", async (words) => {
     const result = await runFoodctl(["help", ...words.split(" ")], { env: { COLUMNS: "40" } });
     expectExit(result, 0);
-    expect(result.stdout.split("\n").filter((line) => width(line) > 40)).toEqual([]);
+    expect(result.stdout.split("\n").filter((line) => width(line) > 40 && !oneQuotedWord(line))).toEqual([]);
   });
 
   it("keeps options beside their descriptions where there is room", async () => {
