@@ -64,12 +64,18 @@ export function resolveHistoryWindow(
   const span = (days ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
   const wholeNow = new Date(Math.floor(now.getTime() / 1000) * 1000);
   let window: HistoryWindow;
+  // A window of whole days runs from a day's first second to a day's last: `--to 2026-11-05
+  // --days 3` is 3 to 5 November, and two windows side by side share no second.
+  const second = (date: Date, at: number) => (Math.floor(date.getTime() / 1000) % 86_400 === at ? 1000 : 0);
   if (from && to) window = { from, to, toNow: false };
   else if (from)
-    window = days === undefined ? { from, to: wholeNow, toNow: true } : { from, to: new Date(from.getTime() + span), toNow: false };
+    window =
+      days === undefined
+        ? { from, to: wholeNow, toNow: true }
+        : { from, to: new Date(from.getTime() + span - second(from, 0)), toNow: false };
   else {
     const end = to ?? wholeNow;
-    window = { from: new Date(end.getTime() - span), to: end, toNow: to === undefined };
+    window = { from: new Date(end.getTime() - span + (to ? second(to, 86_399) : 0)), to: end, toNow: to === undefined };
   }
   if (window.from.getTime() > window.to.getTime()) {
     const end = window.toNow ? `now, ${formatDateTime(window.to)}` : formatDateTime(window.to);

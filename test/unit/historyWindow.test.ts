@@ -21,8 +21,21 @@ describe("resolveHistoryWindow", () => {
       to: at("2026-11-23T10:00:00Z"),
       toNow: true,
     });
-    const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-03T00:00:00Z"), toNow: false };
+    const twoDays = { from: at("2026-11-01T00:00:00Z"), to: at("2026-11-02T23:59:59Z"), toNow: false };
     expect(resolveHistoryWindow({ from: at("2026-11-01T00:00:00Z"), days: 2 }, NOW)).toEqual(twoDays);
+  });
+
+  it("with --days, a window of whole days runs from a day's first second to a day's last: side by side, two share no second", () => {
+    // --to 2026-11-05 --days 3: 3, 4 and 5 November (the end is the day's last second).
+    expect(resolveHistoryWindow({ to: at("2026-11-05T23:59:59Z"), days: 3 }, NOW)).toEqual({
+      from: at("2026-11-03T00:00:00Z"),
+      to: at("2026-11-05T23:59:59Z"),
+      toNow: false,
+    });
+    // --from 2026-11-06 --days 3: 6, 7 and 8 November, right after.
+    expect(resolveHistoryWindow({ from: at("2026-11-06T00:00:00Z"), days: 3 }, NOW)).toMatchObject({ to: at("2026-11-08T23:59:59Z") });
+    // An end that is not a day's last second (a time) keeps its exact length.
+    expect(resolveHistoryWindow({ to: at("2026-11-05T12:00:00Z"), days: 1 }, NOW)).toMatchObject({ from: at("2026-11-04T12:00:00Z") });
   });
 
   it("allows a year (366 days) with one end, more only with both ends", () => {
