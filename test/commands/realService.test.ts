@@ -197,9 +197,9 @@ describe("history dates: intake list always sends both dates", () => {
     expect(to.getTime() - from.getTime()).toBe(3 * DAY_MS + AHEAD_MS);
   });
 
-  it("--from with --days: that many days from it; --from alone: up to now", async () => {
+  it("--from with --days: that many whole days from it (to the last one's last second); --from alone: up to now", async () => {
     expect((await list(["--from", "2026-11-01", "--days", "2"])).code).toBe(0);
-    expect(sentWindow().query).toMatchObject({ date_from: "2026/11/01, 00:00:00", date_to: "2026/11/03, 00:00:00" });
+    expect(sentWindow().query).toMatchObject({ date_from: "2026/11/01, 00:00:00", date_to: "2026/11/02, 23:59:59" });
     server.reset();
     const from = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
     expect((await list(["--from", from])).code).toBe(0);
