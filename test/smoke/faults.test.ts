@@ -2,26 +2,15 @@
  * `foodctl smoke` against a fault server: a 503 on the update, a failure after the change was
  * applied, a failing restore, an intake changed underneath, and a 401 at the first step.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { describe, expect, it } from "vitest";
+import { faults, type FaultServer } from "../helpers/faultServer.js";
 import { manualIntake, segmentationIntake, signTestToken } from "../faults/fixtures.js";
-import { runAgainstApi, stepRows } from "./helpers.js";
+import { changed, faultServers, HISTORY, original, READ, runAgainstApi, stepRows, UPDATE } from "./helpers.js";
 
-const UPDATE = "POST /v2/nutrition/confirm/quantity";
-const READ = "GET /v2/intake/1002";
-const HISTORY = "GET /v2/history/getIntakesList";
-const original = segmentationIntake(1002, [200, 120]);
-/** What the smoke change (position 1 one gram heavier) produces. */
-const changed = segmentationIntake(1002, [201, 120]);
-
-const servers: FaultServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
+const newServer = faultServers();
 
 async function serverFor(...reads: ReturnType<typeof faults.intake>[]): Promise<FaultServer> {
-  const server = await startFaultServer();
-  servers.push(server);
+  const server = await newServer();
   server.route(READ, ...reads).route(HISTORY, faults.json(200, { intakes_list: [original] }));
   return server;
 }
@@ -134,8 +123,7 @@ describe("foodctl smoke with faults", () => {
       recipe_per_item: undefined,
       nutritional_info_per_item: undefined,
     };
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     server.route("GET /v2/intake/1001", faults.intake(intake)).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
     const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1001"]);
     expect(result.code).toBe(7);
@@ -151,8 +139,7 @@ describe("foodctl smoke with faults", () => {
     const changedManual = structuredClone(intake);
     changedManual.recipe_per_item[0]!.serving_size = 251;
     changedManual.nutritional_info_per_item[0]!.nutritional_info.calories = 291.2;
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     const reads = [intake, intake, changedManual, changedManual, intake].map((record) => faults.intake(record));
     server.route("GET /v2/intake/1003", ...reads).route(HISTORY, faults.json(200, { intakes_list: [intake] }));
     server.route(UPDATE, faults.updated(1003)).route("DELETE /v2/intake/1003/display_image", faults.intake(intake));
@@ -164,8 +151,7 @@ describe("foodctl smoke with faults", () => {
   });
 
   it("a 401: exit 4 at step 1, every other step skipped, one request sent", async () => {
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     server.route(READ, faults.error(401, "token rejected (injected)"));
     const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002"]);
     expect(result.code).toBe(4);
@@ -180,8 +166,7 @@ describe("foodctl smoke with faults", () => {
 
   it("a token a server echoes back is masked in the step details", async () => {
     const token = await signTestToken();
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     server.route(READ, faults.error(401, `bad token ${token}`));
     const result = await runAgainstApi(server.url, token, ["smoke", "1002"]);
     expect(result.stdout + result.stderr).not.toContain(token);

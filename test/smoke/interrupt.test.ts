@@ -9,31 +9,16 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
 import { systemClock } from "../../src/clock.js";
 import { fakeClock } from "../helpers/clock.js";
 import { baseEnv, cliBin, collect, runFoodctl, runTempDir, tempConfigHome, type CliResult } from "../helpers/cli.js";
-import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
-import { stepRows } from "./helpers.js";
+import { faults, type FaultServer } from "../helpers/faultServer.js";
+import { changed, faultServers, HISTORY, original, READ, stepRows, UPDATE } from "./helpers.js";
 
-const UPDATE = "POST /v2/nutrition/confirm/quantity";
-const READ = "GET /v2/intake/1002";
-const HISTORY = "GET /v2/history/getIntakesList";
-const original = segmentationIntake(1002, [200, 120]);
-const changed = segmentationIntake(1002, [201, 120]);
-
-const servers: FaultServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
-
-async function server(): Promise<FaultServer> {
-  const started = await startFaultServer();
-  servers.push(started);
-  return started;
-}
+const server = faultServers();
 
 type Case = { failure?: Array<{ type: string; message: string }>; skipped?: Array<{ message: string }>; name: string };
 

@@ -7,19 +7,16 @@ import { spawn, spawnSync } from "node:child_process";
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { segmentationIntake, signTestToken } from "../faults/fixtures.js";
-import { faults, startFaultServer, type FaultServer } from "../helpers/faultServer.js";
+import { faults } from "../helpers/faultServer.js";
 import { withSandbox } from "../helpers/sandbox.js";
 import { baseEnv, cliBin, collect, runTempDir, tempConfigHome } from "../helpers/cli.js";
-import { runAgainstApi } from "./helpers.js";
+import { faultServers, runAgainstApi } from "./helpers.js";
 
 const sb = withSandbox();
 const folder = () => runTempDir("foodctl-smoke-");
-const servers: FaultServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
+const newServer = faultServers();
 
 type Attributes = Record<string, string>;
 type TestCase = Attributes & { failure?: unknown; skipped?: unknown };
@@ -119,8 +116,7 @@ describe("foodctl smoke --junit", () => {
   );
 
   it("a failing run: the failed step has a <failure> with its message and type, the later steps are skipped", async () => {
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     const intake = segmentationIntake(1002, [200, 120]);
     server.route("GET /v2/intake/1002", faults.intake(intake));
     server.route("GET /v2/history/getIntakesList", faults.json(200, { intakes_list: [intake] }));
@@ -137,8 +133,7 @@ describe("foodctl smoke --junit", () => {
   });
 
   it("server text with XML's special characters and control characters is escaped and reads back as sent", async () => {
-    const server = await startFaultServer();
-    servers.push(server);
+    const server = await newServer();
     server.route("GET /v2/intake/1002", faults.error(401, `<b>"bad" & 'worse'</b>\u0001\u001b[31m ]]>`));
     const path = join(folder(), "smoke.xml");
     const result = await runAgainstApi(server.url, await signTestToken(), ["smoke", "1002", "--junit", path]);
