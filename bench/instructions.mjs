@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPrivateCli, cleanEnv, fail, progress, startSandbox } from "../scripts/lib.mjs";
+import { buildPrivateCli, cleanEnv, countInstructions, fail, progress, startSandbox } from "../scripts/lib.mjs";
 import { prepareBase } from "./base.mjs";
 
 if (spawnSync("valgrind", ["--version"], { stdio: "ignore" }).status !== 0) fail("valgrind was not found");
@@ -48,15 +48,7 @@ const commands = [
 /** Runs one command of one build, under callgrind when `count`; returns the instructions it counted. */
 function run(build, command, count) {
   const cache = command.fresh ? join(work, "fresh-cache", String(firstRuns++)) : join(work, `cache-${build.label}`);
-  const argv = [process.execPath, "--predictable", build.bin, ...command.args()];
-  const full = count ? ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", ...argv] : argv;
-  const result = spawnSync(full[0], full.slice(1), {
-    env: { ...env, XDG_CACHE_HOME: cache },
-    encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  if (result.status !== 0) fail(`${command.name} [${build.label}] exited with ${result.status ?? result.signal}:\n${result.stderr}`);
-  return count ? Number(/Collected : (\d+)/.exec(result.stderr)?.[1]) : 0;
+  return countInstructions(build.bin, command.args(), { ...env, XDG_CACHE_HOME: cache }, count, `${command.name} [${build.label}]`);
 }
 
 const counts = new Map();

@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { buildPrivateCli, cleanEnv, fail, progress, startSandbox } from "../scripts/lib.mjs";
+import { buildPrivateCli, cleanEnv, countInstructions, fail, progress, startSandbox } from "../scripts/lib.mjs";
 
 if (spawnSync("valgrind", ["--version"], { stdio: "ignore" }).status !== 0) fail("valgrind was not found");
 
@@ -75,15 +75,8 @@ const builds = [
 
 /** Runs one command of one build, under callgrind when `count`; returns the instructions it counted. */
 function run(variant, command, count) {
-  const argv = [process.execPath, "--predictable", variant.bin, ...command.args()];
-  const full = count ? ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", ...argv] : argv;
-  const result = spawnSync(full[0], full.slice(1), {
-    env: { ...env, ...variant.env, XDG_CACHE_HOME: join(work, `cache-${variant.label}`) },
-    encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  if (result.status !== 0) fail(`${command.name} [${variant.label}] exited with ${result.status ?? result.signal}:\n${result.stderr}`);
-  return count ? Number(/Collected : (\d+)/.exec(result.stderr)?.[1]) : 0;
+  const runEnv = { ...env, ...variant.env, XDG_CACHE_HOME: join(work, `cache-${variant.label}`) };
+  return countInstructions(variant.bin, command.args(), runEnv, count, `${command.name} [${variant.label}]`);
 }
 
 const millions = (count) => (count / 1e6).toFixed(1).replace(/^-0\.0$/, "0.0");

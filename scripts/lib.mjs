@@ -178,3 +178,15 @@ export function startSandbox(bin, env, options = {}) {
     });
   });
 }
+
+/**
+ * Runs a foodctl command line (`node --predictable <bin> ...args`), under valgrind's callgrind when
+ * `count`; returns the instructions it counted (0 when not counting). A failed run ends the benchmark.
+ */
+export function countInstructions(bin, args, env, count, label) {
+  const argv = [process.execPath, "--predictable", bin, ...args];
+  const full = count ? ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", ...argv] : argv;
+  const result = spawnSync(full[0], full.slice(1), { env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  if (result.status !== 0) fail(`${label} exited with ${result.status ?? result.signal}:\n${result.stderr}`);
+  return count ? Number(/Collected : (\d+)/.exec(result.stderr)?.[1]) : 0;
+}
