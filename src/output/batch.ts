@@ -69,9 +69,9 @@ export function renderProblems(problems: readonly BatchProblem[], total: number,
   // The same problem on many lines (a file that is not results at all) is one line with where else it is.
   const alike = new Map<string, number[]>();
   for (const problem of problems) {
-    // A message that already starts with its field ("quantity: …") is not prefixed twice.
-    const named =
-      problem.field === null || problem.message.startsWith(`${problem.field}: `) || problem.message.startsWith(`${problem.field} `);
+    // A message that names its field itself ("salt of position 1 must be …", the update's check) is not prefixed with it again.
+    const head = problem.field?.split(".")[0];
+    const named = head === undefined || problem.message.startsWith(`${head} `) || problem.message.startsWith(`${head}:`);
     const text = `${named ? "" : `${problem.field}: `}${problem.message}`;
     alike.set(text, [...(alike.get(text) ?? []), problem.line]);
   }

@@ -512,7 +512,7 @@ describe("batch output", () => {
       { line: 5, field: "salt.1", message: "salt of position 1 must be one of none, low, medium, high" },
     ];
     expect(renderProblems(problems, 4, "fixes.jsonl", false)).toBe(
-      "fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt.1: salt of position 1 must be one of none, low, medium, high\nand 2 more problems\n",
+      "fixes.jsonl:3: not valid JSON\nfixes.jsonl:5: salt of position 1 must be one of none, low, medium, high\nand 2 more problems\n",
     );
     expect(
       renderProblems(problems, 2, "stdin", true)

@@ -133,7 +133,7 @@ describe("intake apply: format from the name, the content, or --format", () => {
     expect(done.code).toBe(2);
     const lines = done.stderr.trim().split("\n");
     expect(lines.filter((line) => line.includes("is not a number of grams"))).toHaveLength(20);
-    expect(lines[0]).toMatch(/fixes\.jsonl:1: quantity\.1: quantity of position 1: "1g" is not a number of grams: write 1$/);
+    expect(lines[0]).toMatch(/fixes\.jsonl:1: quantity of position 1: "1g" is not a number of grams: write 1$/);
     expect(lines).toContain("and 5 more problems");
     expect(done.sent).toBe(0);
   });

@@ -26,8 +26,8 @@ describe("intake apply: invalid input", () => {
     const problems = run.stderr.split("\n").filter((line) => line.startsWith(`${file}:`));
     expect(problems).toEqual([
       expect.stringMatching(new RegExp(`^${file}:3: not valid JSON`)),
-      `${file}:5: salt.1: salt of position 1 must be one of none, low, medium, high, got "extreme"`,
-      `${file}:7: quantity.3: quantity of position 3 must be more than 0 g, got 0`,
+      `${file}:5: salt of position 1 must be one of none, low, medium, high, got "extreme"`,
+      `${file}:7: quantity of position 3 must be more than 0 g, got 0`,
     ]);
     expect(run.stderr).toMatch(/error: 3 problems in .*fixes\.jsonl \(3 lines\): nothing was sent/);
     expect(sb.handle.stats().total_requests).toBe(before);
