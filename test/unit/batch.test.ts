@@ -335,14 +335,17 @@ describe("readCsv", () => {
     expect(JSON.parse(json).problem.message).toBe("not valid JSON (\u009b\u202e)");
   });
 
-  it("names a problem's field once, also when its message starts with it", () => {
-    const shown = renderProblems(
-      [{ line: 1, field: "quantity", message: 'quantity: "150g" is not a number of grams: write 150' }],
-      1,
-      "f.jsonl",
-      false,
+  it("names a problem's field once: not again before a message that names it, always before one that does not", () => {
+    const problems = [
+      { line: 1, field: "quantity", message: 'quantity: "150g" is not a number of grams: write 150' },
+      { line: 2, field: "salt.1", message: "salt of position 1 must be one of none, low, medium, high" },
+      { line: 3, field: "image_id", message: "must be a positive integer, got 0" },
+    ];
+    expect(renderProblems(problems, 3, "f.jsonl", false)).toBe(
+      'f.jsonl:1: quantity: "150g" is not a number of grams: write 150\n' +
+        "f.jsonl:2: salt of position 1 must be one of none, low, medium, high\n" +
+        "f.jsonl:3: image_id: must be a positive integer, got 0\n",
     );
-    expect(shown).toBe('f.jsonl:1: quantity: "150g" is not a number of grams: write 150\n');
   });
 
   it("reports every bad row, not just the first", async () => {
