@@ -1,7 +1,7 @@
 /**
  * `foodctl help <topic>`: what holds across commands (the environment, exit codes, output
  * formats, dates), written once in this folder; `npm run docs` turns the same text into
- * docs/manual/foodctl-<topic>.md and man/foodctl-<topic>.1. Loaded only when a topic is shown.
+ * docs/manual/foodctl-<topic>.md and man/foodctl-<topic>.7. Loaded only when a topic is shown.
  */
 import { exampleLines, examplesOf, wrapText } from "../help.js";
 import { dates } from "./dates.js";
