@@ -39,7 +39,14 @@ An ISO 8601 time with an offset (Z, +09:00, -05:00): that instant, shown in the 
         para(`
 A day given as YYYY-MM-DD or in words is a whole calendar day in the user's zone: as a start
 (--from, --since) its first second, as an end (--to, --until) its last. \`--from '3 days ago'\` starts
-at 00:00 of that day.
+at 00:00 of that day. A day runs as long as the zone makes it: Berlin's 25 October 2026 has 25
+hours. A time the clocks show twice is its earlier instant as a start, its later one as an end. A
+time without an offset (2026-11-03T12:00, or 2026-11-03 12:00) is on the user's clock. A weekday
+that is today is read as today, and stderr says so with the date of the one before.
+`),
+        para(`
+"Now" is the zone's now. Without a zone, a window that ends now is sent up to now at UTC+14, the
+latest clock anywhere, so it never misses the newest intake of a user east of UTC.
 `),
       ],
     },
