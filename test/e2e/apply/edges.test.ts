@@ -28,9 +28,7 @@ describe("intake apply: the single command's words", () => {
     const file = writeInput("levels.jsonl", jsonl({ image_id: 1002, salt: { "1": "LOW" } }));
     const run = await apply(sb.handle, [file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(
-      `${file}:1: salt of position 1 must be one of none, low, medium, high, got "LOW"; did you mean low?\n`,
-    );
+    expect(run.stderr).toContain(`${file}:1: salt of position 1 must be one of none, low, medium, high, got "LOW"; did you mean low?\n`);
     const csv = writeInput("levels.csv", `${CSV_HEADER}\n1002,,1,,LOW,,,\n`);
     expect((await apply(sb.handle, [csv])).stderr).toContain(`got "LOW"; did you mean low?`);
   });
