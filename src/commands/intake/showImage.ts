@@ -17,7 +17,7 @@ import {
 import type { Intake } from "../../records/intake.js";
 import { cleanForTerminal, quoted } from "../../sanitize.js";
 import { isLoopbackHost } from "../../hosts.js";
-import { imageAddressProblem } from "./imageAddress.js";
+import { imageAddressProblem } from "../../imageAddress.js";
 import { decodePixels, imageSizeProblem, MAX_SHOWN_IMAGE_BYTES, resample, uprightSize } from "./imagePixels.js";
 
 /** Columns the picture takes at most: enough to recognise a plate, short enough to keep the summary on screen. */
@@ -48,7 +48,7 @@ export function imageUrlOf(intake: Intake): URL {
   return url;
 }
 
-/** The image URL, refused (with the URL) when a remote API points at this machine or its network (imageAddress.ts). */
+/** The image URL, refused (with the URL) when a remote API points at this machine or its network (src/imageAddress.ts). */
 async function reachableImageUrl(ctx: Context, intake: Intake, what: "fetched" | "opened"): Promise<URL> {
   const url = imageUrlOf(intake);
   const problem = await imageAddressProblem(url, ctx.apiUrl());
