@@ -127,7 +127,7 @@ export async function apiCommand(ctx: Context, options: ApiOptions): Promise<num
   if (options.dryRun) {
     const description = client.describe(request.method, url, shown, headers);
     if (options.curl) {
-      const { curlCommand, tokenReference } = await import("../curl.js");
+      const { curlCommand, tokenReference } = await import("../../output/curl.js");
       ctx.io.stdout.write(curlCommand({ request: description, bodyFile: options.input }, tokenReference(ctx)));
     } else {
       const { renderDryRun } = await import("../../output/changeResult.js");

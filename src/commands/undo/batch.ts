@@ -19,7 +19,7 @@ import {
 } from "../../output/undo.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
 import { askYesNo } from "../confirm.js";
-import { withCurlLines } from "../curl.js";
+import { withCurlLines } from "../../output/curl.js";
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {

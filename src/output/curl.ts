@@ -6,7 +6,7 @@
 import { ACCEPT_HEADER, type RequestDescription } from "../api/client.js";
 import { jsonRequestBody } from "../api/transport.js";
 import type { Context } from "../context.js";
-import { shellQuote } from "./args.js";
+import { shellQuote } from "../sanitize.js";
 
 export interface CurlRequest {
   request: RequestDescription;
