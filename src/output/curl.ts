@@ -6,6 +6,7 @@
 import { ACCEPT_HEADER, type RequestDescription } from "../api/client.js";
 import { jsonRequestBody } from "../api/transport.js";
 import type { Context } from "../context.js";
+import type { ResultPrinter } from "./batchOutput.js";
 import { shellQuote } from "../sanitize.js";
 
 export interface CurlRequest {
@@ -65,20 +66,15 @@ export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, toke
   return `${words.join(" ")}\n`;
 }
 
-/** What a batch prints of each result on stdout (`intake apply`, `undo --batch`). */
-interface StdoutPrinter<R> {
-  stdout: (result: R, human: boolean, color: boolean, width: number | undefined) => string;
-}
-
 /**
  * A batch's printer under `--dry-run --curl`: stdout gets one curl command per request and
  * nothing else; a line that sends nothing (refused, failed, already undone) is said on stderr.
  */
-export function withCurlLines<R extends { status: string; request?: unknown }, P extends StdoutPrinter<R>>(
+export function withCurlLines<R extends { status: string; request?: unknown }>(
   ctx: Context,
-  printer: P & StdoutPrinter<R>,
+  printer: ResultPrinter<R>,
   uploadPathOf: (result: R) => string | undefined = () => undefined,
-): P {
+): ResultPrinter<R> {
   const token = tokenReference(ctx);
   return {
     ...printer,

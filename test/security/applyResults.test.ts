@@ -6,7 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchResult } from "../../src/batch/results.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../src/commands/batchOutput.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../src/output/batchOutput.js";
 import type { Context } from "../../src/context.js";
 import { run } from "../../src/main.js";
 import { manualIntake, signTestToken } from "../faults/fixtures.js";

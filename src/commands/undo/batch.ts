@@ -1,5 +1,5 @@
 /**
- * `undo --batch`, run by change/undo/batch.ts, printed as `intake apply` prints (../batchOutput.ts), but one JSON document
+ * `undo --batch`, run by change/undo/batch.ts, printed as `intake apply` prints (output/batchOutput.ts), but one JSON document
  * with --json and tab-separated rows in a pipe; then the summary and the exit code.
  */
 import { runUndoBatch, type BatchState } from "../../change/undo/batch.js";
@@ -9,6 +9,7 @@ import { cancelledError, CliError, EXIT, failure, interruptedError } from "../..
 import { thousands } from "../../intake/amounts.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { renderResult } from "../../output/batch.js";
+import { createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
 import {
   renderUndoDocument,
   renderUndoHead,
@@ -17,7 +18,6 @@ import {
   renderUndoSummary,
   type UndoResult,
 } from "../../output/undo.js";
-import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
 import { askYesNo } from "../confirm.js";
 import { withCurlLines } from "../../output/curl.js";
 
