@@ -104,7 +104,7 @@ export function createBatchOutput<R>(
     const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout, stdout.columns), [token]);
     if (line === "") return;
     let flowing = true;
-    bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
+    bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = ctx.printRaw(text)) }, line);
     if (!flowing && typeof stdout.once === "function") await waitForDrain(stdout as NodeJS.WritableStream);
   };
   return {

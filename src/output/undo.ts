@@ -4,7 +4,6 @@
  */
 import type { BatchResultError, ResultChange } from "../batch/results.js";
 import { thousands } from "../intake/amounts.js";
-import { escapeJsonControls } from "../sanitize.js";
 import { changesIn, describeChanges, describeDryRun } from "./batch.js";
 import type { StateDifference } from "../journal/state.js";
 import { styler } from "./style.js";
@@ -111,8 +110,8 @@ function summaryFields(summary: UndoSummary) {
 }
 
 /** `--json`: one document, the summary and one result per entry reached. */
-export function renderUndoDocument(summary: UndoSummary, results: readonly UndoResult[]): string {
-  return `${escapeJsonControls(JSON.stringify({ summary: summaryFields(summary), results }, null, 2))}\n`;
+export function undoDocument(summary: UndoSummary, results: readonly UndoResult[]): object {
+  return { summary: summaryFields(summary), results };
 }
 
 /** `undid 198 · already undone 2 · refused 0 · failed 0 · 200 changes in 3.2 s`, then the batch. */

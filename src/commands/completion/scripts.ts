@@ -37,6 +37,6 @@ export async function completionCommand(ctx: Context, shell: string, nouns: read
   if (shell !== "bash" && shell !== "zsh" && shell !== "fish") throw usageError(`unknown shell "${shell}" (bash, zsh or fish)`);
   // Every node lists its own --help already.
   const globals = GLOBAL_OPTIONS.flatMap(flagsOf).filter((flag) => flag.startsWith("--"));
-  ctx.io.stdout.write(completionScript(shell, nodes(nouns), globals));
+  ctx.printRaw(completionScript(shell, nodes(nouns), globals));
   return 0;
 }

@@ -42,7 +42,7 @@ export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: I
   const url = await reachableImageUrl(ctx, intake, "fetched");
   const at = cleanForTerminal(url.href);
   if (!ctx.io.stdout.isTTY) {
-    ctx.io.stdout.write(`${at}\n`);
+    ctx.printRaw(`${at}\n`);
     return;
   }
   let bytes: Buffer | null;
@@ -55,7 +55,7 @@ export async function drawIntakeImage(ctx: Context, client: ApiClient, intake: I
   }
   const image = await drawImage(bytes, ctx.io.env, ctx.io.stdout.columns);
   if ("notDrawn" in image) return ctx.info(`${image.notDrawn}; it is at ${at}`);
-  ctx.io.stdout.write(image.drawn);
+  ctx.printRaw(image.drawn);
 }
 
 /** Opens the image in the browser: when none opened, says so with the URL (exit 8); off a terminal or with no display, says the URL. */

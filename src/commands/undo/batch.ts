@@ -10,16 +10,9 @@ import { thousands } from "../../intake/amounts.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { renderResult } from "../../output/batch.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
-import {
-  renderUndoDocument,
-  renderUndoHead,
-  renderUndoLine,
-  renderUndoRow,
-  renderUndoSummary,
-  type UndoResult,
-} from "../../output/undo.js";
-import { askYesNo } from "../confirm.js";
 import { withCurlLines } from "../../output/curl.js";
+import { renderUndoLine, renderUndoRow, renderUndoHead, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
+import { askYesNo } from "../confirm.js";
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
@@ -51,14 +44,14 @@ export async function undoBatch(
   const openOutput = (stop: () => void) => {
     const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
     const output = createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
-    if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
+    if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.printRaw(renderUndoHead());
     return output;
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
     signal: ctx.signal,
     concurrency: options.concurrency,
   });
-  if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
+  if (ctx.json) await ctx.print({ json: undoDocument(state, results) });
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
   return finish(ctx, state);
 }
