@@ -11,7 +11,7 @@ import type { JournalEntry } from "../../journal/entry.js";
 import { renderResult } from "../../output/batch.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
 import { withCurlLines } from "../../output/curl.js";
-import { renderUndoLine, renderUndoRow, renderUndoHead, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
+import { renderUndoLine, renderUndoRow, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
 import { askYesNo } from "../confirm.js";
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
@@ -43,9 +43,7 @@ export async function undoBatch(
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
   const openOutput = (stop: () => void) => {
     const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
-    const output = createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
-    if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.printRaw(renderUndoHead());
-    return output;
+    return createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
     signal: ctx.signal,
