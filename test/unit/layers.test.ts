@@ -53,7 +53,7 @@ describe("layers (lint holds them: eslint.config.js)", () => {
   it.each([
     ["src/commands/undo/batch.ts", "../intake/applyRun.js", /a command folder imports no other/],
     ["src/commands/undo/targets.ts", "../journal/entries.js", /a command folder imports no other/],
-    ["src/change/batch/run.ts", "../../commands/batchOutput.js", /never import a command/],
+    ["src/change/batch/run.ts", "../../commands/reportChange.js", /never import a command/],
     ["src/sandbox/routes/updates.ts", "../../api/paths.js", /never the client/],
     ["src/sandbox/network.ts", "../api/transport.js", /never the client/],
     ["src/records/update.ts", "../intake/levels.js", /records\/ is the contract/],
