@@ -15,6 +15,14 @@ const ONE_NOW = [
     message: "new Date() reads the wall clock: use new Date(clock.now()) with the run's clock (src/clock.ts alone reads it)",
   },
 ];
+// One printer: a command hands stdout's text to the context (ctx.print, or ctx.printRaw for text as it comes), never writes it itself.
+const ONE_PRINTER = [
+  "CallExpression[callee.property.name='write'][callee.object.property.name='stdout']",
+  "CallExpression[callee.property.name='write'][callee.object.name='stdout']",
+].map((selector) => ({
+  selector,
+  message: "a command prints through the one printer: ctx.print (the Shown forms) or ctx.printRaw (src/context.ts), not stdout.write",
+}));
 /**
  * Which folder of src/ may import which (docs: commands → change → journal, batch, api, output →
  * intake → records): for each folder, the folders above it or beside it that it must not reach
@@ -109,6 +117,7 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='JSON'][callee.property.name='stringify']",
           message: "commands do not write JSON: return it through ctx.print (src/context.ts) or a presenter in src/output/",
         },
+        ...ONE_PRINTER,
       ],
     },
   },

@@ -59,7 +59,7 @@ const COLD_SOURCES = {
   "src/api/proxy.ts": "proxy",
   "src/output/pager.ts": "pager",
   "src/commands/api/api.ts": "api",
-  "src/commands/curl.ts": "curl",
+  "src/output/curl.ts": "curl",
   "src/topics/index.ts": "help-topics",
   "src/commands/dateOption.ts": "dates",
   "src/intake/zoneNames.ts": "zone-names",

@@ -110,6 +110,14 @@ export class Context {
     if (shown.note !== undefined) this.info(shown.note);
   }
 
+  /**
+   * Text for stdout as it comes, past --json and the pager: a batch's result lines, a drawing, a
+   * script, an answer's body as received. False when the pipe is full (wait for its 'drain').
+   */
+  printRaw(text: string): boolean {
+    return this.io.stdout.write(text) !== false;
+  }
+
   warn(message: string): void {
     this.io.stderr.write(`${this.err.yellow("warning:")} ${cleanForTerminal(message)}\n`);
   }

@@ -21,6 +21,8 @@ export interface IO {
   color: { stdout: boolean; stderr: boolean };
   /** Who answers a closed stdout; absent where stdout cannot close (a test's buffer). */
   closedStdout?: ClosedStdout;
+  /** This program as a shell runs it again: node's path and the script's (absent in a test's buffered IO). */
+  program?: { node: string; script: string };
 }
 
 /**
@@ -135,6 +137,7 @@ export function processIO(): IO {
     env: process.env,
     color: { stdout: false, stderr: false },
     closedStdout,
+    program: { node: process.execPath, script: process.argv[1] ?? "" },
   };
 }
 

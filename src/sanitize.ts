@@ -79,3 +79,8 @@ export function cleanParsedValue(value: unknown): unknown {
   }
   return root.value;
 }
+
+/** A word as a shell reads it back: as it is when it holds nothing the shell treats specially, else in single quotes. */
+export function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}

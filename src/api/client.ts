@@ -19,7 +19,7 @@ import { paths } from "../records/routes.js";
 export type { ApiResult, IntakeListResult, ResponseInfo, UnreadableRecord } from "./answers.js";
 
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-/** Sent with every request to the API (a --curl line sends it too). */
+/** Sent with every request to the API (a dry run shows it, a --curl line sends it). */
 export const ACCEPT_HEADER = { accept: "application/json" } as const;
 
 export interface ClientOptions {
@@ -101,7 +101,7 @@ export class ApiClient {
 
   /** What a request would look like, token masked (for --dry-run; `foodctl api` gives its URL whole). */
   describe(method: string, path: string | URL, body: unknown, extraHeaders: Record<string, string> = {}): RequestDescription {
-    const headers = { authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders };
+    const headers = { ...ACCEPT_HEADER, authorization: "Bearer ****", "user-agent": this.options.userAgent, ...extraHeaders };
     return { method, url: (typeof path === "string" ? this.url(path) : path).href, headers, body };
   }
 

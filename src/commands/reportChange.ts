@@ -14,8 +14,8 @@ export interface ReportOptions {
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: ReportOptions): Promise<number> {
   if (outcome.dryRun && options.curl) {
-    const { curlCommand, tokenReference } = await import("./curl.js");
-    ctx.io.stdout.write(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
+    const { curlCommand, tokenReference } = await import("../output/curl.js");
+    ctx.printRaw(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
     if (outcome.wouldBeRefused) throw wouldBeRefused(outcome.wouldBeRefused);
     if (options.uploadPath === "-") ctx.info("the curl command reads the image from its stdin: pipe the image into it");
     ctx.info("dry run: nothing was sent");

@@ -4,7 +4,6 @@
  */
 import type { BatchResultError, ResultChange } from "../batch/results.js";
 import { thousands } from "../intake/amounts.js";
-import { escapeJsonControls } from "../sanitize.js";
 import { changesIn, describeChanges, describeDryRun } from "./batch.js";
 import type { StateDifference } from "../journal/state.js";
 import { styler } from "./style.js";
@@ -49,9 +48,6 @@ export interface UndoSummary {
   stopped: "failure" | "interrupted" | "output_closed" | null;
 }
 
-/** The header of the piped rows (docs/journal.md, undo --batch). */
-export const UNDO_TSV_HEAD = ["journal_id", "image_id", "status", "undo_journal_id", "detail"];
-
 function detail(result: UndoResult): string {
   if (result.error) return result.error.message;
   if (result.status === "dry_run") return describeDryRun(result.request);
@@ -59,13 +55,9 @@ function detail(result: UndoResult): string {
   return result.changed ? (result.changed.length ? describeChanges(result.changed) : "no change") : "-";
 }
 
-/** One tab-separated row per entry, for a pipe: the header is UNDO_TSV_HEAD. */
+/** One tab-separated row per entry, for a pipe, with no header (docs/cli.md): journal_id, image_id, status, undo_journal_id, detail. */
 export function renderUndoRow(result: UndoResult): string {
   return renderTsv([[result.journal_id, result.image_id, result.status, result.undo_journal_id ?? "-", detail(result)]]);
-}
-
-export function renderUndoHead(): string {
-  return renderTsv([UNDO_TSV_HEAD]);
 }
 
 /** One line per entry for a terminal, wrapped between words to `width`: entry, intake, what the undo moved, and how it ended. */
@@ -111,8 +103,8 @@ function summaryFields(summary: UndoSummary) {
 }
 
 /** `--json`: one document, the summary and one result per entry reached. */
-export function renderUndoDocument(summary: UndoSummary, results: readonly UndoResult[]): string {
-  return `${escapeJsonControls(JSON.stringify({ summary: summaryFields(summary), results }, null, 2))}\n`;
+export function undoDocument(summary: UndoSummary, results: readonly UndoResult[]): object {
+  return { summary: summaryFields(summary), results };
 }
 
 /** `undid 198 · already undone 2 · refused 0 · failed 0 · 200 changes in 3.2 s`, then the batch. */

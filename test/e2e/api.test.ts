@@ -162,7 +162,9 @@ describe("foodctl api: what arrives", () => {
   it("--dry-run prints the request with the token masked and sends nothing", async () => {
     const result = await recorded(["nutrition/confirm/quantity", "-F", "imageId=1001", "--dry-run"]);
     expectExit(result, 0);
-    expect(result.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/v2\/nutrition\/confirm\/quantity\nauthorization: Bearer \*\*\*\*\n/);
+    expect(result.stdout).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/v2\/nutrition\/confirm\/quantity\naccept: application\/json\nauthorization: Bearer \*\*\*\*\n/,
+    );
     expect(result.stdout).toContain('"imageId": 1001');
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
     expect(result.stderr).toContain("dry run: nothing was sent");

@@ -9,7 +9,8 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../fixtures/images.js";
-import { baseEnv, cliBin, collect, expectExit, runFoodctl, runTempDir, type CliResult } from "../helpers/cli.js";
+import { shellQuote } from "../../src/sanitize.js";
+import { baseEnv, cliBin, collect, expectExit, runCli, runFoodctl, runTempDir, type CliResult } from "../helpers/cli.js";
 import { startWireRecorder, type WireRecorder, type WireRequest } from "../helpers/wireRecorder.js";
 import { startTestSandbox, type TestSandbox } from "./change/harness.js";
 
@@ -125,6 +126,63 @@ describe("--dry-run --curl, run with sh against the sandbox", () => {
     expect(byCurl.headers.authorization).toBe(`Bearer ${token}`);
     expect(JSON.parse(byCurl.body.toString("utf8"))).toEqual({ imageId: 1001, quantity: 300 });
     expect(sandbox.intake(1001).serving_size).toBe(300);
+  });
+
+  it("fails as a script expects: -sS --fail-with-body, so an error answer exits 22 with its body on stdout", async () => {
+    const line = await curlLine(["intake", "set-quantity", "1002", "1=155"]);
+    expect(line).toMatch(/^curl -sS --fail-with-body /);
+    const refused = await runWithSh(line, { FOODCTL_TOKEN: "not-a-token" });
+    expect(refused.code).toBe(22);
+    expect(refused.stdout).toMatch(/^\{.*\}\s*$/s);
+    expect(refused.stderr).toMatch(/^curl: \(22\) .*401/);
+    expect(writes()).toHaveLength(1);
+  });
+
+  describe("a stored token, read by the foodctl that printed the line", () => {
+    /** PATH where the line runs: curl and sh, and no foodctl unless `bin` holds one. */
+    const path = (bin?: string) => [bin, "/usr/bin", "/bin"].filter(Boolean).join(":");
+    let env: Record<string, string | undefined>;
+    beforeAll(async () => {
+      env = { XDG_CONFIG_HOME: runTempDir(), FOODCTL_API_URL: apiUrl(), npm_lifecycle_event: undefined };
+      expectExit(await runFoodctl(["auth", "login", "--with-token", "--profile", "support"], { env, stdin: `${token}\n` }), 0);
+    });
+    const dryRun = async (extra: Record<string, string | undefined>) => {
+      const result = await runCli(["intake", "set-quantity", "1001", "301", "--profile", "support", "--dry-run", "--curl"], {
+        env: { ...env, ...extra },
+      });
+      expectExit(result, 0);
+      return result.stdout;
+    };
+    const thisProgram = () => `$(${shellQuote(process.execPath)} ${shellQuote(cliBin())} auth token --profile support)`;
+
+    it("with no foodctl on the PATH (a checkout, npx), the line runs this foodctl by its paths, and works", async () => {
+      const line = await dryRun({ PATH: path() });
+      expect(line).toContain(`"authorization: Bearer ${thisProgram()}"`);
+      recorder.requests.splice(0);
+      const byCurl = await sentByCurl(line, { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, PATH: path() });
+      expect(byCurl.headers.authorization).toBe(`Bearer ${token}`);
+      expect(sandbox.intake(1001).serving_size).toBe(301);
+    });
+
+    it("with a foodctl on the PATH, the line names it; under npm (npx, a script), whose PATH the shell lacks, it does not", async () => {
+      const bin = join(runTempDir(), "bin");
+      mkdirSync(bin);
+      writeFileSync(join(bin, "foodctl"), `#!/bin/sh\nexec "${process.execPath}" "${cliBin()}" "$@"\n`);
+      chmodSync(join(bin, "foodctl"), 0o755);
+      expect(await dryRun({ PATH: path(bin) })).toContain('"authorization: Bearer $(foodctl auth token --profile support)"');
+      expect(await dryRun({ PATH: path(bin), npm_lifecycle_event: "npx" })).toContain(`"authorization: Bearer ${thisProgram()}"`);
+    });
+  });
+
+  it("the dry run shows the headers the curl line sends, in its order (the token masked)", async () => {
+    const args = ["intake", "set-quantity", "1002", "1=155"];
+    const line = await curlLine(args);
+    const shown = await foodctl([...args, "--dry-run"]);
+    expectExit(shown, 0);
+    const dryRunHeaders = shown.stdout.split("\n\n")[0]!.split("\n").slice(1);
+    const curlHeaders = [...line.matchAll(/-H (?:'([^']*)'|"([^"]*)")/g)].map((match) => match[1] ?? match[2]!);
+    expect(dryRunHeaders[0]).toBe("accept: application/json");
+    expect(curlHeaders.map((header) => header.replace("Bearer $FOODCTL_TOKEN", "Bearer ****"))).toEqual(dryRunHeaders);
   });
 
   it("display-image attach: the same file part, from a path full of quotes, dollar signs and backticks", async () => {

@@ -124,17 +124,17 @@ describe("start-up: what each path loads", () => {
         .map((imported) => `${source} ${imported.kind} ${imported.path}`),
     );
     expect(importers.sort()).toEqual([
-      "src/commands/intake/imagePixels.ts dynamic-import ./jpeg-js.cjs",
-      "src/commands/intake/imagePixels.ts dynamic-import ./omggif.cjs",
-      "src/commands/intake/imagePixels.ts dynamic-import ./pngjs.cjs",
-      "src/commands/intake/imagePixels.ts dynamic-import @cwasm/webp",
-      "src/commands/intake/showImage.ts dynamic-import ./pngjs.cjs",
-      "src/commands/intake/showImage.ts dynamic-import open",
+      "src/output/browser.ts dynamic-import open",
+      "src/output/intakeImage.ts dynamic-import ./jpeg-js.cjs",
+      "src/output/intakeImage.ts dynamic-import ./omggif.cjs",
+      "src/output/intakeImage.ts dynamic-import ./pngjs.cjs",
+      "src/output/intakeImage.ts dynamic-import ./pngjs.cjs",
+      "src/output/intakeImage.ts dynamic-import @cwasm/webp",
     ]);
     const sources = [...sourcesOf(hotFile), ...coldFiles.filter((file) => !/\/(pngjs|jpeg-js|omggif)\.cjs$/.test(file)).flatMap(sourcesOf)];
     expect(matching(sources, /node_modules\/(pngjs|jpeg-js|omggif|@cwasm|open)\//)).toEqual([]);
     // The drawing code is show-image's own: neither the hot file nor another command holds it.
-    const drawing = /src\/(output\/terminalImage|commands\/intake\/(imagePixels|imageAddress))\.ts/;
+    const drawing = /src\/(output\/(terminalImage|intakeImage|browser)|imageAddress)\.ts/;
     expect(matching(sourcesOf(hotFile), drawing)).toEqual([]);
     expect(coldFiles.filter((file) => matching(sourcesOf(file), drawing).length > 0).map((file) => file.split("/").pop())).toEqual([
       "show-image.cjs",

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchResult } from "../../src/batch/results.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../src/commands/batchOutput.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../src/output/batchOutput.js";
 import type { Context } from "../../src/context.js";
 import { run } from "../../src/main.js";
 import { manualIntake, signTestToken } from "../faults/fixtures.js";
@@ -57,7 +57,8 @@ describe("intake apply: the token never reaches the results", () => {
     const resultsFile = join(dir, "opaque.jsonl");
     for (const tty of [false, true]) {
       const io = bufferIO({ tty });
-      const ctx = { io: io.io, json: false, settings: () => ({ token: { value: OPAQUE } }) } as unknown as Context;
+      const printRaw = (text: string) => io.io.stdout.write(text) !== false;
+      const ctx = { io: io.io, json: false, printRaw, settings: () => ({ token: { value: OPAQUE } }) } as unknown as Context;
       const output = createBatchOutput(ctx, 1, openResultsFile(resultsFile), () => {}, APPLY_PRINTER);
       const result: BatchResult = {
         line: 1,

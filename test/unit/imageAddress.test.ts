@@ -1,6 +1,6 @@
 /** Where an intake's image may be fetched or opened from: nothing on this machine or its network on a remote API's say-so (N5). */
 import { describe, expect, it } from "vitest";
-import { imageAddressProblem, isLocalAddress } from "../../src/commands/intake/imageAddress.js";
+import { imageAddressProblem, isLocalAddress } from "../../src/imageAddress.js";
 
 describe("isLocalAddress", () => {
   it.each([

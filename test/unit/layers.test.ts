@@ -53,7 +53,7 @@ describe("layers (lint holds them: eslint.config.js)", () => {
   it.each([
     ["src/commands/undo/batch.ts", "../intake/applyRun.js", /a command folder imports no other/],
     ["src/commands/undo/targets.ts", "../journal/entries.js", /a command folder imports no other/],
-    ["src/change/batch/run.ts", "../../commands/batchOutput.js", /never import a command/],
+    ["src/change/batch/run.ts", "../../commands/reportChange.js", /never import a command/],
     ["src/sandbox/routes/updates.ts", "../../api/paths.js", /never the client/],
     ["src/sandbox/network.ts", "../api/transport.js", /never the client/],
     ["src/records/update.ts", "../intake/levels.js", /records\/ is the contract/],
@@ -80,5 +80,30 @@ describe("layers (lint holds them: eslint.config.js)", () => {
   it("no command folder has an import cycle (a verb's spec loads its module; the module never imports the spec back)", () => {
     expect(cyclesUnder("commands")).toEqual([]);
     expect(cyclesUnder("change")).toEqual([]);
+  });
+});
+
+describe("one printer (lint holds it: eslint.config.js)", () => {
+  /** The one-printer messages lint gives `code` in a file at `path`. */
+  async function printerMessages(path: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(`${code}\n`, { filePath: resolve(path) });
+    return result!.messages.filter((message) => /one printer/.test(message.message)).map((message) => message.message);
+  }
+
+  it.each([
+    "export const f = (ctx: { io: { stdout: { write(t: string): void } } }) => ctx.io.stdout.write('x');",
+    "export const f = (io: { stdout: { write(t: string): void } }) => io.stdout.write('x');",
+    "export const f = (stdout: { write(t: string): void }) => stdout.write('x');",
+    "export const f = () => process.stdout.write('x');",
+  ])("refuses a command's own write to stdout: %s", async (code) => {
+    expect(await printerMessages("src/commands/intake/show.ts", code)).toEqual([expect.stringMatching(/ctx\.print .* ctx\.printRaw/)]);
+  });
+
+  it("lets a command print through the context, write to stderr, and a printer in src/output/ write to its stream", async () => {
+    const printing =
+      "export const f = (ctx: { printRaw(t: string): boolean; io: { stderr: { write(t: string): void } } }) => { ctx.printRaw('x'); ctx.io.stderr.write('y'); };";
+    expect(await printerMessages("src/commands/intake/show.ts", printing)).toEqual([]);
+    const stream = "export const f = (stdout: { write(t: string): void }) => stdout.write('x');";
+    expect(await printerMessages("src/output/batchOutput.ts", stream)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** The commands foodctl prints for the user to run (apply's resume line, smoke's restore line) quote each word once, as a shell reads it back. */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { shellQuote } from "../../src/commands/args.js";
+import { shellQuote } from "../../src/sanitize.js";
 
 describe("shellQuote", () => {
   it.each(["fixes.jsonl", "https://api.example.com/v2", "key=value", "my fixes.jsonl", "it's.csv", "$HOME;rm -rf x", "a\nb", "*"])(

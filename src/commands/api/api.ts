@@ -127,11 +127,11 @@ export async function apiCommand(ctx: Context, options: ApiOptions): Promise<num
   if (options.dryRun) {
     const description = client.describe(request.method, url, shown, headers);
     if (options.curl) {
-      const { curlCommand, tokenReference } = await import("../curl.js");
-      ctx.io.stdout.write(curlCommand({ request: description, bodyFile: options.input }, tokenReference(ctx)));
+      const { curlCommand, tokenReference } = await import("../../output/curl.js");
+      ctx.printRaw(curlCommand({ request: description, bodyFile: options.input }, tokenReference(ctx)));
     } else {
       const { renderDryRun } = await import("../../output/changeResult.js");
-      ctx.io.stdout.write(renderDryRun(description, ctx.json));
+      await ctx.print({ jsonBody: renderDryRun(description, true), text: () => renderDryRun(description, false) });
     }
     if (!ctx.json) ctx.info("dry run: nothing was sent");
     return EXIT.ok;
@@ -141,12 +141,12 @@ export async function apiCommand(ctx: Context, options: ApiOptions): Promise<num
   const watched = client.derive({ onResponse: (info) => (answer = info) });
   try {
     const result = await watched.request(request.method, url, body, headers);
-    ctx.io.stdout.write(`${options.include ? showHead(ctx, result) : ""}${showBody(ctx, result.raw)}`);
+    ctx.printRaw(`${options.include ? showHead(ctx, result) : ""}${showBody(ctx, result.raw)}`);
   } catch (error) {
     if (answer && answer.status >= 300 && !ctx.json) {
       // A server may echo the token back in its error: masked, as in the error's message.
       const raw = redactSecrets(answer.body?.toString("utf8") ?? "");
-      ctx.io.stdout.write(`${options.include ? showHead(ctx, answer) : ""}${showBody(ctx, raw)}`);
+      ctx.printRaw(`${options.include ? showHead(ctx, answer) : ""}${showBody(ctx, raw)}`);
     }
     throw error;
   }

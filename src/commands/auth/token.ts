@@ -5,6 +5,6 @@ import { authError, LOGIN_HINT } from "../../errors.js";
 export async function tokenCommand(ctx: Context): Promise<number> {
   const token = ctx.settings().token;
   if (!token) throw authError("not logged in: no token", { hint: LOGIN_HINT });
-  ctx.io.stdout.write(`${token.value}\n`);
+  ctx.printRaw(`${token.value}\n`);
   return 0;
 }

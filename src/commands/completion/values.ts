@@ -21,6 +21,6 @@ export async function valuesCommand(ctx: Context, kind: string): Promise<number>
   } catch {
     // Nothing to offer: the shell shows no values rather than an error in the middle of a line.
   }
-  if (values.length) ctx.io.stdout.write(`${values.join("\n")}\n`);
+  if (values.length) ctx.printRaw(`${values.join("\n")}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 /**
  * `intake apply`: many changes from JSON Lines or CSV. One streaming pass checks every line
  * and keeps only the parsed changes; nothing is sent unless all of them are valid. Then the
- * changes are sent (change/batch/) and each result printed (../batchOutput.ts); the summary and
+ * changes are sent (change/batch/) and each result printed (output/batchOutput.ts); the summary and
  * the exit code close the run.
  */
 import { closeSync } from "node:fs";
@@ -13,9 +13,9 @@ import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
 import { renderSummary } from "../../output/batch.js";
-import { shellQuote } from "../args.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
-import { withCurlLines } from "../curl.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../output/batchOutput.js";
+import { withCurlLines } from "../../output/curl.js";
+import { shellQuote } from "../../sanitize.js";
 import { openJournal } from "../journaled.js";
 import { wouldBeRefused } from "../reportChange.js";
 import { DEFAULT_CONCURRENCY, type ChangeFlags } from "../spec.js";

@@ -1,5 +1,5 @@
 /**
- * `undo --batch`, run by change/undo/batch.ts, printed as `intake apply` prints (../batchOutput.ts), but one JSON document
+ * `undo --batch`, run by change/undo/batch.ts, printed as `intake apply` prints (output/batchOutput.ts), but one JSON document
  * with --json and tab-separated rows in a pipe; then the summary and the exit code.
  */
 import { runUndoBatch, type BatchState } from "../../change/undo/batch.js";
@@ -9,17 +9,10 @@ import { cancelledError, CliError, EXIT, failure, interruptedError } from "../..
 import { thousands } from "../../intake/amounts.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { renderResult } from "../../output/batch.js";
-import {
-  renderUndoDocument,
-  renderUndoHead,
-  renderUndoLine,
-  renderUndoRow,
-  renderUndoSummary,
-  type UndoResult,
-} from "../../output/undo.js";
-import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
+import { createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
+import { withCurlLines } from "../../output/curl.js";
+import { renderUndoLine, renderUndoRow, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
 import { askYesNo } from "../confirm.js";
-import { withCurlLines } from "../curl.js";
 
 function printer(ctx: Context): ResultPrinter<UndoResult> {
   return {
@@ -50,15 +43,13 @@ export async function undoBatch(
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
   const openOutput = (stop: () => void) => {
     const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
-    const output = createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
-    if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
-    return output;
+    return createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
     signal: ctx.signal,
     concurrency: options.concurrency,
   });
-  if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
+  if (ctx.json) await ctx.print({ json: undoDocument(state, results) });
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
   return finish(ctx, state);
 }

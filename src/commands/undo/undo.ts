@@ -9,7 +9,7 @@ import { cancelledError, usageError } from "../../errors.js";
 import type { JournalEntry } from "../../journal/entry.js";
 import { requestKind, undoQuery } from "../../journal/query.js";
 import { renderUndoPlan } from "../../output/undo.js";
-import { shellQuote } from "../args.js";
+import { shellQuote } from "../../sanitize.js";
 import { askYesNo, requireAnswerable } from "../confirm.js";
 import { journalStore, openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";

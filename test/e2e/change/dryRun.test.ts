@@ -90,8 +90,10 @@ function argsOf(testCase: Case): string[] {
   return testCase.args.map((arg) => (arg === "<image>" ? imagePath : arg));
 }
 
+/** The headers sent, in the order sent: the same as a --curl line's (test/e2e/curl.test.ts). */
 function headersOf(testCase: Case): Record<string, string> {
   return {
+    accept: "application/json",
     authorization: "Bearer ****",
     "user-agent": `foodctl/${VERSION}`,
     ...(testCase.contentType ? { "content-type": testCase.contentType } : {}),

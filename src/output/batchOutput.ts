@@ -6,16 +6,19 @@
  */
 import { closeSync, openSync } from "node:fs";
 import type { BatchResult } from "../batch/results.js";
-import type { BatchOutput } from "../change/batch/run.js";
 import type { Context } from "../context.js";
 import { usageError } from "../errors.js";
 import { fileErrorReason, writeAll } from "../files.js";
-import { renderResult, renderResultLine } from "../output/batch.js";
-import { createProgressBar } from "../output/progress.js";
 import { redactSecrets } from "../secrets.js";
+import { renderResult, renderResultLine } from "./batch.js";
+import { createProgressBar } from "./progress.js";
 
-/** A batch's output on this terminal or pipe, and the --results file. */
-export interface TerminalBatchOutput<R = BatchResult> extends BatchOutput<R> {
+/** A batch's output on this terminal or pipe, and the --results file (a BatchOutput of change/batch/run.ts). */
+export interface TerminalBatchOutput<R = BatchResult> {
+  /** Resolves once the result may be followed by the next (back-pressure). */
+  write: (result: R) => Promise<void>;
+  progress: (done: number, failed: number) => void;
+  close: () => void;
   /** How many results the --results file did not get (a full disk), and why; null when it got every one. */
   resultsLost: () => { count: number; error: Error } | null;
 }
@@ -101,7 +104,7 @@ export function createBatchOutput<R>(
     const line = redactSecrets(printer.stdout(result, human, ctx.io.color.stdout, stdout.columns), [token]);
     if (line === "") return;
     let flowing = true;
-    bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = stdout.write(text) !== false) }, line);
+    bar.print({ isTTY: stdout.isTTY, write: (text: string) => (flowing = ctx.printRaw(text)) }, line);
     if (!flowing && typeof stdout.once === "function") await waitForDrain(stdout as NodeJS.WritableStream);
   };
   return {

@@ -3,10 +3,14 @@
  * The token is never in it: the command reads it when it runs, from FOODCTL_TOKEN when that is
  * where it came from, else from `foodctl auth token` for the same profile.
  */
-import { ACCEPT_HEADER, type RequestDescription } from "../api/client.js";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { RequestDescription } from "../api/client.js";
 import { jsonRequestBody } from "../api/transport.js";
 import type { Context } from "../context.js";
-import { shellQuote } from "./args.js";
+import type { IO } from "../io.js";
+import type { ResultPrinter } from "./batchOutput.js";
+import { shellQuote } from "../sanitize.js";
 
 export interface CurlRequest {
   request: RequestDescription;
@@ -31,11 +35,36 @@ function uploadField(body: unknown): UploadField {
   return { field, filename: file.filename, contentType: file.content_type };
 }
 
+/** True when a directory of `path` holds an executable `name`. */
+function onPath(path: string, name: string): boolean {
+  return path
+    .split(delimiter)
+    .filter(Boolean)
+    .some((dir) => {
+      try {
+        accessSync(join(dir, name), constants.X_OK);
+        return statSync(join(dir, name)).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * The words that run foodctl where the line is pasted: `foodctl` when the shell's PATH has one, else
+ * this program by its paths (npx, a checkout: `node …/bin/foodctl.js`). Under npm (npx, a script)
+ * the PATH is npm's, which the user's shell does not have.
+ */
+export function foodctlWords({ program, env }: IO): string {
+  if (!program || (env.npm_lifecycle_event === undefined && onPath(env.PATH ?? "", "foodctl"))) return "foodctl";
+  return `${shellQuote(program.node)} ${shellQuote(program.script)}`;
+}
+
 /** The shell text that gives the token when the command runs: a variable or `foodctl auth token`, never the token itself. */
 export function tokenReference(ctx: Context): string {
   const settings = ctx.settings();
   if (settings.token?.source === "env") return "$FOODCTL_TOKEN";
-  return `$(foodctl auth token --profile ${shellQuote(settings.profile)})`;
+  return `$(${foodctlWords(ctx.io)} auth token --profile ${shellQuote(settings.profile)})`;
 }
 
 /** In curl's `-F` syntax a quoted value keeps `;`, `,` and `"` as they are (a backslash escapes `"` and `\`). */
@@ -45,11 +74,12 @@ const formQuoted = (text: string) => `"${text.replace(/[\\"]/g, (char) => `\\${c
 export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, token: string): string {
   const upload = uploadPath === undefined ? undefined : { ...uploadField(request.body), path: uploadPath };
   const hasBody = upload !== undefined || bodyFile !== undefined || (request.body !== null && request.body !== undefined);
-  const words = ["curl"];
+  // -sS: no progress meter, but errors; --fail-with-body (curl 7.76+): an error answer exits 22, its body still printed.
+  const words = ["curl", "-sS", "--fail-with-body"];
   // With a body curl sends POST by itself; anything else is named.
   if (!(request.method === "GET" && !hasBody) && !(request.method === "POST" && hasBody)) words.push("-X", shellQuote(request.method));
   words.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries({ ...ACCEPT_HEADER, ...request.headers })) {
+  for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === "authorization") words.push("-H", `"${name}: Bearer ${token}"`);
     // curl writes a multipart body's type with its boundary.
     else if (!(upload && name.toLowerCase() === "content-type")) words.push("-H", shellQuote(`${name}: ${value}`));
@@ -65,20 +95,15 @@ export function curlCommand({ request, bodyFile, uploadPath }: CurlRequest, toke
   return `${words.join(" ")}\n`;
 }
 
-/** What a batch prints of each result on stdout (`intake apply`, `undo --batch`). */
-interface StdoutPrinter<R> {
-  stdout: (result: R, human: boolean, color: boolean, width: number | undefined) => string;
-}
-
 /**
  * A batch's printer under `--dry-run --curl`: stdout gets one curl command per request and
  * nothing else; a line that sends nothing (refused, failed, already undone) is said on stderr.
  */
-export function withCurlLines<R extends { status: string; request?: unknown }, P extends StdoutPrinter<R>>(
+export function withCurlLines<R extends { status: string; request?: unknown }>(
   ctx: Context,
-  printer: P & StdoutPrinter<R>,
+  printer: ResultPrinter<R>,
   uploadPathOf: (result: R) => string | undefined = () => undefined,
-): P {
+): ResultPrinter<R> {
   const token = tokenReference(ctx);
   return {
     ...printer,

@@ -4,7 +4,7 @@
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { isLoopbackHost } from "../../hosts.js";
+import { isLoopbackHost } from "./hosts.js";
 
 /** Loopback, private, link-local and the like: addresses no image of a remote API lives at. */
 const LOCAL_NETWORKS: ReadonlyArray<[string, number, "ipv4" | "ipv6"]> = [

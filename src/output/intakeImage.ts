@@ -1,16 +1,24 @@
 /**
  * `intake show --image`: an image bounded by what its header says before anything is decoded,
  * then decoded to RGBA (pngjs, jpeg-js, omggif, @cwasm/webp: each loaded for its own type only),
- * turned upright and scaled to the cells it is drawn in.
+ * turned upright, scaled to the cells it is drawn in and drawn in the terminal's protocol.
  */
 import { inflateSync } from "node:zlib";
-import type { ImageHeader } from "../../intake/imageType.js";
-import type { RgbaImage as Pixels } from "../../output/terminalImage.js";
+import { readImageHeader, type ImageHeader } from "../intake/imageType.js";
+import { cleanForTerminal } from "../sanitize.js";
+import type { Cells, RgbaImage as Pixels } from "./terminalImage.js";
+import { fitCells, halfBlockImage, hasTrueColor, imageProtocol, itermImage, kittyImage } from "./terminalImage.js";
 
 /** A download larger than this is not drawn (the transport stops reading past it). */
 export const MAX_SHOWN_IMAGE_BYTES = 10_000_000;
 /** The largest side drawn: at most 4096 × 4096, 16 megapixels, which decode to 64 MiB of RGBA. */
 export const MAX_SHOWN_SIDE = 4096;
+/** Columns the picture takes at most: enough to recognise a plate, short enough to keep the summary on screen. */
+const MAX_IMAGE_COLUMNS = 40;
+/** Rows it takes at most, for a tall picture. */
+const MAX_IMAGE_ROWS = 20;
+/** Pixels per column sent to a terminal that draws images itself: sharp on a high-density screen, small to send. */
+const PIXELS_PER_COLUMN = 16;
 /** What a JPEG decode may allocate (jpeg-js counts its own buffers): a 4096 × 4096 one takes about 300 MB. */
 const MAX_DECODE_MEMORY_MB = 512;
 
@@ -189,4 +197,40 @@ export function resample(pixels: Pixels, orientation: number, width: number, hei
     }
   }
   return { width, height, data: out };
+}
+
+/** The image drawn for the terminal, or why it is not drawn (too large, not an image foodctl draws, unreadable). */
+export type Drawing = { drawn: string } | { notDrawn: string };
+
+/** The downloaded image (null: larger than MAX_SHOWN_IMAGE_BYTES) drawn for a terminal `columns` wide. */
+export async function drawImage(bytes: Buffer | null, env: NodeJS.ProcessEnv, columns = 80): Promise<Drawing> {
+  if (bytes === null) return { notDrawn: `the image is larger than ${MAX_SHOWN_IMAGE_BYTES / 1_000_000} MB: not drawn` };
+  const header = await readImageHeader(bytes);
+  if (!header) return { notDrawn: "the image is not a JPEG, PNG, GIF or WebP foodctl can read: not drawn" };
+  const tooLarge = imageSizeProblem(header);
+  if (tooLarge) return { notDrawn: `the image is not drawn: ${tooLarge}` };
+  let pixels: Pixels;
+  try {
+    pixels = await decodePixels(bytes, header);
+  } catch (error) {
+    return { notDrawn: `the image cannot be drawn (${cleanForTerminal((error as Error).message)})` };
+  }
+  const upright = uprightSize(header);
+  const cells = fitCells(upright.width, upright.height, Math.min(columns, MAX_IMAGE_COLUMNS), MAX_IMAGE_ROWS);
+  return { drawn: `${await renderImage(env, pixels, header.orientation, cells)}\n` };
+}
+
+/** The picture in the terminal's own protocol, a PNG of at most PIXELS_PER_COLUMN a column; else in half-blocks. */
+async function renderImage(env: NodeJS.ProcessEnv, pixels: Pixels, orientation: number, cells: Cells): Promise<string> {
+  const protocol = imageProtocol(env);
+  if (protocol === "blocks") return halfBlockImage(resample(pixels, orientation, cells.columns, cells.pixelRows), hasTrueColor(env));
+  const upright = uprightSize({ ...pixels, orientation });
+  const width = Math.min(upright.width, cells.columns * PIXELS_PER_COLUMN);
+  const height = Math.max(1, Math.round((width * upright.height) / upright.width));
+  const shown = resample(pixels, orientation, width, height);
+  const { PNG } = await import("pngjs");
+  const image = new PNG({ width, height });
+  image.data = Buffer.from(shown.data.buffer, shown.data.byteOffset, shown.data.length);
+  const png = PNG.sync.write(image);
+  return protocol === "kitty" ? kittyImage(png, cells) : itermImage(png, cells);
 }

@@ -1,6 +1,6 @@
 /** `intake show --image`'s pixels: bounds read from the header, each format decoded, EXIF orientation, and decodes that would cost too much refused. */
 import { describe, expect, it } from "vitest";
-import { decodePixels, imageSizeProblem, resample, uprightSize } from "../../src/commands/intake/imagePixels.js";
+import { decodePixels, imageSizeProblem, resample, uprightSize } from "../../src/output/intakeImage.js";
 import { readImageHeader } from "../../src/intake/imageType.js";
 import type { RgbaImage } from "../../src/output/terminalImage.js";
 import { blackPng, gif, inflatingPng, LEFT_RED, RIGHT_BLUE, twoTone } from "../fixtures/images.js";
