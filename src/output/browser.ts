@@ -35,8 +35,15 @@ function openerAnswer(child: import("node:child_process").ChildProcess, signal: 
   });
 }
 
+/** The program `open` runs here to open a URL: xdg-open reads BROWSER (docs/cli.md). */
+const OPENER: Partial<Record<NodeJS.Platform, string>> = { darwin: "open", win32: "start" };
+
 /** Opens `url` in the browser, as `gh … --web` does, and waits for the opener's answer: null when a browser opened, else why not. */
-export async function openInBrowser(url: string, signal: AbortSignal): Promise<string | null> {
+export async function openInBrowser(
+  url: string,
+  signal: AbortSignal,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | null> {
   const open = defaultExport(await import("open"));
   let answer: OpenerAnswer;
   try {
@@ -48,5 +55,5 @@ export async function openInBrowser(url: string, signal: AbortSignal): Promise<s
   if ("error" in answer) return answer.error.message;
   return answer.exit === null
     ? `the opener ended on ${answer.signal ?? "a signal"}`
-    : `the opener (xdg-open or open) exited with code ${answer.exit}`;
+    : `the opener (${OPENER[platform] ?? "xdg-open"}) exited with code ${answer.exit}`;
 }

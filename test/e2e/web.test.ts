@@ -37,13 +37,14 @@ describe("intake show --web", () => {
     const refused = await inTerminal("intake show 1002 --web", { BROWSER: "false" });
     const text = refused.stdout.replace(/\r\n/g, "\n");
     expect(refused.code, text).toBe(8);
-    const error = /^error: no browser opened the image \(the opener \(xdg-open or open\) exited with code \d+\): it is at (\S+)$/m.exec(
-      text,
-    );
+    const error =
+      /^error: no browser opened the image \(BROWSER="false": the opener \(xdg-open\) exited with code \d+\): it is at (\S+)$/m.exec(text);
     expect(error, text).not.toBeNull();
     const url = error![1]!;
     expect(url).toMatch(new RegExp(`^${sandbox.handle.url}/images/\\S+$`));
-    expect(text).toMatch(/^hint: open that URL yourself, or set BROWSER to a browser command$/m);
+    expect(text).toMatch(
+      /^hint: BROWSER names a command that opened no browser: set it to one that works here \(BROWSER=firefox\), or open that URL yourself$/m,
+    );
     expect(text).not.toContain("opening");
 
     const browser = join(folder, "browser");

@@ -71,7 +71,10 @@ export async function openIntakeImage(ctx: Context, intake: Intake): Promise<voi
   }
   const why = await openInBrowser(url.href, ctx.signal);
   if (why === null) return ctx.info(`opened ${url.href} in the browser`);
-  throw unavailableError(`no browser opened the image (${why}): it is at ${url.href}`, {
-    hint: "open that URL yourself, or set BROWSER to a browser command",
+  const browser = ctx.io.env.BROWSER;
+  throw unavailableError(`no browser opened the image (${browser ? `BROWSER=${quoted(browser)}: ` : ""}${why}): it is at ${url.href}`, {
+    hint: browser
+      ? `BROWSER names a command that opened no browser: set it to one that works here (BROWSER=firefox), or open that URL yourself`
+      : "set BROWSER to a browser command (BROWSER=firefox), or open that URL yourself",
   });
 }
