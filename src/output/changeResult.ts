@@ -3,6 +3,7 @@ import type { RequestDescription } from "../api/client.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, ItemChange, Pair } from "../intake/diff.js";
+import type { HeldValue } from "../intake/unchanged.js";
 import type { OthersChange, Overwritten } from "../records/journal.js";
 import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
@@ -209,4 +210,23 @@ export function describeOverwritten(imageId: number, overwritten: readonly Overw
 export function describeOthersChanged(imageId: number, changes: readonly OthersChange[]): string {
   const fields = changes.map((change) => `${fieldAt(change.position, change.field)} ${change.was} → ${change.now}`);
   return `intake ${imageId}: changed by someone else meanwhile (not by this change): ${fields.join("; ")}`;
+}
+
+/** "intake 1002 already has 150 g at position 1 and salt low at positions 1, 2": the values a change did not send. */
+export function describeUnchanged(imageId: number, held: readonly HeldValue[]): string {
+  return `intake ${imageId} already has ${describeHeld(held)}`;
+}
+
+/** "150 g at position 1 and salt low at positions 1, 2". */
+export function describeHeld(held: ReadonlyArray<Pick<HeldValue, "position" | "value"> & { field: string }>): string {
+  const byValue = new Map<string, Array<string | null>>();
+  for (const { position, field, value } of held) {
+    const what = field === "quantity" ? `${position === null ? "a total of " : ""}${formatAmount(Number(value))} g` : `${field} ${value}`;
+    byValue.set(what, [...(byValue.get(what) ?? []), position]);
+  }
+  const parts = [...byValue].map(([what, positions]) => {
+    const named = positions.filter((position) => position !== null);
+    return named.length ? `${what} at position${named.length > 1 ? "s" : ""} ${named.join(", ")}` : what;
+  });
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "");
 }
