@@ -57,8 +57,8 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   else
     await ctx.print({
       ...json,
-      text: (stream, color) => renderDiff(diff, stream, color),
-      ...(!diff.changed && !ctx.io.stdout.isTTY && { note: `intake ${outcome.imageId}: no change` }),
+      text: (stream, color) => renderDiff(diff, stream, color, outcome.overwritten),
+      ...(!diff.changed && !outcome.overwritten.length && !ctx.io.stdout.isTTY && { note: `intake ${outcome.imageId}: no change` }),
     });
   if (outcome.overwritten.length) {
     // Applied, then overwritten: like any change that did not take effect (docs/journal.md, concurrent writers).
