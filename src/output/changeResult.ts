@@ -211,8 +211,12 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   }
   const totals = changedTotals(diff).map((total) => `${total.label} ${shownValue(printedPair(total))} ${total.unit}`);
   // The totals read back hold the other writer's values too.
-  const heading = overwritten.length ? "totals (now, another writer's values included)" : "totals";
-  if (totals.length) out.push(`${s.bold(heading)}  ${joinToWidth(totals, " · ", stream.columns, "totals  ".length)}\n`);
+  const indent = "totals  ".length;
+  // Overwritten: a heading of its own line says the totals hold the other writer's values too.
+  const heading = overwritten.length
+    ? `${s.bold("totals (now, another writer's values included)")}\n${" ".repeat(indent)}`
+    : `${s.bold("totals")}  `;
+  if (totals.length) out.push(`${heading}${joinToWidth(totals, " · ", stream.columns, indent)}\n`);
   if (!out.length) out.push(`intake ${diff.imageId}: no change\n`);
   return out.join("");
 }

@@ -173,7 +173,15 @@ describe("renderDiff", () => {
     const text = renderDiff(diff, terminal, false, overwritten);
     expect(text).toContain("180 → 150 sent; now 120 (another writer's)");
     expect(text).not.toMatch(/180 → 120(?! \()/);
-    expect(text).toContain("totals (now, another writer's values included)");
+    expect(text).toContain("totals (now, another writer's values included)\n        energy 380 → 280 kcal");
+    const narrow = renderDiff(diff, { ...terminal, columns: 60 }, false, overwritten);
+    expect(
+      narrow
+        .trimEnd()
+        .split("\n")
+        .every((line) => [...line].length <= 60),
+    ).toBe(true);
+    expect(narrow).toContain("180 → 150 sent; now 120 (another writer's)");
     const piped_ = renderDiff(diff, piped, false, overwritten).trimEnd().split("\n");
     expect(piped_).toContain("overwritten\t1002\t1\tScrambled eggs on toast\tgrams\t150\t120\tg");
     expect(piped_).toContain("item\t1002\t1\tScrambled eggs on toast\tgrams\t180\t120\tg");
