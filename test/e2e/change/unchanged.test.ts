@@ -120,6 +120,31 @@ describe("a change to the value already there", () => {
   });
 });
 
+describe("undo of an entry whose before values are all there", () => {
+  // bob's plan (Analyse) is below Monitor: the service ignores item-level salt, so the entry changed nothing.
+  it("sends nothing and says so; undo --batch counts it already undone", async () => {
+    const dir = runTempDir("foodctl-unchanged-undo-");
+    const input = join(dir, "fixes.jsonl");
+    const results = join(dir, "results.jsonl");
+    writeFileSync(input, `${JSON.stringify({ image_id: 2002, salt: { "2": "high" } })}\n`);
+    expectExit(await cli(["intake", "apply", input, "--results", results], { as: "bob" }), 0);
+    expectExit(await cli(["intake", "set-modifiers", "2002", "2", "--salt", "high"], { as: "bob" }), 0);
+    const salt = item(2002, 2).salt;
+    expect(salt).not.toBe("high");
+
+    const requests = sandbox.countRequests();
+    const undo = await cli(["undo", "--last", "--yes"], { as: "bob" });
+    expectExit(undo, 0);
+    expect(undo.stderr).toBe(`no change: intake 2002 already has salt ${salt} at position 2; nothing was sent\n`);
+    const batch = await cli(["undo", "--batch", results, "--yes", "--json"], { as: "bob" });
+    expectExit(batch, 0);
+    const document = JSON.parse(batch.stdout) as { summary: Record<string, number>; results: Array<{ status: string }> };
+    expect(document.summary).toMatchObject({ entries: 1, undone: 0, already_undone: 1 });
+    expect(document.results.map((result) => result.status)).toEqual(["already_undone"]);
+    expect(requests()[POST_QUANTITY]).toBeUndefined();
+  });
+});
+
 describe("intake apply: lines whose values are there already", () => {
   it("are 'unchanged', counted apart, sent and journaled nothing, and skipped by --skip-applied", async () => {
     const dir = runTempDir("foodctl-unchanged-apply-");
