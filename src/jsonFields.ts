@@ -51,11 +51,14 @@ const kindOf = (node: FieldNode) => (Array.isArray(node) ? "a list" : isObject(n
 export function addField(body: FieldObject, key: string, value: FieldValue | undefined, flag: string): void {
   const { path, list } = parseFieldKey(key, flag);
   if (value === undefined && !list) throw usageError(`${flag} takes key=value, got "${key}"`);
+  const both = (where: readonly string[], was: FieldNode, now: string) =>
+    usageError(`${flag}: "${named(where)}" is given both as ${kindOf(was)} and as ${now}`, {
+      hint: "nothing was sent; a field is one value, one list (key[]=…) or one object (key[sub]=…)",
+    });
   let parent = body;
   for (const [depth, segment] of path.slice(0, -1).entries()) {
     const node = parent[segment];
-    if (node !== undefined && !isObject(node))
-      throw usageError(`${flag}: "${named(path.slice(0, depth + 1))}" is given both as ${kindOf(node)} and as an object`);
+    if (node !== undefined && !isObject(node)) throw both(path.slice(0, depth + 1), node, "an object");
     parent = node ?? (parent[segment] = fieldObject());
   }
   const leaf = path.at(-1)!;
@@ -64,7 +67,7 @@ export function addField(body: FieldObject, key: string, value: FieldValue | und
   if (existing !== undefined && (!list || !Array.isArray(existing))) {
     if (kindOf(existing) === want)
       throw usageError(`${flag}: the field "${named(path)}" is given twice`, { hint: `write ${named(path)}[]=… for a list` });
-    throw usageError(`${flag}: "${named(path)}" is given both as ${kindOf(existing)} and as ${want}`);
+    throw both(path, existing, want);
   }
   if (!list) parent[leaf] = value!;
   else parent[leaf] = value === undefined ? (existing ?? []) : [...(existing ?? []), value];
