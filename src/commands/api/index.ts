@@ -10,7 +10,10 @@ const api = verb("api", "send a request to any endpoint of the API, with the pro
       "a typed field: true, false, null and numbers as themselves, @file for a file's text (@- stdin);" +
         " key[sub]=value nests, key[]=value builds a list, key[] alone is an empty list",
     ),
-    rawField: repeatedOption("-f, --raw-field <key=value>", "a string field; fields go in the query of a GET, else in a JSON body"),
+    rawField: repeatedOption(
+      "-f, --raw-field <key=value>",
+      "a string field (key[sub] and key[] as with -F); fields go in the query of a GET, else in a JSON body",
+    ),
     header: repeatedOption(
       "-H, --header <header>",
       "an extra request header, 'Name: value' (not Authorization: the token is the profile's)",
