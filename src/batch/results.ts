@@ -13,9 +13,10 @@ import { ProblemList, type BatchProblem } from "./problems.js";
 
 /**
  * Statuses of a result line; "skipped" always means "applied by an earlier run"; "overwritten":
- * applied, then another writer changed what it set before it was read back (docs/journal.md, concurrent writers).
+ * applied, then another writer changed what it set before it was read back (docs/journal.md, concurrent writers);
+ * "unchanged": the intake held every value already, so nothing was sent or journaled.
  */
-export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run", "overwritten"] as const;
+export const RESULT_STATUSES = ["applied", "failed", "skipped", "dry_run", "overwritten", "unchanged"] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** A failed line's error: the fields of the one JSON form of an error that docs/batch.md names. */
@@ -50,6 +51,8 @@ export interface BatchResult {
   ignored?: Array<{ position: string | null; field: string; requested: string; actual: string | null }>;
   /** --dry-run: the request that would be sent, token masked. */
   request?: unknown;
+  /** The values the intake held already, not sent: every value of an "unchanged" line, some of an applied one. */
+  unchanged?: Array<{ position: string | null; field: string; value: string | number }>;
 }
 
 /** docs/batch.md, results: one id per run, sortable by time: `20261123-160842-3f9a2c`. */
@@ -87,8 +90,8 @@ export function parseResultLine(text: string, line: number): { done: string | nu
   if (typeof value.status !== "string" || !(RESULT_STATUSES as readonly string[]).includes(value.status)) {
     return fail(`status is not one of ${RESULT_STATUSES.join(", ")}`);
   }
-  // An overwritten line was applied: sending it again would overwrite the other writer's value.
-  const done = value.status === "applied" || value.status === "skipped" || value.status === "overwritten";
+  // An overwritten line was applied: sending it again would overwrite the other writer's value. An unchanged line needed nothing.
+  const done = ["applied", "skipped", "overwritten", "unchanged"].includes(value.status);
   return { done: done ? resultKey(changeLine, imageId) : null, problem: null };
 }
 

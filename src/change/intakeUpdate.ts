@@ -8,8 +8,9 @@ import type { Intake } from "../records/intake.js";
 import { rejectedError, usageError } from "../errors.js";
 import { intakePositions } from "../intake/items.js";
 import { readIntakeKind } from "../intake/kinds.js";
-import { checkUpdateAgainstIntake, updateShape, validateUpdateShape, type UpdateShape } from "../intake/update.js";
-import { dryRunOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
+import { splitHeldValues, type HeldValue } from "../intake/unchanged.js";
+import { checkUpdateAgainstIntake, pickUpdateFields, updateShape, validateUpdateShape, type UpdateShape } from "../intake/update.js";
+import { dryRunOutcome, noChangeOutcome, sendChange, type ChangeOptions, type UpdateOutcome } from "./pipeline.js";
 
 /** Refuses (exit 2) update fields that no intake takes, whether they came from flags, a file or a journal entry: nothing is sent. */
 export function checkUpdateFields(imageId: number, fields: Record<string, unknown>): UpdateShape {
@@ -44,21 +45,28 @@ export async function runIntakeUpdate(
   if (refusal && !options.dryRun) throw refusal;
   if (refusal) return { ...dryRunOutcome(imageId, null, client.describeUpdate({ imageId, ...fields })), wouldBeRefused: refusal };
   let before: Intake | null = options.before ?? null;
+  let sending = fields;
+  let unchanged: HeldValue[] = [];
   if (options.precheck) {
     before ??= (await client.getIntake(imageId)).data.intake_info;
     beforeSending?.(before);
     precheckUpdate(before, fields, options.checked);
+    // Only what differs from the intake as read is sent and journaled, so undo covers exactly what changed.
+    ({ fields: sending, held: unchanged } = splitHeldValues(fields, before));
+    if (unchanged.length && Object.keys(pickUpdateFields(sending)).length === 0)
+      return noChangeOutcome(imageId, before, unchanged, options.dryRun);
   }
-  const body = { imageId, ...fields };
+  const body = { imageId, ...sending };
   const request = client.describeUpdate(body);
-  if (options.dryRun) return dryRunOutcome(imageId, before, request);
-  return sendChange(client, {
+  if (options.dryRun) return { ...dryRunOutcome(imageId, before, request), unchanged };
+  const outcome = await sendChange(client, {
     imageId,
     before,
     request,
-    fields,
+    fields: sending,
     options,
     send: () => client.confirmQuantity(body),
     journalId: options.journalId,
   });
+  return { ...outcome, unchanged };
 }

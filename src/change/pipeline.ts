@@ -8,6 +8,7 @@ import type { ApiClient, ApiResult, RequestDescription } from "../api/client.js"
 import type { Intake } from "../records/intake.js";
 import { CliError } from "../errors.js";
 import { diffIntakes, findIgnoredModifiers, type IgnoredModifier, type IntakeDiff } from "../intake/diff.js";
+import type { HeldValue } from "../intake/unchanged.js";
 import { READ_BACK_FAILED, type ImageCopy } from "../journal/entry.js";
 import { outcomeOfError, type JournalRecorder } from "../journal/recorder.js";
 import { intakeState } from "../journal/state.js";
@@ -55,6 +56,28 @@ export interface UpdateOutcome {
   othersChanged: OthersChange[];
   /** The journal entry of this change, when one was written. */
   journalId?: string | undefined;
+  /** Values asked for that the intake held already, so not sent (src/intake/unchanged.ts). */
+  unchanged?: HeldValue[] | undefined;
+  /** Every value asked for was held already: nothing was sent (nor would be, with --dry-run) and nothing journaled. */
+  noChange?: { dryRun: boolean } | undefined;
+}
+
+/** The outcome of a change whose every value the intake holds already: nothing sent, nothing recorded. */
+export function noChangeOutcome(imageId: number, before: Intake, unchanged: HeldValue[], dryRun: boolean): UpdateOutcome {
+  return {
+    imageId,
+    before,
+    after: before,
+    afterRaw: null,
+    diff: null,
+    ignored: [],
+    response: null,
+    dryRun: null,
+    overwritten: [],
+    othersChanged: [],
+    unchanged,
+    noChange: { dryRun },
+  };
 }
 
 /** The outcome of a --dry-run: the request that would have been sent, nothing else. */

@@ -13,6 +13,22 @@ export interface ReportOptions {
 }
 
 export async function reportChange(ctx: Context, outcome: UpdateOutcome, options: ReportOptions): Promise<number> {
+  if (outcome.noChange || outcome.unchanged?.length) {
+    const { describeUnchanged } = await import("../output/changeResult.js");
+    // An edit saved unchanged names no values: it gave none that differ.
+    const held = outcome.unchanged?.length
+      ? describeUnchanged(outcome.imageId, outcome.unchanged)
+      : `intake ${outcome.imageId} already holds every value of the edit`;
+    const dryRun = outcome.noChange?.dryRun ?? outcome.dryRun !== null;
+    // Nothing to send, as kubectl apply leaves an unchanged object alone (docs/cli.md, changing an intake).
+    if (outcome.noChange) {
+      const note = `no change: ${held}; nothing ${dryRun ? "would be" : "was"} sent`;
+      if (options.curl) ctx.info(note);
+      else await ctx.print({ json: noChangeDocument(outcome, dryRun), note });
+      return EXIT.ok;
+    }
+    ctx.info(`${held}: left out of the request`);
+  }
   if (outcome.dryRun && options.curl) {
     const { curlCommand, tokenReference } = await import("../output/curl.js");
     ctx.printRaw(curlCommand({ request: outcome.dryRun, uploadPath: options.uploadPath }, tokenReference(ctx)));
@@ -41,8 +57,8 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
   else
     await ctx.print({
       ...json,
-      text: (stream, color) => renderDiff(diff, stream, color),
-      ...(!diff.changed && !ctx.io.stdout.isTTY && { note: `intake ${outcome.imageId}: no change` }),
+      text: (stream, color) => renderDiff(diff, stream, color, outcome.overwritten),
+      ...(!diff.changed && !outcome.overwritten.length && !ctx.io.stdout.isTTY && { note: `intake ${outcome.imageId}: no change` }),
     });
   if (outcome.overwritten.length) {
     // Applied, then overwritten: like any change that did not take effect (docs/journal.md, concurrent writers).
@@ -54,6 +70,12 @@ export async function reportChange(ctx: Context, outcome: UpdateOutcome, options
     throw rejectedError(`intake ${outcome.imageId}: requested modifiers did not take effect (--strict)`);
   }
   return EXIT.ok;
+}
+
+/** --json of a change with nothing to send: what the intake holds already, and that nothing was sent. */
+function noChangeDocument(outcome: UpdateOutcome, dryRun: boolean): object {
+  const unchanged = (outcome.unchanged ?? []).map(({ position, field, value }) => ({ position, field, value }));
+  return { ...(dryRun && { dry_run: true, request: null }), image_id: outcome.imageId, status: "unchanged", changed: false, unchanged };
 }
 
 /** How a --dry-run ends when the real run would be refused for the token's role: as the real run would (exit 5). */

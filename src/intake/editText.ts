@@ -11,6 +11,7 @@ import { didYouMean } from "./closest.js";
 import { isLevel } from "./levels.js";
 import { LEVELS } from "../records/fields.js";
 import { readGramsText } from "./quantity.js";
+import { holdsAlready } from "./unchanged.js";
 import { validateUpdateShape } from "./update.js";
 
 /** The columns of an itemized intake's text, and of a recognition-only one's (its one row is `total`). */
@@ -157,7 +158,7 @@ function readCell(text: string, column: ValueColumn, item: ItemView): { value: s
     const suggestion = didYouMean(text, LEVELS);
     return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"${suggestion ? `; ${suggestion}` : ""}` };
   }
-  return { value: value === was ? null : value };
+  return { value: holdsAlready(value, was) ? null : value };
 }
 
 interface CellChange {

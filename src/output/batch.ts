@@ -2,6 +2,7 @@
 import type { BatchProblem } from "../batch/problems.js";
 import type { BatchResult, ResultChange } from "../batch/results.js";
 import { formatAmount, thousands } from "../intake/amounts.js";
+import { describeHeld } from "./changeResult.js";
 import { cleanForTerminal, escapeJsonControls } from "../sanitize.js";
 import { styler } from "./style.js";
 import { joinToWidth, wrapLine } from "./table.js";
@@ -53,6 +54,8 @@ function resultLine(result: BatchResult, color: boolean): string {
       return `${head}  skipped (applied by an earlier run)\n`;
     case "overwritten":
       return `${head}  ${s.red(`overwritten: ${result.error?.message ?? "another writer changed it meanwhile"}`)}\n`;
+    case "unchanged":
+      return `${head}  unchanged (already ${describeHeld(result.unchanged ?? [])}: nothing sent)\n`;
     default:
       return `${head}  dry run: ${describeDryRun(result.request)}\n`;
   }
@@ -94,6 +97,8 @@ export interface BatchSummary {
   failed: number;
   /** Applied, then overwritten by another writer before the read-back: counted apart from applied and failed. */
   overwritten: number;
+  /** The intake held every value of the line already: nothing sent, counted apart from applied. */
+  unchanged: number;
   skipped: number;
   dryRun: number;
   /** Changes never sent: the batch stopped (first failure, an auth or network failure, Ctrl-C, stdout closed). */
@@ -116,6 +121,7 @@ function summaryJson(summary: BatchSummary): string {
       applied_unverified: summary.unverified,
       failed: summary.failed,
       overwritten: summary.overwritten,
+      unchanged: summary.unchanged,
       skipped: summary.skipped,
       dry_run: summary.dryRun,
       not_sent: summary.notSent,
@@ -136,6 +142,7 @@ export function renderSummary(summary: BatchSummary, json: boolean, color: boole
   if (summary.unverified > 0) parts.push(s.yellow(`applied, unverified ${count(summary.unverified)}`));
   parts.push(summary.failed > 0 ? s.red(`failed ${count(summary.failed)}`) : `failed 0`);
   if (summary.overwritten > 0) parts.push(s.red(`overwritten ${count(summary.overwritten)}`));
+  if (summary.unchanged > 0) parts.push(`unchanged ${count(summary.unchanged)}`);
   parts.push(`skipped ${count(summary.skipped)}`);
   if (summary.notSent > 0) parts.push(s.yellow(`not sent ${count(summary.notSent)}`));
   const onChanges = `${count(summary.changesWithIgnored)} change${summary.changesWithIgnored === 1 ? "" : "s"}`;

@@ -54,6 +54,7 @@ const STATUS_WORDS: Record<BatchResult["status"], string> = {
   skipped: "applied by an earlier run",
   dry_run: "a dry run",
   overwritten: "applied, then overwritten by another writer",
+  unchanged: "unchanged: nothing sent",
 };
 
 /** How a batch's results are printed: JSON for the --results file, and what stdout shows of each. */

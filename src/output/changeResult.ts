@@ -3,6 +3,7 @@ import type { RequestDescription } from "../api/client.js";
 import { formatAmount } from "../intake/amounts.js";
 import type { OutputStream } from "../io.js";
 import type { IgnoredModifier, IntakeDiff, ItemChange, Pair } from "../intake/diff.js";
+import type { HeldValue } from "../intake/unchanged.js";
 import type { OthersChange, Overwritten } from "../records/journal.js";
 import { jsonDocument } from "../sanitize.js";
 import { styler } from "./style.js";
@@ -55,6 +56,24 @@ function printedPair(pair: Pair<number | string | null>): PrintedPair {
 
 const shownValue = (pair: PrintedPair) => (pair.changed ? `${pair.before} → ${pair.after}` : pair.after);
 
+/**
+ * The fields another writer changed after this change set them, by position and field
+ * (docs/journal.md, concurrent writers): the value read back is theirs, not this change's result.
+ */
+type Overwrites = ReadonlyMap<string, Overwritten>;
+const overwriteKey = (position: string | null, field: string) => `${position ?? ""}\u0000${field}`;
+const overwritesOf = (overwritten: readonly Overwritten[]): Overwrites =>
+  new Map(overwritten.map((field) => [overwriteKey(field.position, field.field), field]));
+
+/** What a table cell shows of an item's field: before → after, or before → what was sent, and another writer's value now. */
+function itemCell(item: ItemChange, field: ItemField, overwrites: Overwrites): { text: string; changed: boolean } {
+  const pair = printedPair(item[field]);
+  const found = overwrites.get(overwriteKey(item.position, field));
+  if (!found) return { text: shownValue(pair), changed: pair.changed };
+  const sent = field === "grams" && !Number.isNaN(Number(found.sent)) ? formatAmount(Number(found.sent)) : found.sent;
+  return { text: `${pair.before} → ${sent} sent; now ${pair.after} (another writer's)`, changed: true };
+}
+
 const describeImage = (state: IntakeDiff["displayImage"]["before"]) =>
   `${state.attached ? "display image" : "normal image"} ${state.url ?? "-"}${state.width !== null ? ` (${state.width}×${state.height})` : ""}`;
 
@@ -85,12 +104,33 @@ export function diffTsvRows(diff: IntakeDiff): Cell[][] {
 }
 
 /**
+ * Piped, one `overwritten` row per field another writer changed after this change set it:
+ * `before` is the value this change sent, `after` the other writer's value found in its place.
+ */
+function overwrittenTsvRows(diff: IntakeDiff, overwritten: readonly Overwritten[]): Cell[][] {
+  return overwritten.map((field) => {
+    const item = diff.items.find((candidate) => candidate.position === field.position);
+    const unit = field.field === "grams" ? "g" : "-";
+    return [
+      "overwritten",
+      diff.imageId,
+      field.position ?? "-",
+      item?.food ?? "-",
+      field.field.replace(" ", "_"),
+      field.sent,
+      field.now,
+      unit,
+    ];
+  });
+}
+
+/**
  * The changed items on a terminal, every changed value whole: the whole table when it fits;
  * else without the unchanged levels, then with the food shortened, then without the unchanged
  * grams and kcal too; else one line per changed field.
  */
-function renderChangedItems(items: ItemChange[], stream: OutputStream, color: boolean): string {
-  const changedFields = ITEM_FIELDS.filter((field) => items.some((item) => printedPair(item[field]).changed));
+function renderChangedItems(items: ItemChange[], stream: OutputStream, color: boolean, overwrites: Overwrites): string {
+  const changedFields = ITEM_FIELDS.filter((field) => items.some((item) => itemCell(item, field, overwrites).changed));
   const withoutLevels = ITEM_FIELDS.filter((field) => changedFields.includes(field) || !LEVEL_FIELDS.includes(field));
   const layouts: Array<{ fields: readonly ItemField[]; cutFood: boolean }> = [
     { fields: ITEM_FIELDS, cutFood: false },
@@ -103,7 +143,7 @@ function renderChangedItems(items: ItemChange[], stream: OutputStream, color: bo
     const rows: Cell[][] = items.map((item) => [
       item.position ?? "-",
       item.food,
-      ...fields.map((field) => shownValue(printedPair(item[field]))),
+      ...fields.map((field) => itemCell(item, field, overwrites).text),
     ]);
     const widths = naturalWidths(head, rows);
     const tableWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (head.length - 1));
@@ -114,19 +154,19 @@ function renderChangedItems(items: ItemChange[], stream: OutputStream, color: bo
       return renderTable(stream, { head, rows, alignRight, flexible: [1], color });
     }
   }
-  return renderChangeLines(items, stream.columns);
+  return renderChangeLines(items, stream.columns, overwrites);
 }
 
 /** One line per changed field: position, food (shortened to the room left), field, before → after. */
-function renderChangeLines(items: ItemChange[], columns: number | undefined): string {
+function renderChangeLines(items: ItemChange[], columns: number | undefined, overwrites: Overwrites): string {
   const lines = items.flatMap((item) =>
-    ITEM_FIELDS.map((field) => ({ item, field, pair: printedPair(item[field]) }))
-      .filter(({ pair }) => pair.changed)
-      .map(({ item, field, pair }) => ({
+    ITEM_FIELDS.map((field) => ({ item, field, cell: itemCell(item, field, overwrites) }))
+      .filter(({ cell }) => cell.changed)
+      .map(({ item, field, cell }) => ({
         position: printedText(item.position ?? "-"),
         food: printedText(item.food),
         field,
-        value: printedText(shownValue(pair)),
+        value: printedText(cell.text),
       })),
   );
   const widest = (texts: string[]) => Math.max(0, ...texts.map(textWidth));
@@ -150,23 +190,33 @@ function renderChangeLines(items: ItemChange[], columns: number | undefined): st
  * before and after on a line each, the changed totals wrapped between parts. Piped: a header
  * and one tab-separated row per changed field, before and after apart (docs/cli.md, Output).
  */
-export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean): string {
+export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolean, overwritten: readonly Overwritten[] = []): string {
   if (!stream.isTTY) {
-    const rows = diffTsvRows(diff);
+    const rows = [...diffTsvRows(diff), ...overwrittenTsvRows(diff, overwritten)];
     // Nothing changed: no header either; the caller notes it on stderr.
     return rows.length ? renderTsv([DIFF_TSV_HEAD, ...rows]) : "";
   }
   const s = styler(color);
   const out: string[] = [];
-  const changedItems = diff.items.filter((item) => ITEM_FIELDS.some((field) => printedPair(item[field]).changed));
-  if (changedItems.length) out.push(renderChangedItems(changedItems, stream, color));
+  const overwrites = overwritesOf(overwritten);
+  const changedItems = diff.items.filter((item) => ITEM_FIELDS.some((field) => itemCell(item, field, overwrites).changed));
+  if (changedItems.length) out.push(renderChangedItems(changedItems, stream, color, overwrites));
   const image = diff.displayImage;
   // Whole, whatever the width: a URL cut short could not be copied.
-  if (imageChanged(diff)) {
-    out.push(`${s.bold("image")}  ${printedText(describeImage(image.before))}\n     → ${printedText(describeImage(image.after))}\n`);
+  const imageOverwrite = overwrites.get(overwriteKey(null, "display image"));
+  if (imageChanged(diff) || imageOverwrite) {
+    const sent = imageOverwrite?.sent === "attached" ? "attached one" : "removed it";
+    const mark = imageOverwrite ? ` (another writer's; this change ${sent})` : "";
+    out.push(`${s.bold("image")}  ${printedText(describeImage(image.before))}\n     → ${printedText(describeImage(image.after))}${mark}\n`);
   }
   const totals = changedTotals(diff).map((total) => `${total.label} ${shownValue(printedPair(total))} ${total.unit}`);
-  if (totals.length) out.push(`${s.bold("totals")}  ${joinToWidth(totals, " · ", stream.columns, "totals  ".length)}\n`);
+  // The totals read back hold the other writer's values too.
+  const indent = "totals  ".length;
+  // Overwritten: a heading of its own line says the totals hold the other writer's values too.
+  const heading = overwritten.length
+    ? `${s.bold("totals (now, another writer's values included)")}\n${" ".repeat(indent)}`
+    : `${s.bold("totals")}  `;
+  if (totals.length) out.push(`${heading}${joinToWidth(totals, " · ", stream.columns, indent)}\n`);
   if (!out.length) out.push(`intake ${diff.imageId}: no change\n`);
   return out.join("");
 }
@@ -209,4 +259,23 @@ export function describeOverwritten(imageId: number, overwritten: readonly Overw
 export function describeOthersChanged(imageId: number, changes: readonly OthersChange[]): string {
   const fields = changes.map((change) => `${fieldAt(change.position, change.field)} ${change.was} → ${change.now}`);
   return `intake ${imageId}: changed by someone else meanwhile (not by this change): ${fields.join("; ")}`;
+}
+
+/** "intake 1002 already has 150 g at position 1 and salt low at positions 1, 2": the values a change did not send. */
+export function describeUnchanged(imageId: number, held: readonly HeldValue[]): string {
+  return `intake ${imageId} already has ${describeHeld(held)}`;
+}
+
+/** "150 g at position 1 and salt low at positions 1, 2". */
+export function describeHeld(held: ReadonlyArray<Pick<HeldValue, "position" | "value"> & { field: string }>): string {
+  const byValue = new Map<string, Array<string | null>>();
+  for (const { position, field, value } of held) {
+    const what = field === "quantity" ? `${position === null ? "a total of " : ""}${formatAmount(Number(value))} g` : `${field} ${value}`;
+    byValue.set(what, [...(byValue.get(what) ?? []), position]);
+  }
+  const parts = [...byValue].map(([what, positions]) => {
+    const named = positions.filter((position) => position !== null);
+    return named.length ? `${what} at position${named.length > 1 ? "s" : ""} ${named.join(", ")}` : what;
+  });
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "");
 }

@@ -149,6 +149,29 @@ describe("foodctl api: what arrives", () => {
     });
   });
 
+  it("nests key[sub] fields as gh api does: per-position values in one body, typed", async () => {
+    const result = await recorded(["/v2/intake/1002", "-X", "PATCH", "-F", "quantity[1]=150", "-F", "salt[1]=low", "-f", "tags[]"]);
+    expectExit(result, 0);
+    const [request] = recorder.requests;
+    expect(request!.method).toBe("PATCH");
+    expect(request!.body.toString("utf8")).toBe('{"quantity":{"1":150},"salt":{"1":"low"},"tags":[]}');
+  });
+
+  it("writes nested fields of a GET in its query in brackets", async () => {
+    expectExit(await recorded(["things", "-X", "GET", "-F", "quantity[1]=150", "-f", "tag[]=a"]), 0);
+    expect(recorder.requests[0]!.target).toBe("/v2/things?quantity%5B1%5D=150&tag=a");
+  });
+
+  it("changes an item through confirm/quantity with nested fields: the sandbox applies it", async () => {
+    const args = ["api", "nutrition/confirm/quantity", "-F", "imageId=1002", "-F", "quantity[1]=151", "-F", "salt[1]=high"];
+    expectExit(await sandbox.cli(args), 0);
+    const shown = await sandbox.cli(["api", "intake/1002"]);
+    const recipe = (
+      JSON.parse(shown.stdout) as { intake_info: { recipe_per_item: { food_item_position: number; serving_size: number; salt: string }[] } }
+    ).intake_info.recipe_per_item.find((item) => item.food_item_position === 1);
+    expect(recipe).toMatchObject({ serving_size: 151, salt: "high" });
+  });
+
   it("puts fields in the query beside an --input body, which is sent byte for byte", async () => {
     const body = "not json at all: ü\n";
     expectExit(await recorded(["upload", "--input", "-", "-f", "mode=raw", "-H", "Content-Type: text/plain"], { stdin: body }), 0);
@@ -179,6 +202,10 @@ describe("foodctl api: what arrives", () => {
     [["intake/1", "-F", "novalue"], "-F takes key=value"],
     [["intake/1", "-f", "=x"], "-f takes key=value"],
     [["intake/1", "-f", "a=1", "-f", "a=2"], 'the field "a" is given twice'],
+    [["intake/1", "-F", "a[=1"], '-F: "a[" is not a field name'],
+    [["intake/1", "-F", "a[b]c=1"], '-F: "a[b]c" is not a field name'],
+    [["intake/1", "-F", "quantity=150", "-F", "quantity[1]=150"], '"quantity" is given both as a value and as an object'],
+    [["intake/1", "-f", "a[b]=1", "-f", "a[b]=2"], 'the field "a[b]" is given twice'],
     [["intake/1", "-H", "Authorization: Bearer x"], "foodctl sets this header itself"],
     [["intake/1", "-H", "no colon"], "-H takes 'Name: value'"],
     [["intake/1", "-H", "X-A: one\ntwo"], "cannot hold a line break"],

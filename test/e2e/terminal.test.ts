@@ -143,7 +143,7 @@ describe("in a terminal, the built CLI", () => {
     it("takes the journal's rows when they are longer than the screen", async () => {
       const home = runTempDir("foodctl-pager-journal-");
       const env = { FOODCTL_API_URL: sandbox.handle.url, FOODCTL_TOKEN: sandbox.handle.tokenFor("alice"), XDG_STATE_HOME: home };
-      for (const grams of ["320", "330", "340"]) expectExit(await runCli(["intake", "set-quantity", "1001", grams], { env }), 0);
+      for (const grams of ["325", "330", "340"]) expectExit(await runCli(["intake", "set-quantity", "1001", grams], { env }), 0);
       const pager = recordingPager();
       const run = await inTerminal("journal", { ...pager.env, XDG_STATE_HOME: home }, 4);
       expectExit(run, 0);

@@ -28,11 +28,19 @@ beforeAll(async () => {
   input = join(runTempDir("foodctl-apply-faults-"), "fixes.jsonl");
   writeFileSync(input, CHANGES.map((change) => JSON.stringify(change)).join("\n") + "\n");
 });
-// The intakes the batch reads: a case that stops early never reads the second one. They hold what
-// the batch sends, so a read-back after an update shows it (not another writer's value).
+// The intakes the batch reads: a case that stops early never reads the second one. Read first,
+// each holds other values than the batch sends (a value already there is not sent); read again,
+// what the batch sent, so a read-back after an update shows it (not another writer's value).
 const servers = faultServerPairs((server) => {
-  server.allow("GET /v2/intake/1002", faults.intake(segmentationIntake(1002, [150, 80])));
-  server.allow("GET /v2/intake/1003", faults.intake(manualIntake()));
+  // 1002: before line 1, after it, before line 3, after it.
+  const reads = [
+    [200, 120],
+    [150, 120],
+    [150, 120],
+    [150, 80],
+  ] as const;
+  server.allow("GET /v2/intake/1002", ...reads.map((grams) => faults.intake(segmentationIntake(1002, [...grams]))));
+  server.allow("GET /v2/intake/1003", faults.intake(manualIntake(1003, false, 300)), faults.intake(manualIntake()));
 });
 
 interface ResultLine {

@@ -60,8 +60,8 @@ export function segmentationIntake(imageId = 1002, grams: [number, number] = [20
 }
 
 /** A manual intake (display image allowed), one item manual1. */
-export function manualIntake(imageId = 1003, hasDisplayImage = false) {
-  const only = item("manual1", "porridge", 250, 116);
+export function manualIntake(imageId = 1003, hasDisplayImage = false, grams = 250) {
+  const only = item("manual1", "porridge", grams, 116);
   return {
     image_id: imageId,
     timestamp: "2026-11-03T07:45:00Z",
@@ -72,8 +72,8 @@ export function manualIntake(imageId = 1003, hasDisplayImage = false) {
     image_url: hasDisplayImage ? "http://127.0.0.1:1/images/display-1003.png" : "http://127.0.0.1:1/images/normal-1003.jpg",
     processed_image_size: hasDisplayImage ? { width: 1, height: 1 } : null,
     foodName: ["porridge"],
-    serving_size: 250,
-    nutritional_info: nutrition(290),
+    serving_size: grams,
+    nutritional_info: nutrition((grams * 116) / 100),
     nutritional_info_per_item: [only.nutrition],
     recipe_per_item: [only.recipe],
   };

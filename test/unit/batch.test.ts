@@ -425,7 +425,7 @@ describe("earlier results (--skip-applied)", () => {
     [
       "an unknown status",
       '{"line": 1, "image_id": 1001, "status": "done"}',
-      "status is not one of applied, failed, skipped, dry_run, overwritten",
+      "status is not one of applied, failed, skipped, dry_run, overwritten, unchanged",
     ],
     ["a change line, not a result", '{"image_id": 1002, "quantity": {"1": 150}}', "it looks like a change, not its result"],
   ])("refuses a results line with %s, naming the line", (_label, text, why) => {
@@ -473,6 +473,7 @@ describe("batch output", () => {
     unverified: 0,
     failed: 3,
     overwritten: 0,
+    unchanged: 0,
     skipped: 40,
     dryRun: 0,
     notSent: 302,
@@ -498,6 +499,7 @@ describe("batch output", () => {
         applied_unverified: 0,
         failed: 3,
         overwritten: 0,
+        unchanged: 0,
         skipped: 40,
         dry_run: 0,
         not_sent: 302,

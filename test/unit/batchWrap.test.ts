@@ -16,6 +16,7 @@ const summary: BatchSummary = {
   unverified: 1,
   failed: 1,
   overwritten: 0,
+  unchanged: 0,
   skipped: 0,
   dryRun: 0,
   notSent: 0,

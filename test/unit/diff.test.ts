@@ -166,6 +166,44 @@ describe("renderDiff", () => {
     expect(renderDiff(diff, terminal, false)).toBe("intake 1002: no change\n");
   });
 
+  it("overwritten: the field shows what this change sent and marks the value found as another writer's", () => {
+    // This change sent 150 g; another writer's 120 g was read back.
+    const diff = diffIntakes(segmentation(), segmentation({ grams1: 120, kcal1: 200, total: 280 }));
+    const overwritten = [{ position: "1", field: "grams", sent: "150", now: "120" }];
+    const text = renderDiff(diff, terminal, false, overwritten);
+    expect(text).toContain("180 → 150 sent; now 120 (another writer's)");
+    expect(text).not.toMatch(/180 → 120(?! \()/);
+    expect(text).toContain("totals (now, another writer's values included)\n        energy 380 → 280 kcal");
+    const narrow = renderDiff(diff, { ...terminal, columns: 60 }, false, overwritten);
+    expect(
+      narrow
+        .trimEnd()
+        .split("\n")
+        .every((line) => [...line].length <= 60),
+    ).toBe(true);
+    expect(narrow).toContain("180 → 150 sent; now 120 (another writer's)");
+    const piped_ = renderDiff(diff, piped, false, overwritten).trimEnd().split("\n");
+    expect(piped_).toContain("overwritten\t1002\t1\tScrambled eggs on toast\tgrams\t150\t120\tg");
+    expect(piped_).toContain("item\t1002\t1\tScrambled eggs on toast\tgrams\t180\t120\tg");
+  });
+
+  it("overwritten back to the value before: the field is still shown, with what was sent", () => {
+    const diff = diffIntakes(segmentation(), segmentation());
+    const overwritten = [{ position: "1", field: "salt", sent: "high", now: "medium" }];
+    expect(renderDiff(diff, terminal, false, overwritten)).toContain("medium → high sent; now medium (another writer's)");
+    expect(renderDiff(diff, piped, false, overwritten)).toBe(
+      "row\timage_id\tposition\tfood\tfield\tbefore\tafter\tunit\noverwritten\t1002\t1\tScrambled eggs on toast\tsalt\thigh\tmedium\t-\n",
+    );
+  });
+
+  it("overwritten display image: the image found is marked as another writer's", () => {
+    const attached = manual({ url: "http://127.0.0.1/images/theirs.png", width: 8, height: 6 });
+    const text = renderDiff(diffIntakes(attached, attached), terminal, false, [
+      { position: null, field: "display image", sent: "none", now: "attached" },
+    ]);
+    expect(text).toContain("→ display image http://127.0.0.1/images/theirs.png (8×6) (another writer's; this change removed it)");
+  });
+
   it("on a terminal draws a table with the arrows", () => {
     const text = renderDiff(diffIntakes(segmentation(), segmentation({ salt1: "high", kcal1: 301, total: 381 })), terminal, false);
     expect(text).toContain("medium → high");

@@ -81,6 +81,7 @@ function newRun(batchId: string, changes: number): BatchRun {
     unverified: 0,
     failed: 0,
     overwritten: 0,
+    unchanged: 0,
     skipped: 0,
     dryRun: 0,
     notSent: 0,
@@ -99,6 +100,7 @@ function count(run: BatchRun, result: BatchResult): void {
   else if (result.status === "applied") run.applied++;
   else if (result.status === "failed") run.failed++;
   else if (result.status === "overwritten") run.overwritten++;
+  else if (result.status === "unchanged") run.unchanged++;
   else if (result.status === "skipped") run.skipped++;
   else run.dryRun++;
   if (result.ignored?.length) {
@@ -145,7 +147,10 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
     }
     return { result: fail(toCliError(error)), after: undefined };
   }
-  const done: BatchResult = { ...base("applied"), ...(outcome.journalId ? { journal_id: outcome.journalId } : {}) };
+  const unchanged = outcome.unchanged?.length ? { unchanged: outcome.unchanged } : {};
+  // Every value held already: nothing was sent or journaled (the lane goes on from the intake as read).
+  if (outcome.noChange) return { result: { ...base("unchanged"), ...unchanged }, after: outcome.after ?? undefined };
+  const done: BatchResult = { ...base("applied"), ...(outcome.journalId ? { journal_id: outcome.journalId } : {}), ...unchanged };
   const changed = changesOf(outcome.diff);
   if (changed) done.changed = changed;
   const after = outcome.after ?? undefined;

@@ -142,6 +142,8 @@ async function undoEntry(
       if (state.stopped !== null) throw new NotSent();
       sent = !run.dryRun;
     });
+    // The intake holds the entry's before values already: nothing was sent (src/intake/unchanged.ts).
+    if (outcome.noChange) return { result: result("already_undone"), now };
     if (outcome.dryRun) {
       if (entry.before) state.dryRunStates.set(entry.image_id, entry.before);
       return { result: { ...result("dry_run"), request: outcome.dryRun }, now };

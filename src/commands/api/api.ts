@@ -74,12 +74,11 @@ function prepare(request: ApiRequest, url: URL, input: Buffer | undefined): Prep
     addQueryFields(url, request.fields);
     return { url, headers: { ...json, ...request.headers }, body: input, shown: input.toString("utf8") };
   }
-  if (request.method === "GET" || request.method === "HEAD" || request.fields.size === 0) {
+  if (request.method === "GET" || request.method === "HEAD" || Object.keys(request.fields).length === 0) {
     addQueryFields(url, request.fields);
     return { url, headers: request.headers, body: undefined, shown: null };
   }
-  const fields = Object.fromEntries(request.fields);
-  return { url, headers: { ...json, ...request.headers }, body: jsonRequestBody(fields), shown: fields };
+  return { url, headers: { ...json, ...request.headers }, body: jsonRequestBody(request.fields), shown: request.fields };
 }
 
 /** The answer's body: as received when piped, pretty and cleaned on a terminal, controls escaped under --json. */

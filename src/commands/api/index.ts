@@ -7,9 +7,13 @@ const api = verb("api", "send a request to any endpoint of the API, with the pro
     method: option("-X, --method <method>", "the HTTP method (default GET, or POST when fields or --input are given)"),
     field: repeatedOption(
       "-F, --field <key=value>",
-      "a typed field: true, false, null and numbers as themselves, @file for a file's text (@- stdin); key[]=value builds a list",
+      "a typed field: true, false, null and numbers as themselves, @file for a file's text (@- stdin);" +
+        " key[sub]=value nests, key[]=value builds a list, key[] alone is an empty list",
     ),
-    rawField: repeatedOption("-f, --raw-field <key=value>", "a string field; fields go in the query of a GET, else in a JSON body"),
+    rawField: repeatedOption(
+      "-f, --raw-field <key=value>",
+      "a string field (key[sub] and key[] as with -F); fields go in the query of a GET, else in a JSON body",
+    ),
     header: repeatedOption(
       "-H, --header <header>",
       "an extra request header, 'Name: value' (not Authorization: the token is the profile's)",
@@ -23,6 +27,7 @@ const api = verb("api", "send a request to any endpoint of the API, with the pro
     foodctl api intake/1002
     foodctl api history/getIntakesList -X GET -f date_from='2026/11/01, 00:00:00' -f date_to='2026/11/30, 23:59:59'
     foodctl api nutrition/confirm/quantity -F imageId=1001 -F quantity=320
+    foodctl api nutrition/confirm/quantity -F imageId=1002 -F 'quantity[1]=150' -F 'salt[1]=low'
     foodctl api intake/1005/display_image -X DELETE --include
     foodctl api nutrition/recipe/nutritionalInfo --input recipe.json
     foodctl api intake/1002 | jq .intake_info.serving_size

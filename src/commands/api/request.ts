@@ -5,8 +5,9 @@
  */
 import { API_PREFIX } from "../../records/routes.js";
 import { usageError } from "../../errors.js";
+import { addField, fieldObject, queryParameters, type FieldObject, type FieldValue } from "../../jsonFields.js";
 
-export type FieldValue = string | number | boolean | null;
+export type { FieldValue };
 
 export interface ApiRequestInput {
   path: string;
@@ -24,8 +25,8 @@ export interface ApiRequest {
   method: string;
   /** Under the API's root, with the `/v2` prefix and any query the path had: `/v2/intake/1002`. */
   path: string;
-  /** In the order given; a `key[]` field is a list. */
-  fields: Map<string, FieldValue | FieldValue[]>;
+  /** In the order given, assembled as gh api does: `key[sub]` nests, `key[]` is a list (src/jsonFields.ts). */
+  fields: FieldObject;
   /** Lower-case names. */
   headers: Record<string, string>;
 }
@@ -87,22 +88,12 @@ export function typedValue(text: string): FieldValue {
   return text;
 }
 
-function splitField(flag: string, text: string): [string, string] {
+/** `key=value`, or `key[]` alone: an empty list. */
+function splitField(flag: string, text: string): [string, string | undefined] {
   const at = text.indexOf("=");
+  if (at === -1 && text.endsWith("[]")) return [text, undefined];
   if (at <= 0) throw usageError(`${flag} takes key=value, got "${text}"`);
   return [text.slice(0, at), text.slice(at + 1)];
-}
-
-function addField(fields: Map<string, FieldValue | FieldValue[]>, key: string, value: FieldValue, flag: string): void {
-  if (key.endsWith("[]") && key.length > 2) {
-    const name = key.slice(0, -2);
-    const list = fields.get(name);
-    if (list !== undefined && !Array.isArray(list)) throw usageError(`${flag}: "${name}" is given both as a value and as a list`);
-    fields.set(name, [...(list ?? []), value]);
-    return;
-  }
-  if (fields.has(key)) throw usageError(`${flag}: the field "${key}" is given twice`, { hint: `write ${key}[]=… for a list` });
-  fields.set(key, value);
 }
 
 function header(text: string): [string, string] {
@@ -133,10 +124,11 @@ export async function readApiRequest(
     method = input.method.toUpperCase();
     if (!/^[A-Z]+$/.test(method)) throw usageError(`--method must be an HTTP method such as GET or POST, got "${input.method}"`);
   } else if (input.fields.length || input.rawFields.length || input.input !== undefined) method = "POST";
-  const fields = new Map<string, FieldValue | FieldValue[]>();
+  const fields = fieldObject();
   for (const text of input.fields) {
     const [key, value] = splitField("-F", text);
-    addField(fields, key, value.startsWith("@") ? await readValue(value.slice(1)) : typedValue(value), "-F");
+    const typed = value === undefined ? undefined : value.startsWith("@") ? await readValue(value.slice(1)) : typedValue(value);
+    addField(fields, key, typed, "-F");
   }
   for (const text of input.rawFields) {
     const [key, value] = splitField("-f", text);
@@ -150,8 +142,7 @@ export async function readApiRequest(
   return { method, path, fields, headers };
 }
 
-/** Fields in the query of a GET (or beside an --input body): lists repeat their key, null is empty. */
+/** Fields in the query of a GET (or beside an --input body): nested keys in brackets, lists repeat their key, null is empty. */
 export function addQueryFields(url: URL, fields: ApiRequest["fields"]): void {
-  for (const [key, value] of fields)
-    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, item === null ? "" : String(item));
+  for (const [key, value] of queryParameters(fields)) url.searchParams.append(key, value);
 }

@@ -142,7 +142,7 @@ function finishBatch(
   if (first.status === 429 && run.notSent > 0) {
     // The window's reset is in the 429's message; the results so far are written, so the rest can follow it.
     const message = `stopped at the rate limit: ${appliedText(run)}, ${plural(run.notSent, "change")} not sent; ${first.message}`;
-    const nothing = run.applied === 0 && run.unverified === 0 && run.skipped === 0;
+    const nothing = run.applied === 0 && run.unverified === 0 && run.skipped === 0 && run.unchanged === 0;
     throw new CliError(nothing ? first.code : "partial", nothing ? first.exitCode : EXIT.partial, message, {
       status: 429,
       hint: `after the reset, resume with: ${resumeCommand(input)}`,
@@ -151,7 +151,7 @@ function finishBatch(
   const notSent = run.notSent > 0 ? `; stopped: ${plural(run.notSent, "change")} not sent` : "";
   const hint =
     run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
-  const nothingDone = run.applied === 0 && run.unverified === 0 && run.skipped === 0;
+  const nothingDone = run.applied === 0 && run.unverified === 0 && run.skipped === 0 && run.unchanged === 0;
   if (nothingDone && !run.mixedFailures) {
     const prefix = problems === 1 ? "" : `all ${problems} changes sent failed or were overwritten: `;
     throw new CliError(first.code, first.exitCode, `${prefix}${first.message}${notSent}`, {

@@ -1,6 +1,7 @@
 import { runIntakeUpdate } from "../../change/intakeUpdate.js";
+import { noChangeOutcome } from "../../change/pipeline.js";
 import type { Context } from "../../context.js";
-import { cancelledError, EXIT, interruptedError, rejectedError, usageError } from "../../errors.js";
+import { cancelledError, interruptedError, rejectedError, usageError } from "../../errors.js";
 import {
   intakeNamedBy,
   problemHeaderLines,
@@ -160,10 +161,7 @@ export async function editCommand(ctx: Context, options: EditOptions): Promise<n
       hint: "nothing to edit; nothing was sent",
     });
   const edit = options.file === undefined ? await editInEditor(ctx, before, options.reopen) : await editFromFile(ctx, before, options.file);
-  if (edit === null) {
-    ctx.info(`intake ${imageId}: no change, nothing was sent`);
-    return EXIT.ok;
-  }
+  if (edit === null) return reportChange(ctx, noChangeOutcome(imageId, before, [], options.dryRun), { strict: false, action: "edit" });
   const journal = await openJournal(ctx, "intake edit");
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
   const outcome = await runIntakeUpdate(client, imageId, edit.fields, changeOptions);

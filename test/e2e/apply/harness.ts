@@ -18,7 +18,7 @@ export const QUOTA_PROBE = "GET /v2/history/getIntakesList";
 export interface ResultLine {
   line: number;
   image_id: number;
-  status: "applied" | "failed" | "skipped" | "dry_run";
+  status: "applied" | "failed" | "skipped" | "dry_run" | "unchanged";
   error?: { code: string; exit_code: number; status: number | null; message: string };
   ignored?: Array<{ position: string | null; field: string; requested: string; actual: string | null }>;
   request?: { method: string; url: string; headers: Record<string, string>; body: Record<string, unknown> };

@@ -19,7 +19,7 @@ import {
 const sb = withSandbox({}, { perTest: true });
 
 const MIXED = jsonl(
-  { image_id: 1001, user_id: 101, quantity: 320, salt: "low" },
+  { image_id: 1001, user_id: 101, quantity: 330, salt: "low" },
   { image_id: 1002, user_id: 101, quantity: { "1": 150 }, oil: { "2": "high" } },
   { image_id: 1003, user_id: 101, quantity: { manual2: 80.5 }, measures: { manual1: "imperial" } },
   { image_id: 2002, user_id: 102, quantity: { "1": 90 }, salt: { "2": "high" } },
@@ -29,7 +29,7 @@ const MIXED = jsonl(
 
 const MIXED_CSV = [
   CSV_HEADER,
-  "1001,101,,320,low,,,",
+  "1001,101,,330,low,,,",
   "1002,101,1,150,,,,",
   "1002,101,2,,,,high,",
   "1003,101,manual2,80.5,,,,",
@@ -68,7 +68,7 @@ function expectMixedBatchApplied(
   });
   expect(byLineNo.get(lines.bobTotal)).toEqual({ line: lines.bobTotal, image_id: 2001, status: "applied" });
 
-  expect(intake(handle, 1001)).toMatchObject({ serving_size: 320, salt: "low" });
+  expect(intake(handle, 1001)).toMatchObject({ serving_size: 330, salt: "low" });
   expect(item(handle, 1002, 1).serving_size).toBe(150);
   expect(item(handle, 1002, 2).oil).toBe("high");
   expect(item(handle, 1003, "manual2").serving_size).toBe(80.5);

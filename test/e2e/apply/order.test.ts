@@ -94,14 +94,51 @@ function expectFinalState(list: Change[]) {
   }
 }
 
+/** The seeded value of `image_id|field|position` (position "" for a whole intake), read before the run. */
+function seededValues(): (key: string) => unknown {
+  const records = new Map([1001, 1002, 1003, 1004, 1005].map((id) => [id, structuredClone(intake(sb.handle, id))]));
+  return (key) => {
+    const [imageId, field, position] = key.split("|") as [string, string, string];
+    const record = records.get(Number(imageId))!;
+    const found = position === "" ? record : record.recipe_per_item?.find((entry) => String(entry.food_item_position) === position);
+    return field === "quantity" ? found?.serving_size : (found as unknown as Record<string, unknown> | undefined)?.[field];
+  };
+}
+
+/**
+ * The update each change sends, lines given by `sending` only (the others applied by an earlier
+ * run): the values that differ from the intake as the lines before left it; null when none does.
+ */
+function updatesOf(list: Change[], seeded: (key: string) => unknown, sending: (index: number) => boolean = () => true) {
+  const state = new Map<string, unknown>();
+  const differs = (key: string, value: unknown) => {
+    const now = state.has(key) ? state.get(key) : seeded(key);
+    state.set(key, value);
+    return now !== value;
+  };
+  return list.flatMap(({ image_id, ...fields }, index) => {
+    const body: Record<string, unknown> = { imageId: image_id };
+    for (const [field, value] of Object.entries(fields)) {
+      if (typeof value !== "object" || value === null) {
+        if (differs(`${image_id}|${field}|`, value)) body[field] = value;
+        continue;
+      }
+      const kept = Object.entries(value).filter(([position, entry]) => differs(`${image_id}|${field}|${position}`, entry));
+      if (kept.length) body[field] = Object.fromEntries(kept);
+    }
+    return sending(index) ? [{ image_id, line: index + 1, body: Object.keys(body).length > 1 ? body : null }] : [];
+  });
+}
+type Update = ReturnType<typeof updatesOf>[number];
+
 /** Per intake: updates in file order, and each request sent only after the one before it was answered. */
-function expectFileOrderPerIntake(requests: ProxiedRequest[], sent: Change[]) {
+function expectFileOrderPerIntake(requests: ProxiedRequest[], sent: Update[]) {
   const ids = [...new Set(sent.map((change) => change.image_id))];
   for (const id of ids) {
     const own = requests.filter((request) => request.imageId === id);
     const posted = own.filter((request) => request.method === "POST").map(({ body }) => body);
     expect(posted, `updates of intake ${id}`).toEqual(
-      sent.filter((change) => change.image_id === id).map(({ image_id, ...fields }) => ({ imageId: image_id, ...fields })),
+      sent.filter((change) => change.image_id === id && change.body).map(({ body }) => body),
     );
     for (let index = 1; index < own.length; index++) {
       expect(own[index]!.arrived, `request ${index} of intake ${id} waits for the one before`).toBeGreaterThanOrEqual(
@@ -129,11 +166,13 @@ async function runThroughProxy(args: string[]) {
   }
 }
 
-function expectAllApplied(stdout: string, count: number) {
+/** Every line applied, or unchanged where it gave only values the intake held already. */
+function expectAllApplied(stdout: string, updates: Update[]) {
   const list = results(stdout);
-  expect(list).toHaveLength(count);
+  expect(list).toHaveLength(updates.length);
+  const unchanged = new Set(updates.filter((update) => !update.body).map((update) => update.line));
   for (const result of list) {
-    expect(result.status, `line ${result.line}`).toBe("applied");
+    expect(result.status, `line ${result.line}`).toBe(unchanged.has(result.line) ? "unchanged" : "applied");
     expect(result.ignored, `line ${result.line}`).toBeUndefined();
   }
 }
@@ -141,11 +180,12 @@ function expectAllApplied(stdout: string, count: number) {
 describe("intake apply: one intake's changes in file order", () => {
   it("JSON Lines with 2–5 lines per intake: every intake ends in its last line's state, none failed or ignored", async () => {
     const list = changes(11);
+    const updates = updatesOf(list, seededValues());
     const { run, requests } = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...list))]);
     expect(run.code, run.stderr).toBe(0);
-    expectAllApplied(run.stdout, list.length);
+    expectAllApplied(run.stdout, updates);
     expectFinalState(list);
-    expectFileOrderPerIntake(requests, list);
+    expectFileOrderPerIntake(requests, updates);
     // Each line's before/after is its own: the line after it starts where it ended.
     const byLine = new Map(fullResults(run.stdout).map((result) => [result.line, result]));
     expect(byLine.get(1)!.changed).toEqual([{ position: "2", field: "salt", before: "none", after: "low" }]);
@@ -154,11 +194,12 @@ describe("intake apply: one intake's changes in file order", () => {
 
   it("CSV, one group per run of rows: the same", async () => {
     const list = changes(23);
+    const updates = updatesOf(list, seededValues());
     const { run, requests } = await runThroughProxy([writeInput("fixes.csv", csvOf(list))]);
     expect(run.code, run.stderr).toBe(0);
-    expectAllApplied(run.stdout, list.length);
+    expectAllApplied(run.stdout, updates);
     expectFinalState(list);
-    expectFileOrderPerIntake(requests, list);
+    expectFileOrderPerIntake(requests, updates);
   });
 
   it("a resumed run (--skip-applied, --results) sends what is left in file order", async () => {
@@ -170,12 +211,14 @@ describe("intake apply: one intake's changes in file order", () => {
     const brokenIndex = Math.min(...[...lastOfIntake.values()].filter((index) => index > 0));
     const broken = list.map((change, index) => (index === brokenIndex ? { image_id: 9999, quantity: 100 } : change));
     const resultsFile = writeInput("results.jsonl", "");
+    const seeded = seededValues();
     const first = await runThroughProxy([writeInput("fixes.jsonl", jsonl(...broken)), "--results", resultsFile]);
     // Intake 9999 is not alice's: the batch stops there, after some changes were applied (exit 9).
     expect(first.run.code).toBe(9);
     const appliedFirst = new Set(
       results(readFileSync(resultsFile, "utf8"))
-        .filter((result) => result.status === "applied")
+        // An unchanged line needed nothing: it is done too.
+        .filter((result) => result.status === "applied" || result.status === "unchanged")
         .map((result) => result.line),
     );
     expect(appliedFirst.size).toBeGreaterThan(0);
@@ -189,9 +232,11 @@ describe("intake apply: one intake's changes in file order", () => {
       resultsFile,
     ]);
     expect(second.run.code, second.run.stderr).toBe(0);
-    const rest = list.filter((_change, index) => !appliedFirst.has(index + 1));
     expectFinalState(list);
-    expectFileOrderPerIntake(second.requests, rest);
+    expectFileOrderPerIntake(
+      second.requests,
+      updatesOf(list, seeded, (index) => !appliedFirst.has(index + 1)),
+    );
   });
 });
 

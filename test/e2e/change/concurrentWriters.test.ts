@@ -93,6 +93,8 @@ describe("two processes on one item", () => {
       "error: intake 1003: another writer changed what this change set meanwhile: manual1 grams sent 60, now 90",
     );
     expect(grams(1003, "manual1")).toBe(90);
+    // The printed before → after does not pass the other writer's value off as this change's result.
+    expect(first.stdout).toMatch(/^overwritten\t1003\tmanual1\t[^\t]+\tgrams\t60\t90\tg$/m);
 
     const entries = await journal();
     const mine = entries.find((entry) => entry.reason === "TICKET-1");

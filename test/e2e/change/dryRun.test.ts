@@ -61,11 +61,12 @@ const cases = (): Case[] => [
   {
     name: "set-modifiers",
     imageId: 1002,
-    args: ["intake", "set-modifiers", "1002", "--all-items", "--salt", "low", "--oil", "none"],
+    // Levels every item holds another of: a value already there is not sent (test/e2e/change/unchanged.test.ts).
+    args: ["intake", "set-modifiers", "1002", "--all-items", "--salt", "high", "--oil", "medium"],
     method: "POST",
     path: "/v2/nutrition/confirm/quantity",
     contentType: "application/json",
-    body: { imageId: 1002, salt: { "1": "low", "2": "low", "3": "low" }, oil: { "1": "none", "2": "none", "3": "none" } },
+    body: { imageId: 1002, salt: { "1": "high", "2": "high", "3": "high" }, oil: { "1": "medium", "2": "medium", "3": "medium" } },
   },
   {
     name: "display-image attach",

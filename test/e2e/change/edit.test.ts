@@ -119,7 +119,7 @@ describe("intake edit against the sandbox", () => {
     const count = sandbox.countRequests();
     const result = await setup.cli(["intake", "edit", "1002"]);
     expectExit(result, 0);
-    expect(result.stderr).toBe("intake 1002: no change, nothing was sent\n");
+    expect(result.stderr).toBe("no change: intake 1002 already holds every value of the edit; nothing was sent\n");
     expect(count()).toEqual({ [GET_INTAKE]: 1 });
   });
 

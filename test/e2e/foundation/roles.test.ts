@@ -19,7 +19,8 @@ describe("a company token and confirm/quantity", () => {
 
   it("is worded the same when only the service's 403 tells (an opaque token)", async () => {
     const before = sandbox.handle.stats().total_requests;
-    const result = await sandbox.cli(["intake", "set-quantity", "1001", "320", "--user", "101"], {
+    // 1001 holds 320 g: another total, so there is an update to refuse.
+    const result = await sandbox.cli(["intake", "set-quantity", "1001", "330", "--user", "101"], {
       as: null,
       env: { FOODCTL_TOKEN: sandbox.handle.opaqueTokenFor("acme") },
     });
@@ -29,7 +30,9 @@ describe("a company token and confirm/quantity", () => {
   });
 
   it("leaves a manager's token alone; a dry run prints the request and ends as the real run would (exit 5)", async () => {
-    expectExit(await sandbox.cli(["intake", "set-quantity", "1001", "320", "--user", "101"], { as: "dave" }), 0);
+    const managed = await sandbox.cli(["intake", "set-quantity", "1001", "330", "--user", "101"], { as: "dave" });
+    expectExit(managed, 0);
+    expect(managed.stdout).toContain("\tgrams\t320\t330\t");
     const dry = await sandbox.cliSendingNothing(["intake", "set-quantity", "1001", "320", "--user", "101", "--dry-run"], { as: "acme" });
     expectErrorLine(dry, 5, /^error: dry run: the service would refuse this: a company token cannot change quantities/);
     expect(dry.stdout).toContain('"quantity": 320');
