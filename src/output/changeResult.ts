@@ -17,6 +17,7 @@ import {
   renderTable,
   renderTsv,
   textWidth,
+  wrapWords,
   type Cell,
 } from "./table.js";
 
@@ -202,12 +203,13 @@ export function renderDiff(diff: IntakeDiff, stream: OutputStream, color: boolea
   const changedItems = diff.items.filter((item) => ITEM_FIELDS.some((field) => itemCell(item, field, overwrites).changed));
   if (changedItems.length) out.push(renderChangedItems(changedItems, stream, color, overwrites));
   const image = diff.displayImage;
-  // Whole, whatever the width: a URL cut short could not be copied.
   const imageOverwrite = overwrites.get(overwriteKey(null, "display image"));
   if (imageChanged(diff) || imageOverwrite) {
     const sent = imageOverwrite?.sent === "attached" ? "attached one" : "removed it";
     const mark = imageOverwrite ? ` (another writer's; this change ${sent})` : "";
-    out.push(`${s.bold("image")}  ${printedText(describeImage(image.before))}\n     → ${printedText(describeImage(image.after))}${mark}\n`);
+    // Wrapped between words: a URL too long for the line starts one of its own, whole.
+    const shown = (text: string) => wrapWords(printedText(text), stream.columns, "image  ".length);
+    out.push(`${s.bold("image")}  ${shown(describeImage(image.before))}\n     → ${shown(`${describeImage(image.after)}${mark}`)}\n`);
   }
   const totals = changedTotals(diff).map((total) => `${total.label} ${shownValue(printedPair(total))} ${total.unit}`);
   // The totals read back hold the other writer's values too.

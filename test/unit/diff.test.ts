@@ -204,6 +204,16 @@ describe("renderDiff", () => {
     expect(text).toContain("→ display image http://127.0.0.1/images/theirs.png (8×6) (another writer's; this change removed it)");
   });
 
+  it("a display image URL too long for its line starts a line of its own, whole, at 80 columns", () => {
+    const url = "http://127.0.0.1:46621/images/309ce4e6024fa15e23a8fa7acd53bbce.png";
+    const text = renderDiff(diffIntakes(manual(null), manual({ url, width: 80, height: 60 })), { ...terminal, columns: 80 }, false);
+    const lines = text.trimEnd().split("\n");
+    expect(lines.every((line) => [...line].length <= 80)).toBe(true);
+    expect(lines).toContain(`       ${url}`);
+    expect(text).toContain(`image  normal image http://127.0.0.1/images/normal.png (60×40)\n`);
+    expect(text).toContain(`     → display image\n       ${url}\n       (80×60)\n`);
+  });
+
   it("on a terminal draws a table with the arrows", () => {
     const text = renderDiff(diffIntakes(segmentation(), segmentation({ salt1: "high", kcal1: 301, total: 381 })), terminal, false);
     expect(text).toContain("medium → high");
@@ -294,10 +304,17 @@ describe("renderDiff at any width: every changed value whole", () => {
     expect(text).toContain("totals  energy 380 → 330 kcal\n        sodium 500 → 450 mg\n");
   });
 
-  it.each([40, 80])("at %i columns the display image's before and after are on a line each, whole", (columns) => {
+  it("at 40 columns the display image's URLs are whole, each on a line of its own", () => {
     const long = `http://127.0.0.1/images/${"a".repeat(64)}.png`;
-    const text = renderDiff(diffIntakes(manual(null), manual({ url: long, width: 8, height: 6 })), at(columns), false);
-    expect(lines(text)).toEqual(["image  normal image http://127.0.0.1/images/normal.png (60×40)", `     → display image ${long} (8×6)`]);
+    const text = renderDiff(diffIntakes(manual(null), manual({ url: long, width: 8, height: 6 })), at(40), false);
+    expect(lines(text)).toEqual([
+      "image  normal image",
+      "http://127.0.0.1/images/normal.png",
+      "       (60×40)",
+      "     → display image",
+      long,
+      "       (8×6)",
+    ]);
   });
 });
 
