@@ -15,7 +15,7 @@ export function formatApiDateTime(date: Date): string {
 }
 
 /** A time as people read it in messages and headings: "2026-11-30 08:15:00" (the Date's UTC fields). */
-export function formatDateTime(date: Date): string {
+function formatDateTime(date: Date): string {
   return formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
 }
 
@@ -36,7 +36,7 @@ export function parseApiDateTime(text: string): Date | null {
 }
 
 /** The history window (docs/cli.md, dates): both ends are always sent. */
-export const DEFAULT_WINDOW_DAYS = 7;
+const DEFAULT_WINDOW_DAYS = 7;
 /** Longer windows need both ends given explicitly: a year of intakes is a large answer. */
 export const MAX_WINDOW_DAYS = 366;
 const DAY_MS = 86_400_000;
