@@ -48,7 +48,7 @@ export interface Settings {
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_RETRIES = 2;
-export const DEFAULT_JOURNAL_DAYS = 90;
+const DEFAULT_JOURNAL_DAYS = 90;
 
 function pickText(
   flag: string | undefined,
@@ -68,7 +68,7 @@ export function isProfileName(name: string): boolean {
   return PROFILE_NAME.test(name) && !(name in Object.prototype);
 }
 
-export function checkProfileName(name: string, from: string): string {
+function checkProfileName(name: string, from: string): string {
   if (!isProfileName(name)) {
     throw usageError(`${from} "${name}" is not a valid profile name`, {
       hint: "use 1 to 64 letters, digits, dots, underscores or dashes (not __proto__)",
@@ -83,8 +83,14 @@ export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): 
   return DEFAULT_PROFILE;
 }
 
+export function parseUserId(text: string, name: string): number {
+  const id = parsePositiveId(text);
+  if (id === null) throw usageError(`${name} must be a positive integer user id, got "${text}"`);
+  return id;
+}
+
 /** Seconds per request: more than 0 and at most 3600. */
-export const MAX_TIMEOUT_SECONDS = 3600;
+const MAX_TIMEOUT_SECONDS = 3600;
 
 export function parseTimeoutSeconds(text: string, name: string): number {
   const seconds = Number(text);
@@ -120,8 +126,7 @@ export function resolveSettings(
 
   // A bad value is reported under the name the user gave it (--user or FOODCTL_USER).
   const userFrom = pickText(flags.user, "--user", env.FOODCTL_USER, "FOODCTL_USER");
-  const user = userFrom ? parsePositiveId(userFrom.text) : profile.user;
-  if (user === null) throw usageError(`${userFrom!.name} must be a positive integer user id, got "${userFrom!.text}"`);
+  const user = userFrom ? parseUserId(userFrom.text, userFrom.name) : profile.user;
   const userSource = userFrom?.source ?? (profile.user === undefined ? null : "profile");
 
   const timeoutFrom = pickText(flags.timeout, "--timeout", env.FOODCTL_TIMEOUT, "FOODCTL_TIMEOUT");

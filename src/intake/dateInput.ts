@@ -154,10 +154,8 @@ function dayInWords(text: string, edge: Edge, today: Date): DateReading | { prob
  */
 export function readDate(input: string, edge: Edge, zone: string, now: number): DateAnswer {
   const text = input.trim().toLowerCase().replace(/\s+/g, " ");
-  // UTC needs no Intl: a run without a zone stays off it.
-  const clockNow = zone === "UTC" ? new Date(Math.floor(now / 1000) * 1000) : wallClockAt(new Date(now), zone);
-  const today = startOfDay(clockNow);
   const wholeNow = Math.floor(now / 1000) * 1000;
+  const today = startOfDay(wallOf({ instant: wholeNow }, zone));
   if (text === "") return { problem: `must be ${DATE_FORMS}, got ""` };
   if (text === "now") return { instant: wholeNow };
 

@@ -15,7 +15,7 @@ export function formatApiDateTime(date: Date): string {
 }
 
 /** A time as people read it in messages and headings: "2026-11-30 08:15:00" (the Date's UTC fields). */
-export function formatDateTime(date: Date): string {
+function formatDateTime(date: Date): string {
   return formatApiDateTime(date).replace(/\//g, "-").replace(", ", " ");
 }
 
@@ -36,10 +36,14 @@ export function parseApiDateTime(text: string): Date | null {
 }
 
 /** The history window (docs/cli.md, dates): both ends are always sent. */
-export const DEFAULT_WINDOW_DAYS = 7;
+const DEFAULT_WINDOW_DAYS = 7;
 /** Longer windows need both ends given explicitly: a year of intakes is a large answer. */
 export const MAX_WINDOW_DAYS = 366;
 const DAY_MS = 86_400_000;
+/** The latest wall clock anywhere (UTC+14, Kiribati): a window ending there misses no zone's "now". */
+const EARLIEST_ZONE_AHEAD_MS = 14 * 3_600_000;
+
+type WindowInput = { from?: Date | undefined; to?: Date | undefined; days?: number | undefined };
 
 export interface HistoryWindow {
   /** Wall-clock times of the user (floating Dates). */
@@ -55,10 +59,7 @@ export interface HistoryWindow {
  * after it, or up to now without `days`.
  * Returns a problem instead when the ends cross or the window is over a year without both ends given.
  */
-export function resolveHistoryWindow(
-  input: { from?: Date | undefined; to?: Date | undefined; days?: number | undefined },
-  now: Date,
-): HistoryWindow | { problem: string } {
+export function resolveHistoryWindow(input: WindowInput, now: Date): HistoryWindow | { problem: string } {
   const { from, to, days } = input;
   if (from && to && days !== undefined) return { problem: "--days goes with --from or --to, not both" };
   const span = (days ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
@@ -88,4 +89,25 @@ export function resolveHistoryWindow(
     };
   }
   return window;
+}
+
+/** The window as sent, and the clock it is read on: a zone's name, or null for the user's unnamed one. */
+export interface SentWindow extends HistoryWindow {
+  zone: string | null;
+  /** What date_to says: `to`, or without a zone and up to now, the latest clock anywhere (UTC+14). */
+  sentTo: Date;
+  /** The days of a window that ends now and was given no --from or --to ("the last 7 days"), else null. */
+  lastDays: number | null;
+}
+
+/**
+ * The window `intake list` sends, on the clock of `zone` (`now` is that clock's). Without a zone, dates are sent as they are (the
+ * service reads them on the user's clock) and a window up to now runs to the latest clock of any zone: it misses no newest intake.
+ */
+export function windowToSend(input: WindowInput, now: Date, zone: string | null): SentWindow | { problem: string } {
+  const window = resolveHistoryWindow(input, now);
+  if ("problem" in window) return window;
+  const sentTo = window.toNow && zone === null ? new Date(window.to.getTime() + EARLIEST_ZONE_AHEAD_MS) : window.to;
+  const lastDays = input.from === undefined && input.to === undefined ? (input.days ?? DEFAULT_WINDOW_DAYS) : null;
+  return { ...window, zone, sentTo, lastDays };
 }

@@ -7,10 +7,8 @@
 import type { Intake } from "../records/intake.js";
 import { readItems, type ItemView } from "./items.js";
 import { isItemized, KIND_LABELS, readIntakeKind } from "./kinds.js";
-import { didYouMean } from "./closest.js";
-import { isLevel } from "./levels.js";
 import { LEVELS } from "../records/fields.js";
-import { readGramsText } from "./quantity.js";
+import { gramsValue } from "./quantity.js";
 import { holdsAlready } from "./unchanged.js";
 import { validateUpdateShape } from "./update.js";
 
@@ -143,22 +141,19 @@ function headerProblems(header: Line, allowed: readonly string[]): string[] {
   return problems;
 }
 
-/** One value as written: what it sets, null when it is what the intake has, or why it cannot be sent. */
+/**
+ * One value as written, as the value it sets (null when it is what the intake has): text to a
+ * value only, judged with the row by the update's check. `-` is this text's own word for "not set".
+ */
 function readCell(text: string, column: ValueColumn, item: ItemView): { value: string | number | null } | { problem: string } {
-  const label = `${column}${item.position === null ? "" : ` of position ${item.position}`}`;
   const was = item[FIELD_OF[column]] as string | number | null;
-  if (text === UNSET)
-    return was === null ? { value: null } : { problem: `${label} cannot be unset (it is ${cellText(was)}); write a value` };
-  let value: string | number = text;
-  if (column === "quantity") {
-    const read = readGramsText(text, label, item.position === null);
-    if ("problem" in read) return read;
-    value = read.grams;
-  } else if (column !== "measures" && !isLevel(text)) {
-    const suggestion = didYouMean(text, LEVELS);
-    return { problem: `${label} must be one of ${LEVELS.join(", ")}, got "${text}"${suggestion ? `; ${suggestion}` : ""}` };
+  if (text !== UNSET) {
+    const value = column === "quantity" ? gramsValue(text) : text;
+    return { value: holdsAlready(value, was) ? null : value };
   }
-  return { value: holdsAlready(value, was) ? null : value };
+  if (was === null) return { value: null };
+  const label = `${column}${item.position === null ? "" : ` of position ${item.position}`}`;
+  return { problem: `${label} cannot be unset (it is ${cellText(was)}); write a value` };
 }
 
 interface CellChange {
@@ -213,20 +208,21 @@ export function readEditText(text: string, intake: Intake, options: EditTextOpti
       continue;
     }
     seen.add(position);
+    const rowChanges: CellChange[] = [];
     columns.forEach((name, index) => {
       if (name === "position") return;
       const read = readCell(row.cells[index]!, name as ValueColumn, item);
       if ("problem" in read) problems.push(`${where}: ${read.problem}`);
-      else if (read.value !== null) changes.push({ position: item.position, column: name as ValueColumn, value: read.value });
+      else if (read.value !== null) rowChanges.push({ position: item.position, column: name as ValueColumn, value: read.value });
     });
+    // The row's values judged as a CSV row's and a JSON Lines body's are: by the update's one check (src/records/update.ts).
+    const shape = validateUpdateShape(updateFields(rowChanges), { strictMeasures: false });
+    for (const problem of shape.problems) problems.push(`${where}: ${problem.message}`);
+    changes.push(...rowChanges);
   }
   for (const position of options.partial ? [] : byPosition.keys()) {
     if (!seen.has(position)) problems.push(`position ${position} is missing: keep every item's line (items are not removed here)`);
   }
   if (problems.length) return { kind: "problems", problems };
-  const fields = updateFields(changes);
-  // The same definition every update is checked against (src/records/update.ts).
-  const shape = validateUpdateShape(fields, { strictMeasures: false });
-  if (shape.problems.length) return { kind: "problems", problems: shape.problems.map((problem) => problem.message) };
-  return { kind: "edit", fields, changed: changes.length };
+  return { kind: "edit", fields: updateFields(changes), changed: changes.length };
 }

@@ -66,10 +66,3 @@ export function quantityProblem(value: unknown, where: string, recognition: bool
 export function gramsValue(text: string): number | string {
   return SIGNED_NUMBER.test(text) ? Number(text) : text;
 }
-
-/** Grams written as text: the number, or the same message as above. */
-export function readGramsText(text: string, where: string, recognition: boolean): { grams: number } | { problem: string } {
-  const grams = gramsValue(text);
-  const problem = quantityProblem(grams, where, recognition);
-  return problem === null && typeof grams === "number" ? { grams } : { problem: problem! };
-}

@@ -4,9 +4,6 @@
  * ("floating"): the history list takes wall-clock times of the user (docs/api.md, the history list).
  */
 
-/** The latest wall clock anywhere (UTC+14, Kiribati): a window ending there misses no zone's "now". */
-export const EARLIEST_ZONE_AHEAD_MS = 14 * 3_600_000;
-
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(zone: string): Intl.DateTimeFormat {

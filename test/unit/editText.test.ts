@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readCsv } from "../../src/batch/csv.js";
+import { readJsonLines } from "../../src/batch/jsonl.js";
+import { checkUpdateFields } from "../../src/change/intakeUpdate.js";
+import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
 import { decideFormat, lookOf } from "../../src/batch/format.js";
 import { readEditText, renderEditText, withProblems } from "../../src/intake/editText.js";
 import type { Intake } from "../../src/records/intake.js";
@@ -139,5 +142,53 @@ describe("intake apply reading the edit text", () => {
     const bad = await readCsv(chunks(text), {}, true);
     const line = text.split("\n").findIndex((row) => row.startsWith("2 ")) + 1;
     expect(bad.problems).toEqual([expect.objectContaining({ line, field: "salt" })]);
+  });
+});
+
+describe("a rule worded once", () => {
+  const chunks = async function* (text: string) {
+    yield text;
+  };
+  const csvProblem = async (column: string, cell: string) =>
+    (await readCsv(chunks(`image_id,position,${column}\n1002,1,${cell}\n`))).problems.map((problem) => problem.message);
+  const jsonlProblem = async (body: Record<string, unknown>) =>
+    (await readJsonLines(chunks(`${JSON.stringify({ image_id: 1002, ...body })}\n`))).problems.map((problem) => problem.message);
+  const editProblem = (values: string) =>
+    (readEditText(edited(itemized, "1", values), itemized) as { problems: string[] }).problems.map((problem) =>
+      problem.replace(/^line \d+: /, ""),
+    );
+
+  it("says the same of a bad level in an edit text, a CSV cell and a JSON Lines body", async () => {
+    const message = 'salt of position 1 must be one of none, low, medium, high, got "LOW"; did you mean low?';
+    expect(editProblem("200 LOW none low metric")).toEqual([message]);
+    expect(await csvProblem("salt", "LOW")).toEqual([message]);
+    expect(await jsonlProblem({ salt: { 1: "LOW" } })).toEqual([message]);
+  });
+
+  it("says the same of bad grams in an edit text, a CSV cell and set-quantity's arguments", async () => {
+    const message = 'quantity of position 1: "150g" is not a number of grams: write 150';
+    expect(editProblem("150g medium none low metric")).toEqual([message]);
+    expect(await csvProblem("quantity", "150g")).toEqual([message]);
+    expect(() => checkUpdateFields(1002, parseQuantityArgs(["1=150g"]))).toThrow(message);
+  });
+
+  it("lists every problem of a row, each with its line, and numbers them as a reopened file shows them", () => {
+    const text = edited(itemized, "2", "0 LOW none lo metric");
+    const line = text.split("\n").findIndex((row) => row.startsWith("2 ")) + 1;
+    const problems = (readEditText(text, itemized, { lineOffset: 3 }) as { problems: string[] }).problems;
+    expect(problems).toEqual([
+      `line ${line + 3}: quantity of position 2 must be more than 0 g, got 0`,
+      `line ${line + 3}: salt of position 2 must be one of none, low, medium, high, got "LOW"; did you mean low?`,
+      `line ${line + 3}: oil of position 2 must be one of none, low, medium, high, got "lo"; did you mean low?`,
+    ]);
+  });
+
+  it("judges only what changed: a value the intake already holds is not sent, so not refused", () => {
+    const fractional: Intake = { ...recognition, serving_size: 320.5 };
+    expect(readEditText(renderEditText(fractional), fractional)).toEqual({ kind: "edit", fields: {}, changed: 0 });
+    expect(readEditText(edited(fractional, "total", "320.7 medium none"), fractional)).toEqual({
+      kind: "problems",
+      problems: [expect.stringMatching(/^line \d+: quantity must be a whole number of grams for a recognition-only intake, got 320.7$/)],
+    });
   });
 });

@@ -73,7 +73,8 @@ describe("the window in plain words", () => {
   // Saturday 28 November 2026, 10:30 UTC.
   const NOW = Date.parse("2026-11-28T10:30:00Z");
   const words = async (options: { from?: string; to?: string; days?: number }, zone: string | null) => {
-    const { describeWindow, historyWindowFrom } = await import("../../src/commands/intake/list.js");
+    const { historyWindowFrom } = await import("../../src/commands/intake/list.js");
+    const { describeWindow } = await import("../../src/output/time.js");
     return describeWindow(await historyWindowFrom(options, NOW, zone));
   };
 

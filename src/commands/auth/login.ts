@@ -4,9 +4,9 @@ import type { Context } from "../../context.js";
 import { checkToken } from "../../config/token.js";
 import { usageError } from "../../errors.js";
 import { readAtMost } from "../../io.js";
+import { describeClaims } from "../../output/auth.js";
 import { cleanForTerminal } from "../../sanitize.js";
 import { prompt } from "../confirm.js";
-import { describeClaims } from "./describe.js";
 
 const MAX_TOKEN_BYTES = 16 * 1024;
 

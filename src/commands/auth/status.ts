@@ -2,27 +2,10 @@ import { readTokenClaims } from "../../config/jwt.js";
 import { tokenTextProblem } from "../../config/token.js";
 import type { Context } from "../../context.js";
 import { authError, CliError, ENV_TOKEN_HINT, EXIT, tokenHint, usageError } from "../../errors.js";
-import { readQuota, type Quota } from "../../api/quota.js";
-import { describeWait } from "../../clock.js";
-import { thousands } from "../../intake/amounts.js";
+import { readQuota } from "../../api/quota.js";
 import { formatApiDateTime } from "../../intake/dates.js";
-import { formatClock } from "../../output/time.js";
-import { cleanForTerminal } from "../../sanitize.js";
+import { actingFor, alignedRows, describeClaims, quotaJson, roleName, serverRows, tokenRows, type ServerCheck } from "../../output/auth.js";
 import { redactSecrets } from "../../secrets.js";
-import { describeClaims } from "./describe.js";
-
-const OPAQUE_NOTE = "opaque: its subject and expiry are known only to the server (check with --check)";
-
-interface ServerCheck {
-  /** null when the answer does not tell (a 400: the read itself was refused, e.g. no user_id). */
-  accepted: boolean | null;
-  /** The refusal of a 400, said as it is. */
-  error: CliError | null;
-  status: number;
-  host: string;
-  /** What the answer's headers tell of calls and credits left (docs/api.md, rate limit). */
-  quota: Quota | null;
-}
 
 /**
  * One cheap read (the history list over a window of one second) to learn whether the server takes
@@ -44,70 +27,6 @@ async function checkWithServer(ctx: Context): Promise<ServerCheck> {
     }
     throw error;
   }
-}
-
-/** The quota's rows: calls left and when the window frees one (on the user's clock, else UTC, named), credits left. */
-async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promise<Array<[string, string]>> {
-  if (quota === null) return [["calls left", "not told (the answer carried no quota headers)"]];
-  const rows: Array<[string, string]> = [];
-  if (quota.remaining === undefined) rows.push(["calls left", "not limited for this token (the answer carried no RateLimit headers)"]);
-  else {
-    const of = quota.limit === undefined ? "" : ` of ${thousands(quota.limit)} in the rolling window`;
-    rows.push(["calls left", `${thousands(quota.remaining)}${of}`]);
-    // An empty window (the history list this check reads is not counted) has nothing to reset.
-    if (quota.resetMs === 0) rows.push(["resets", "nothing to reset: no call counted in the window"]);
-    else if (quota.resetMs !== undefined) {
-      const zone = (await ctx.timeZone()) ?? "UTC";
-      rows.push(["resets", `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`]);
-    }
-  }
-  if (quota.creditsRemaining !== undefined) {
-    const used = quota.creditsUsed === undefined ? "" : ` (${thousands(quota.creditsUsed)} used)`;
-    rows.push(["credits left", `${thousands(quota.creditsRemaining)}${used}`]);
-  }
-  return rows;
-}
-
-function quotaJson(quota: Quota | null, now: number) {
-  if (quota === null) return null;
-  return {
-    user_id: quota.userId ?? null,
-    calls_limit: quota.limit ?? null,
-    calls_remaining: quota.remaining ?? null,
-    reset_seconds: quota.resetMs === undefined ? null : quota.resetMs / 1000,
-    resets_at: quota.resetMs === undefined ? null : new Date(now + quota.resetMs).toISOString(),
-    credits_used: quota.creditsUsed ?? null,
-    credits_remaining: quota.creditsRemaining ?? null,
-  };
-}
-
-function roleName(role: string | null | undefined): string {
-  return role === "APICompany" ? "company" : "manager";
-}
-
-/** The user acted for; for a company's or manager's token without --user, nobody. */
-function actingFor(user: number | null, roleNeedingUser: string | null): string {
-  if (user !== null) return `user ${user}`;
-  return roleNeedingUser === null ? "the token's own user" : `nobody: a ${roleName(roleNeedingUser)} token acts for the user --user names`;
-}
-
-function serverRow(check: ServerCheck): string {
-  if (check.accepted === null)
-    return `not accepted, not refused: the check could not be made (${check.error?.message ?? `answered ${check.status}`})`;
-  return `${check.host} ${check.accepted ? "accepts" : "refuses"} the token (answered ${check.status})`;
-}
-
-function tokenRows(kind: string | null, described: ReturnType<typeof describeClaims> | null, zone: string): Array<[string, string]> {
-  if (kind === "opaque") return [["kind", OPAQUE_NOTE]];
-  return [
-    ["kind", kind === "jwt" ? "JWT (claims read here, not verified)" : "-"],
-    ["subject", described?.subject ?? "-"],
-    ["role", described?.role ?? "-"],
-    [
-      "expires",
-      described?.expires_at ? `${formatClock(Date.parse(described.expires_at), zone)}${described.expired ? " (expired)" : ""}` : "-",
-    ],
-  ];
 }
 
 export async function statusCommand(ctx: Context, options: { check: boolean } = { check: false }): Promise<number> {
@@ -141,18 +60,15 @@ export async function statusCommand(ctx: Context, options: { check: boolean } = 
   await ctx.print({
     json: status,
     text: async () => {
-      const rows: Array<[string, string]> = [
+      const zone = (await ctx.timeZone()) ?? "UTC";
+      return alignedRows([
         ["profile", status.profile],
         ["api url", apiUrl ? `${apiUrl} (from ${status.api_url_source})` : "not set"],
         ["acting for", actingFor(status.user, needsUser ? (described?.role ?? null) : null)],
         ["token", status.token_source ? `from ${status.token_source}` : "none"],
-        ...tokenRows(kind, described, (await ctx.timeZone()) ?? "UTC"),
-      ];
-      if (check) rows.push(["server", serverRow(check)]);
-      else if (options.check && needsUser) rows.push(["server", "not asked: name the user to check as with --user"]);
-      if (check?.accepted) rows.push(...(await quotaRows(ctx, check.quota, now)));
-      const width = Math.max(...rows.map(([key]) => key.length));
-      return rows.map(([key, value]) => `${key.padEnd(width)}  ${cleanForTerminal(value)}`).join("\n") + "\n";
+        ...tokenRows(kind, described, zone),
+        ...serverRows(check, options.check && needsUser, now, zone),
+      ]);
     },
   });
   // After the status itself, so a script sees both; main prints it (as JSON under --json).

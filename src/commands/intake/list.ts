@@ -3,7 +3,8 @@ import { MAX_RESPONSE_BYTES } from "../../api/client.js";
 import { readPeriodTotals } from "../../api/answers.js";
 import { TransportError } from "../../api/transport.js";
 import { CliError, failure, usageError } from "../../errors.js";
-import { DEFAULT_WINDOW_DAYS, formatApiDateTime, resolveHistoryWindow, type HistoryWindow } from "../../intake/dates.js";
+import { formatApiDateTime, windowToSend, type SentWindow } from "../../intake/dates.js";
+import { describeWindow, windowHeading } from "../../output/time.js";
 
 export interface ListOptions {
   from?: unknown;
@@ -12,28 +13,11 @@ export interface ListOptions {
   language?: unknown;
 }
 
-/** The window as sent, and the clock it is read on: a zone's name, or null for the user's unnamed one. */
-export interface SentWindow extends HistoryWindow {
-  zone: string | null;
-  /** What date_to says: `to`, or without a zone and up to now, the latest clock anywhere (UTC+14). */
-  sentTo: Date;
-  /** The days of a window that ends now and was given no --from or --to ("the last 7 days"), else null. */
-  lastDays: number | null;
-  /** How a date that could be read two ways was read, for stderr. */
-  notes: string[];
-}
-
-/**
- * Flags to the window sent, refused (exit 2, nothing sent) when they cannot make one. `instant`
- * is the real now; with a zone, the window is on that zone's clock. Without one, dates are sent
- * as they are (the service reads them on the user's clock) and a window up to now runs to the
- * latest clock of any zone, so it never misses the newest intake.
- */
-export async function historyWindowFrom(options: ListOptions, instant: number, zone: string | null): Promise<SentWindow> {
+/** Flags to the window sent, refused (exit 2, nothing sent) when they cannot make one; `instant` is the real now. */
+export async function historyWindowFrom(options: ListOptions, instant: number, zone: string | null) {
   const clockZone = zone ?? "UTC";
-  const { wallClockAt, EARLIEST_ZONE_AHEAD_MS } = await import("../../intake/zones.js");
   const { readDateOption, wallOf } = await import("../dateOption.js");
-  const now = clockZone === "UTC" ? new Date(Math.floor(instant / 1000) * 1000) : wallClockAt(new Date(instant), clockZone);
+  // How a date that could be read two ways was read, for stderr.
   const notes: string[] = [];
   const read = (flag: string, text: unknown, edge: "start" | "end") => {
     if (typeof text !== "string") return undefined;
@@ -41,50 +25,10 @@ export async function historyWindowFrom(options: ListOptions, instant: number, z
     if (reading.note) notes.push(`${flag} ${reading.note}`);
     return wallOf(reading, clockZone);
   };
-  const from = read("--from", options.from, "start");
-  const to = read("--to", options.to, "end");
-  const days = options.days;
-  const window = resolveHistoryWindow({ from, to, days }, now);
+  const input = { from: read("--from", options.from, "start"), to: read("--to", options.to, "end"), days: options.days };
+  const window = windowToSend(input, wallOf({ instant: Math.floor(instant / 1000) * 1000 }, clockZone), zone);
   if ("problem" in window) throw usageError(window.problem, { hint: "nothing was sent" });
-  const sentTo = window.toNow && zone === null ? new Date(window.to.getTime() + EARLIEST_ZONE_AHEAD_MS) : window.to;
-  const lastDays = from === undefined && to === undefined ? (days ?? DEFAULT_WINDOW_DAYS) : null;
-  return { ...window, zone, sentTo, lastDays, notes };
-}
-
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const secondsOfDay = (date: Date) => Math.floor(date.getTime() / 1000) % 86_400;
-
-/** One end of a window in words: "Mon 3 Nov", the year when asked, the time when it is not the day's edge ("14:05"). */
-function windowEnd(date: Date, year: boolean, edge: "start" | "end"): string {
-  const day = `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}${year ? ` ${date.getUTCFullYear()}` : ""}`;
-  if (secondsOfDay(date) === (edge === "start" ? 0 : 86_399)) return day;
-  const time = date.toISOString().slice(11, 19).replace(/:00$/, "");
-  return `${day} ${time}`;
-}
-
-/**
- * The window in plain words, for the terminal's heading and messages: "Mon 3 Nov – Sat 8 Nov 2026
- * (Europe/Berlin)", "the last 7 days (Asia/Tokyo)"; without a zone, the rows' times are in UTC and
- * it says so. The window as sent is in --verbose and --json.
- */
-export function describeWindow(window: SentWindow, heading = true): string {
-  const unnamed = heading ? ", times in UTC (the user's zone is not known: --tz names it)" : "";
-  const clock = window.zone === null ? unnamed : ` (${window.zone})`;
-  if (window.lastDays !== null) return `the last ${window.lastDays === 1 ? "day" : `${window.lastDays} days`}${clock}`;
-  const { from, to } = window;
-  if (window.toNow) return `${windowEnd(from, true, "start")} – now${clock}`;
-  const sameYear = from.getUTCFullYear() === to.getUTCFullYear();
-  const wholeDays = secondsOfDay(from) === 0 && secondsOfDay(to) === 86_399;
-  if (wholeDays && from.toISOString().slice(0, 10) === to.toISOString().slice(0, 10)) return `${windowEnd(from, true, "start")}${clock}`;
-  return `${windowEnd(from, !sameYear, "start")} – ${windowEnd(to, true, "end")}${clock}`;
-}
-
-/** The heading over the rows; wider than the terminal, its last parenthesis goes on a line of its own. */
-function windowHeading(window: SentWindow, columns: number): string {
-  const heading = `Intakes of ${describeWindow(window)}`;
-  const split = heading.lastIndexOf(" (");
-  return heading.length <= columns || split < 0 ? `${heading}\n` : `${heading.slice(0, split)}\n${heading.slice(split + 1)}\n`;
+  return { ...window, notes };
 }
 
 /** An answer over the client's size cap: the window holds too many intakes to read at once (exit 1, as any unreadable answer). */

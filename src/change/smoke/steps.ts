@@ -2,19 +2,19 @@
  * The steps of `foodctl smoke` (docs/smoke.md, steps): each one talks through the normal client and
  * the shared change pipeline, and either returns a one-line detail, asks to be skipped, or throws.
  */
-import type { ApiClient } from "../api/client.js";
-import type { Intake } from "../records/intake.js";
-import { changeDisplayImage } from "./displayImageChange.js";
-import { precheckUpdate, runIntakeUpdate } from "./intakeUpdate.js";
-import type { ChangeOptions } from "./pipeline.js";
-import type { Context } from "../context.js";
-import { CliError, failure, rejectedError } from "../errors.js";
-import { formatAmount } from "../intake/amounts.js";
-import { formatApiDateTime } from "../intake/dates.js";
-import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../intake/editable.js";
-import { readItems } from "../intake/items.js";
-import { KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
-import type { JournalRecorder } from "../journal/recorder.js";
+import type { ApiClient } from "../../api/client.js";
+import type { Intake } from "../../records/intake.js";
+import { changeDisplayImage } from "../displayImageChange.js";
+import { precheckUpdate, runIntakeUpdate } from "../intakeUpdate.js";
+import type { ChangeOptions } from "../pipeline.js";
+import type { Context } from "../../context.js";
+import { CliError, failure, rejectedError } from "../../errors.js";
+import { formatAmount } from "../../intake/amounts.js";
+import { formatApiDateTime } from "../../intake/dates.js";
+import { buildRestoreFields, buildSmokeChange, itemKcal, stateDifference, type SmokeChange } from "../../intake/editable.js";
+import { readItems } from "../../intake/items.js";
+import { KIND_LABELS, readIntakeKind } from "../../intake/kinds.js";
+import type { JournalRecorder } from "../../journal/recorder.js";
 
 export const STEP_NAMES = ["auth", "read", "history", "change", "restore", "display image"] as const;
 export type StepName = (typeof STEP_NAMES)[number];
@@ -30,13 +30,13 @@ export interface SmokeState {
   readonly ctx: Context;
   readonly imageId: number;
   readonly options: SmokeOptions;
-  client: ApiClient | null;
-  original: Intake | null;
-  change: SmokeChange | null;
+  client?: ApiClient;
+  original?: Intake;
+  change?: SmokeChange;
   /** The update may have reached the server: restore must run. */
-  changeSent: boolean;
+  changeSent?: boolean;
   /** The change was read back as made. */
-  changeVerified: boolean;
+  changeVerified?: boolean;
   /** Where the smoke check's own changes are recorded, like every change (opened after the auth step). */
   journal?: JournalRecorder | undefined;
   /** Opens it (the command's journal: undefined with --no-journal). */
@@ -60,8 +60,8 @@ async function sendOptions(state: SmokeState, before: Intake, verify: boolean): 
 
 export type StepOutcome = string | { skip: string };
 
-function need<T>(value: T | null, what: string): T {
-  if (value === null) throw failure(`internal: ${what} is missing`);
+function need<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw failure(`internal: ${what} is missing`);
   return value;
 }
 
@@ -98,7 +98,7 @@ export async function historyStep(state: SmokeState): Promise<StepOutcome> {
   if (Number.isNaN(time))
     throw failure(`intake ${state.imageId} has no readable timestamp (${intake.timestamp ?? "none"}): its day is unknown`);
   const zone = (await state.ctx.timeZone()) ?? "UTC";
-  const { formatInstant } = await import("../output/time.js");
+  const { formatInstant } = await import("../../output/time.js");
   const day = formatInstant(new Date(time).toISOString(), zone).slice(0, 10);
   const start = Date.parse(`${day}T00:00:00Z`);
   const from = formatApiDateTime(new Date(start));
@@ -177,7 +177,7 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
 
 /** A small PNG made for the display-image step: 16×16, two colours. */
 async function smokePng(): Promise<Buffer> {
-  const { encodePng } = await import("../sandbox/png.js");
+  const { encodePng } = await import("../../sandbox/png.js");
   return encodePng(16, 16, (x, y) => ((x + y) % 4 < 2 ? [240, 160, 40] : [250, 250, 245]));
 }
 

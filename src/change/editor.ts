@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { failure } from "../../errors.js";
+import { failure } from "../errors.js";
 
 /** $VISUAL, else $EDITOR, else vi (notepad on Windows): the order git and kubectl follow. */
 export function editorCommand(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
