@@ -87,10 +87,11 @@ function watchInterrupt(state: SmokeState): { stop: () => void } {
   };
 }
 
-/** The error of an interrupted check: the step it hit, and whether the intake is back as it was. */
+/** The error of an interrupted check: the step the signal came in (as the JUnit report names it), and whether the intake is back as it was. */
 function interruptedSmoke(state: SmokeState, runs: StepRun[]): CliError {
   const hit = runs.find((run) => run.report.result === "interrupted") ?? runs.find((run) => run.report.detail === INTERRUPTED);
-  const where = hit ? ` at step "${hit.report.step}"` : "";
+  const step = state.signalDuring ?? hit?.report.step;
+  const where = step ? ` at step "${step}"` : "";
   const restore = runs.find((run) => run.report.step === "restore")?.report;
   let hint: string | undefined;
   if (restore?.result === "passed") hint = `restore passed: ${restore.detail}`;
