@@ -104,17 +104,21 @@ describe("foodctl smoke --junit", () => {
     expect(xml).toContain('<testsuite name="foodctl smoke"');
   });
 
-  it("--json --junit /dev/stdout: the one printer writes the JSON document, then the report after it", async () => {
+  it("--json --junit /dev/stdout: refused before anything is sent (exit 2): --json's stdout is its one JSON document", async () => {
     const child = spawn(process.execPath, [cliBin(), "smoke", "1002", "--json", "--junit", "/dev/stdout"], {
       env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_API_URL: sb.handle.url, FOODCTL_TOKEN: sb.handle.tokenFor("alice") }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     const result = await collect(child, { timeoutMs: 60_000 });
-    expect(result.code, result.stderr).toBe(0);
-    const split = result.stdout.indexOf("<?xml");
-    expect(JSON.parse(result.stdout.slice(0, split))).toMatchObject({ image_id: 1002, passed: true, exit_code: 0 });
-    expect(XMLValidator.validate(result.stdout.slice(split))).toBe(true);
-    expect(result.stdout.match(/<\?xml/g)).toHaveLength(1);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: {
+        code: "usage",
+        exit_code: 2,
+        message: "--junit /dev/stdout is this run's stdout, which --json keeps for its one JSON document",
+      },
+    });
   });
 
   it.runIf(existsSync("/dev/full"))(

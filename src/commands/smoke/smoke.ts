@@ -4,7 +4,7 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Context } from "../../context.js";
-import { failure } from "../../errors.js";
+import { failure, usageError } from "../../errors.js";
 import { writeFileAtomic } from "../../files.js";
 import { buildRestoreFields, describeState } from "../../intake/editable.js";
 import { readItems } from "../../intake/items.js";
@@ -29,6 +29,11 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const imageId = parseImageIdArg(input.imageId);
   const junit = input.junit;
   if (junit !== undefined) await checkReportPath(junit);
+  // --json's stdout is one JSON document: a report there too would break every reader of it.
+  if (junit !== undefined && ctx.json && isOwnStdout(ctx, junit))
+    throw usageError(`--junit ${junit} is this run's stdout, which --json keeps for its one JSON document`, {
+      hint: "give --junit a file (--junit smoke.xml), or leave out --json",
+    });
   ctx.apiUrl(); // a missing or refused API URL is a usage error (exit 2), not a failed step
 
   const state: SmokeState = {
@@ -41,11 +46,11 @@ export async function smokeCommand(ctx: Context, input: SmokeInput): Promise<num
   const restore = report.steps.find((step) => step.step === "restore");
   if (restore?.error && state.original) report.restoreFailed = describeRestore(ctx, state);
   const xml = junit === undefined ? "" : renderJunit(report);
-  // A report to this run's own stdout follows the steps there, whatever the form; any other is a file.
+  // A report to this run's own stdout follows the steps there (never --json's: refused above); any other is a file.
   const toStdout = junit !== undefined && isOwnStdout(ctx, junit);
   const after = toStdout ? xml : "";
   await ctx.print({
-    jsonBody: renderSmokeJson(report) + after,
+    jsonBody: renderSmokeJson(report),
     text: (stream, color) => renderSmokeSteps(report, stream, color) + after,
   });
   if (report.restoreFailed) ctx.io.stderr.write(renderRestoreFailure(imageId, report.restoreFailed, ctx.io.color.stderr));
