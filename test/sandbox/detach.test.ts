@@ -11,6 +11,7 @@ import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.j
 import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/commands/sandbox/pidFile.js";
 import { sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { stopSandbox } from "../../src/commands/sandbox/stop.js";
+import { Context } from "../../src/context.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { processStart } from "../../src/processes.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
@@ -31,7 +32,8 @@ afterEach(() => {
 
 function deps(json = false) {
   const buffers = bufferIO({ env });
-  return { ...buffers, deps: { io: buffers.io, json, signal: new AbortController().signal, launcher: [process.execPath, cliBin()] } };
+  const globals = { json, verbose: false, color: false, pager: false };
+  return { ...buffers, deps: new Context(buffers.io, globals, new AbortController().signal, { launcher: [process.execPath, cliBin()] }) };
 }
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -204,7 +206,7 @@ describe("a foreground sandbox whose launcher dies", () => {
 describe("a launcher that cannot run", () => {
   it("fails with exit 1 and one line, and leaves no record or log", async () => {
     const run = deps();
-    const missing = { ...run.deps, launcher: [join(dir, "no-such-node")] };
+    const missing = new Context(run.io, run.deps.globals, run.deps.signal, { launcher: [join(dir, "no-such-node")] });
     await expect(sandboxCommand(missing, options)).rejects.toMatchObject({
       exitCode: 1,
       message: expect.stringMatching(/^cannot start the sandbox in the background: .*ENOENT/),

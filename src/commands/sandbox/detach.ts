@@ -4,16 +4,17 @@
  * pid file for `sandbox stop`, prints the export lines with its PID, and returns
  * (docs/sandbox.md, in the background).
  */
-import { systemClock } from "../../clock.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
 import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
-import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
+import type { Context } from "../../context.js";
+import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "./options.js";
 import { processStart } from "../../processes.js";
 import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
+import { envWinsOverJson } from "./start.js";
 import { chooseExport, userViews } from "./users.js";
 
 /** How long a sandbox may take to listen before the launcher gives up on it. */
@@ -85,20 +86,20 @@ function readStartLine(line: string): {
   return { url: parsed.url, users: userViews(parsed, SEED_USERS), networkWarning, listeningUrl: parsed.listening_url ?? null };
 }
 
-async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
-  const [command, ...prefix] = deps.launcher ?? [process.execPath, process.argv[1] ?? ""];
+async function launch(ctx: Context, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
+  const [command, ...prefix] = ctx.services.launcher ?? [process.execPath, process.argv[1] ?? ""];
   const logFd = openSync(logPath, "a", 0o600);
   let child: ChildProcess;
   try {
     child = spawn(command ?? process.execPath, [...prefix, ...childArgs(options)], {
       detached: true,
       stdio: ["ignore", "pipe", logFd],
-      env: { ...deps.io.env, [DETACHED_ENV]: "1" },
+      env: { ...ctx.io.env, [DETACHED_ENV]: "1" },
     });
   } finally {
     closeSync(logFd);
   }
-  const outcome = await firstLine(child, deps.signal);
+  const outcome = await firstLine(child, ctx.signal);
   if ("ready" in outcome) return { child, line: outcome.ready };
   child.kill("SIGTERM");
   if ("notStarted" in outcome) throw failure(`cannot start the sandbox in the background: ${outcome.notStarted.message}`);
@@ -107,15 +108,15 @@ async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath
   throw unavailableError(`the sandbox was not listening after ${READY_TIMEOUT_MS / 1000} s; it was stopped (log: ${logPath})`);
 }
 
-export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOptions): Promise<number> {
-  const { io } = deps;
+export async function detachSandbox(ctx: Context, options: SandboxCommandOptions): Promise<number> {
+  const { io } = ctx;
   const dir = options.pidFile === undefined ? runtimeDir(io.env) : dirname(resolve(options.pidFile));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const startedAt = (deps.clock ?? systemClock).now();
+  const startedAt = ctx.now();
   const startingLog = join(dir, `sandbox-starting-${process.pid}-${startedAt}.log`);
   let started: { child: ChildProcess; line: string };
   try {
-    started = await launch(deps, options, startingLog);
+    started = await launch(ctx, options, startingLog);
   } catch (error) {
     rmSync(startingLog, { force: true });
     throw error;
@@ -132,14 +133,14 @@ export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOp
   child.stdout?.destroy();
   child.unref();
 
-  if (deps.json && !options.env) {
-    const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
-    io.stdout.write(renderStartJson(url, users, { pid, port, log, pid_file: pidFile, ...network }));
-    return 0;
-  }
-  const { env, note } = chooseExport(url, users, options);
-  if (note) io.stderr.write(`${note}\n`);
+  const out = envWinsOverJson(ctx, options);
+  const exported = out.json ? undefined : chooseExport(url, users, options);
+  if (exported?.note) io.stderr.write(`${exported.note}\n`);
   const stop = options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
-  io.stdout.write(renderDetached({ pid, url, log }, env, stop));
+  const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
+  await out.print({
+    jsonBody: renderStartJson(url, users, { pid, port, log, pid_file: pidFile, ...network }),
+    text: () => (exported ? renderDetached({ pid, url, log }, exported.env, stop) : ""),
+  });
   return 0;
 }

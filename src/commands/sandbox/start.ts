@@ -4,12 +4,13 @@
  * seeded users once it is listening, and logs one line per request on stderr. `--detach`
  * hands over to detach.ts (docs/sandbox.md, starting it).
  */
+import { Context } from "../../context.js";
 import { failure, unavailableError, usageError } from "../../errors.js";
 import type { IO } from "../../io.js";
 import { isProcessAlive, procStatField } from "../../processes.js";
 import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
-import { DETACHED_ENV, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
+import { DETACHED_ENV, type SandboxCommandOptions } from "./options.js";
 import { isSandboxRunning, pidFileFor, readRecord } from "./pidFile.js";
 import { checkUserName, chooseExport, userViews } from "./users.js";
 
@@ -80,36 +81,42 @@ function stopRequested(signal: AbortSignal, watchParent: boolean): Promise<"sign
   });
 }
 
-function printStartup(deps: SandboxDeps, options: SandboxCommandOptions, handle: SandboxHandle, users: SandboxUserView[]): void {
-  const { io } = deps;
+function printStartup(ctx: Context, options: SandboxCommandOptions, handle: SandboxHandle, users: SandboxUserView[]): Promise<void> {
+  const { io } = ctx;
   // docs/sandbox.md, safety: a sandbox others can reach says so, in every mode.
   if (handle.networkWarning) io.stderr.write(renderNetworkWarning(handle.networkWarning, io.color.stderr));
-  if (!options.env && deps.json) {
-    // A detached sandbox's launcher reads the warning from here and prints it.
-    const extra = handle.networkWarning ? { listening_url: handle.listeningUrl, network_warning: handle.networkWarning } : {};
-    io.stdout.write(renderStartJson(handle.url, users, extra));
-    return;
-  }
-  const { env, note } = chooseExport(handle.url, users, options);
-  if (note) io.stderr.write(`${note}\n`);
-  io.stdout.write(options.env ? renderEnvLines(env) : renderStartText(io.stdout, io.color.stdout, handle.url, users, env));
+  // A detached sandbox's launcher reads the warning from the JSON and prints it.
+  const extra = handle.networkWarning ? { listening_url: handle.listeningUrl, network_warning: handle.networkWarning } : {};
+  const out = envWinsOverJson(ctx, options);
+  const exported = out.json ? undefined : chooseExport(handle.url, users, options);
+  if (exported?.note) io.stderr.write(`${exported.note}\n`);
+  return out.print({
+    jsonBody: renderStartJson(handle.url, users, extra),
+    text: (stream, color) =>
+      !exported ? "" : options.env ? renderEnvLines(exported.env) : renderStartText(stream, color, handle.url, users, exported.env),
+  });
 }
 
-export async function sandboxCommand(deps: SandboxDeps, options: SandboxCommandOptions): Promise<number> {
+/** `--env` prints the export lines, also with `--json`: the context to print them through. */
+export function envWinsOverJson(ctx: Context, options: Pick<SandboxCommandOptions, "env">): Context {
+  return options.env && ctx.json ? new Context(ctx.io, { ...ctx.globals, json: false }, ctx.signal, ctx.services) : ctx;
+}
+
+export async function sandboxCommand(ctx: Context, options: SandboxCommandOptions): Promise<number> {
   const { SEED_USERS } = await import("../../sandbox/seed.js");
   checkUserName(SEED_USERS, options.as);
-  if (options.detach) return (await import("./detach.js")).detachSandbox(deps, options);
-  const handle = await listen(deps.io, options);
+  if (options.detach) return (await import("./detach.js")).detachSandbox(ctx, options);
+  const handle = await listen(ctx.io, options);
   let why: "signal" | "parent";
   try {
-    printStartup(deps, options, handle, userViews(handle, SEED_USERS));
-    why = await stopRequested(deps.signal, deps.io.env[DETACHED_ENV] !== "1");
+    await printStartup(ctx, options, handle, userViews(handle, SEED_USERS));
+    why = await stopRequested(ctx.signal, ctx.io.env[DETACHED_ENV] !== "1");
   } finally {
     await handle.close().catch((error: unknown) => {
       throw failure(`the sandbox did not close cleanly: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
-  if (why === "parent") deps.io.stderr.write("sandbox stopped: the process that started it has ended\n");
-  else if (deps.io.stderr.isTTY) deps.io.stderr.write("sandbox stopped\n");
+  if (why === "parent") ctx.io.stderr.write("sandbox stopped: the process that started it has ended\n");
+  else if (ctx.io.stderr.isTTY) ctx.io.stderr.write("sandbox stopped\n");
   return 0;
 }

@@ -6,7 +6,8 @@
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
 import { renderStopJson } from "../../output/sandbox.js";
 import { isProcessAlive } from "../../processes.js";
-import type { SandboxDeps, SandboxStopOptions } from "./options.js";
+import type { Context } from "../../context.js";
+import type { SandboxStopOptions } from "./options.js";
 import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
 
 const STOP_WAIT_MS = 5_000;
@@ -53,22 +54,21 @@ async function waitForExit(record: SandboxRecord, ms: number): Promise<boolean> 
   return !isSandboxRunning(record);
 }
 
-function report(deps: SandboxDeps, record: SandboxRecord, stale: boolean): number {
-  if (deps.json) deps.io.stdout.write(renderStopJson(record, stale));
-  else if (stale) {
-    const reused = isProcessAlive(record.pid) ? ` (PID ${record.pid} is another process now, left alone)` : "";
-    deps.io.stderr.write(`the sandbox on ${record.url} (PID ${record.pid}) was not running${reused}; removed its stale record\n`);
-  } else deps.io.stderr.write(`stopped the sandbox on ${record.url} (PID ${record.pid})\n`);
-  return 0;
+function report(ctx: Context, record: SandboxRecord, stale: boolean): Promise<number> {
+  const reused = stale && isProcessAlive(record.pid) ? ` (PID ${record.pid} is another process now, left alone)` : "";
+  const note = stale
+    ? `the sandbox on ${record.url} (PID ${record.pid}) was not running${reused}; removed its stale record`
+    : `stopped the sandbox on ${record.url} (PID ${record.pid})`;
+  return ctx.print({ jsonBody: renderStopJson(record, stale), note }).then(() => 0);
 }
 
-export async function stopSandbox(deps: SandboxDeps, options: SandboxStopOptions): Promise<number> {
-  const path = choosePidFile(deps.io.env, options);
+export async function stopSandbox(ctx: Context, options: SandboxStopOptions): Promise<number> {
+  const path = choosePidFile(ctx.io.env, options);
   const record = readRecord(path);
   if (!record) throw notFoundError(`no detached sandbox is recorded in ${path}`);
   if (!isSandboxRunning(record)) {
     removeRecord(path);
-    return report(deps, record, true);
+    return report(ctx, record, true);
   }
   process.kill(record.pid, "SIGTERM");
   if (!(await waitForExit(record, STOP_WAIT_MS))) {
@@ -76,5 +76,5 @@ export async function stopSandbox(deps: SandboxDeps, options: SandboxStopOptions
     if (!(await waitForExit(record, 1_000))) throw unavailableError(`the sandbox (PID ${record.pid}) did not stop`);
   }
   removeRecord(path);
-  return report(deps, record, false);
+  return report(ctx, record, false);
 }
