@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRateLimit, parseSandboxOptions } from "../../src/commands/sandbox/index.js";
-import { formatRateLimit, type SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
+import { formatRateLimit, type SandboxCommandOptions } from "../../src/sandboxes/options.js";
 import { portInUseMessage, sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { chooseExport, userViews } from "../../src/commands/sandbox/users.js";
 import { run } from "../../src/main.js";

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
-import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/commands/sandbox/pidFile.js";
+import type { SandboxCommandOptions } from "../../src/sandboxes/options.js";
+import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/sandboxes/records.js";
 import { sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { stopSandbox } from "../../src/commands/sandbox/stop.js";
 import { Context } from "../../src/context.js";

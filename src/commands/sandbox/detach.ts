@@ -11,9 +11,9 @@ import { CliError, EXIT, failure, interruptedError, unavailableError, type Error
 import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
 import { SEED_USERS } from "../../sandbox/seed.js";
 import type { Context } from "../../context.js";
-import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "./options.js";
+import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "../../sandboxes/options.js";
 import { processStart } from "../../processes.js";
-import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
+import { pidFileFor, runtimeDir, writeRecord } from "../../sandboxes/records.js";
 import { envWinsOverJson } from "./start.js";
 import { chooseExport, userViews } from "./users.js";
 

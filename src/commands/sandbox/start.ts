@@ -10,8 +10,8 @@ import type { IO } from "../../io.js";
 import { isProcessAlive, procStatField } from "../../processes.js";
 import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
-import { DETACHED_ENV, type SandboxCommandOptions } from "./options.js";
-import { isSandboxRunning, pidFileFor, readRecord } from "./pidFile.js";
+import { DETACHED_ENV, type SandboxCommandOptions } from "../../sandboxes/options.js";
+import { isSandboxRunning, pidFileFor, readRecord } from "../../sandboxes/records.js";
 import { checkUserName, chooseExport, userViews } from "./users.js";
 
 function errorCode(error: unknown): string | undefined {

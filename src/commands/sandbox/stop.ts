@@ -3,12 +3,13 @@
  * (`--pid-file`, `--port`, the one FOODCTL_API_URL points to, or the only one recorded). A record whose process is gone is
  * stale: it is removed and the stop succeeds (docs/sandbox.md, in the background).
  */
+import { rmSync } from "node:fs";
 import { notFoundError, unavailableError, usageError } from "../../errors.js";
 import { renderStopJson } from "../../output/sandbox.js";
 import { isProcessAlive } from "../../processes.js";
 import type { Context } from "../../context.js";
-import type { SandboxStopOptions } from "./options.js";
-import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, removeRecord, runtimeDir, type SandboxRecord } from "./pidFile.js";
+import type { SandboxStopOptions } from "../../sandboxes/options.js";
+import { isSandboxRunning, listPidFiles, pidFileFor, readRecord, runtimeDir, type SandboxRecord } from "../../sandboxes/records.js";
 
 const STOP_WAIT_MS = 5_000;
 const POLL_MS = 50;
@@ -67,7 +68,7 @@ export async function stopSandbox(ctx: Context, options: SandboxStopOptions): Pr
   const record = readRecord(path);
   if (!record) throw notFoundError(`no detached sandbox is recorded in ${path}`);
   if (!isSandboxRunning(record)) {
-    removeRecord(path);
+    rmSync(path, { force: true });
     return report(ctx, record, true);
   }
   process.kill(record.pid, "SIGTERM");
@@ -75,6 +76,6 @@ export async function stopSandbox(ctx: Context, options: SandboxStopOptions): Pr
     process.kill(record.pid, "SIGKILL");
     if (!(await waitForExit(record, 1_000))) throw unavailableError(`the sandbox (PID ${record.pid}) did not stop`);
   }
-  removeRecord(path);
+  rmSync(path, { force: true });
   return report(ctx, record, false);
 }

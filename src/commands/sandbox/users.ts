@@ -2,7 +2,7 @@
 import { failure, usageError } from "../../errors.js";
 import type { EnvExport, SandboxUserView } from "../../output/sandbox.js";
 import type { SeedUser } from "../../sandbox/seed.js";
-import type { SandboxCommandOptions } from "./options.js";
+import type { SandboxCommandOptions } from "../../sandboxes/options.js";
 
 /** The seeded users with what the command prints about them: whom each manages. */
 export function userViews(

@@ -3,12 +3,12 @@
  * folder ($XDG_RUNTIME_DIR/foodctl, else $XDG_STATE_HOME/foodctl, else ~/.local/state/foodctl),
  * or the file `--pid-file` names. `sandbox stop` reads it; a file whose process is gone is stale.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../files.js";
-import { xdgFolder } from "../../home.js";
-import { isProcessAlive, processStart } from "../../processes.js";
-import { jsonLine } from "../../sanitize.js";
+import { writeFileAtomic } from "../files.js";
+import { xdgFolder } from "../home.js";
+import { isProcessAlive, processStart } from "../processes.js";
+import { jsonLine } from "../sanitize.js";
 
 export interface SandboxRecord {
   pid: number;
@@ -63,10 +63,6 @@ export function readRecord(path: string): SandboxRecord | undefined {
     log: typeof log === "string" ? log : "",
     started_at: typeof started_at === "string" ? started_at : "",
   };
-}
-
-export function removeRecord(path: string): void {
-  rmSync(path, { force: true });
 }
 
 /**

@@ -1,8 +1,5 @@
-/**
- * What the sandbox's commands run with: the options index.ts parses from the command line. Types,
- * one name and one formatter, so the spec, start, detach and stop share them without importing each other.
- */
-import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
+/** What a sandbox is started and stopped with, as `foodctl sandbox` reads it (src/commands/sandbox/index.ts): types, one name, one formatter. */
+import type { RateLimitSpec } from "../sandbox/rateLimit.js";
 
 export type TokenKind = "jwt" | "opaque";
 
