@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parseRateLimit, parseSandboxOptions } from "../../src/commands/sandbox/index.js";
 import { formatRateLimit, type SandboxCommandOptions } from "../../src/sandboxes/options.js";
 import { portInUseMessage, sandboxCommand } from "../../src/commands/sandbox/start.js";
-import { chooseExport, userViews } from "../../src/commands/sandbox/users.js";
+import { chooseExport, userViews } from "../../src/sandboxes/users.js";
 import { run } from "../../src/main.js";
 import { SEED_USERS } from "../../src/sandbox/seed.js";
 import { startSandbox } from "../../src/sandbox/server.js";

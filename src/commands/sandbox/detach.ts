@@ -15,7 +15,7 @@ import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "../..
 import { processStart } from "../../processes.js";
 import { pidFileFor, runtimeDir, writeRecord } from "../../sandboxes/records.js";
 import { envWinsOverJson } from "./start.js";
-import { chooseExport, userViews } from "./users.js";
+import { chooseExport, userViews } from "../../sandboxes/users.js";
 
 /** How long a sandbox may take to listen before the launcher gives up on it. */
 const READY_TIMEOUT_MS = 15_000;

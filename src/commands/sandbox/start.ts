@@ -12,7 +12,7 @@ import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText,
 import type { SandboxHandle } from "../../sandbox/server.js";
 import { DETACHED_ENV, type SandboxCommandOptions } from "../../sandboxes/options.js";
 import { isSandboxRunning, pidFileFor, readRecord } from "../../sandboxes/records.js";
-import { checkUserName, chooseExport, userViews } from "./users.js";
+import { checkUserName, chooseExport, userViews } from "../../sandboxes/users.js";
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
