@@ -2,21 +2,18 @@
  * `foodctl sandbox`: runs the local emulator of the API in the foreground until the run's
  * signal aborts (Ctrl-C, SIGTERM) or the process that started it ends, prints its URL and the
  * seeded users once it is listening, and logs one line per request on stderr. `--detach`
- * hands over to detach.ts (docs/sandbox.md, starting it).
+ * starts it in the background (src/sandboxes/detach.ts) and prints its export lines (docs/sandbox.md, starting it).
  */
 import { Context } from "../../context.js";
 import { failure, unavailableError, usageError } from "../../errors.js";
 import type { IO } from "../../io.js";
 import { isProcessAlive, procStatField } from "../../processes.js";
-import { renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText, type SandboxUserView } from "../../output/sandbox.js";
+import { renderDetached, renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText } from "../../output/sandbox.js";
 import type { SandboxHandle } from "../../sandbox/server.js";
+import type { DetachedSandbox, Started } from "../../sandboxes/detach.js";
 import { DETACHED_ENV, type SandboxCommandOptions } from "../../sandboxes/options.js";
 import { isSandboxRunning, pidFileFor, readRecord } from "../../sandboxes/records.js";
 import { checkUserName, chooseExport, userViews } from "../../sandboxes/users.js";
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
-}
 
 /** A port already taken: say by what when we know, and how to get a free one. */
 export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
@@ -44,7 +41,7 @@ async function listen(io: IO, options: SandboxCommandOptions): Promise<SandboxHa
     });
   } catch (error) {
     if (error instanceof StateFileError) throw usageError(error.message);
-    if (errorCode(error) === "EADDRINUSE") throw unavailableError(portInUseMessage(io, options, port));
+    if ((error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE") throw unavailableError(portInUseMessage(io, options, port));
     throw unavailableError(`cannot listen on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -81,35 +78,45 @@ function stopRequested(signal: AbortSignal, watchParent: boolean): Promise<"sign
   });
 }
 
-function printStartup(ctx: Context, options: SandboxCommandOptions, handle: SandboxHandle, users: SandboxUserView[]): Promise<void> {
+/** The start-up output of a sandbox that listens (in this process, or detached): the JSON line, the export lines or the users. */
+function printStarted(ctx: Context, options: SandboxCommandOptions, started: Started, detached?: DetachedSandbox): Promise<void> {
   const { io } = ctx;
+  const { url, users, networkWarning, listeningUrl } = started;
   // docs/sandbox.md, safety: a sandbox others can reach says so, in every mode.
-  if (handle.networkWarning) io.stderr.write(renderNetworkWarning(handle.networkWarning, io.color.stderr));
+  if (networkWarning) io.stderr.write(renderNetworkWarning(networkWarning, io.color.stderr));
   // A detached sandbox's launcher reads the warning from the JSON and prints it.
-  const extra = handle.networkWarning ? { listening_url: handle.listeningUrl, network_warning: handle.networkWarning } : {};
-  const out = envWinsOverJson(ctx, options);
-  const exported = out.json ? undefined : chooseExport(handle.url, users, options);
+  const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
+  const where = detached && { pid: detached.pid, port: detached.port, log: detached.log, pid_file: detached.pidFile };
+  // --env prints the export lines, also with --json.
+  const out = options.env && ctx.json ? new Context(io, { ...ctx.globals, json: false }, ctx.signal, ctx.services) : ctx;
+  const exported = out.json ? undefined : chooseExport(url, users, options);
   if (exported?.note) io.stderr.write(`${exported.note}\n`);
   return out.print({
-    jsonBody: renderStartJson(handle.url, users, extra),
-    text: (stream, color) =>
-      !exported ? "" : options.env ? renderEnvLines(exported.env) : renderStartText(stream, color, handle.url, users, exported.env),
+    jsonBody: renderStartJson(url, users, { ...where, ...network }),
+    text: (stream, color) => {
+      if (!exported) return "";
+      if (detached) return renderDetached(detached, exported.env, stopCommand(options, detached));
+      return options.env ? renderEnvLines(exported.env) : renderStartText(stream, color, url, users, exported.env);
+    },
   });
 }
 
-/** `--env` prints the export lines, also with `--json`: the context to print them through. */
-export function envWinsOverJson(ctx: Context, options: Pick<SandboxCommandOptions, "env">): Context {
-  return options.env && ctx.json ? new Context(ctx.io, { ...ctx.globals, json: false }, ctx.signal, ctx.services) : ctx;
-}
+const stopCommand = (options: SandboxCommandOptions, { port, pidFile }: DetachedSandbox) =>
+  options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
 
 export async function sandboxCommand(ctx: Context, options: SandboxCommandOptions): Promise<number> {
   const { SEED_USERS } = await import("../../sandbox/seed.js");
   checkUserName(SEED_USERS, options.as);
-  if (options.detach) return (await import("./detach.js")).detachSandbox(ctx, options);
+  if (options.detach) {
+    const { startDetached } = await import("../../sandboxes/detach.js");
+    const detached = await startDetached(ctx, options);
+    await printStarted(ctx, options, detached, detached);
+    return 0;
+  }
   const handle = await listen(ctx.io, options);
   let why: "signal" | "parent";
   try {
-    await printStartup(ctx, options, handle, userViews(handle, SEED_USERS));
+    await printStarted(ctx, options, { ...handle, users: userViews(handle, SEED_USERS) });
     why = await stopRequested(ctx.signal, ctx.io.env[DETACHED_ENV] !== "1");
   } finally {
     await handle.close().catch((error: unknown) => {

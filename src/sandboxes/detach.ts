@@ -1,21 +1,19 @@
 /**
- * `foodctl sandbox --detach`: starts the sandbox as a background process of its own (a new
- * session, so closing the terminal does not stop it), waits until it listens, records it in a
- * pid file for `sandbox stop`, prints the export lines with its PID, and returns
- * (docs/sandbox.md, in the background).
+ * A sandbox started as a background process of its own (a new session, so closing the terminal
+ * does not stop it): it returns once the sandbox listens, recorded for `sandbox stop`
+ * (docs/sandbox.md, in the background), or fails with the sandbox's own error.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
-import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
-import { SEED_USERS } from "../../sandbox/seed.js";
-import type { Context } from "../../context.js";
-import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "../../sandboxes/options.js";
-import { processStart } from "../../processes.js";
-import { pidFileFor, runtimeDir, writeRecord } from "../../sandboxes/records.js";
-import { envWinsOverJson } from "./start.js";
-import { chooseExport, userViews } from "../../sandboxes/users.js";
+import type { Context } from "../context.js";
+import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../errors.js";
+import type { SandboxUserView } from "../output/sandbox.js";
+import { processStart } from "../processes.js";
+import { SEED_USERS } from "../sandbox/seed.js";
+import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "./options.js";
+import { pidFileFor, runtimeDir, writeRecord } from "./records.js";
+import { userViews } from "./users.js";
 
 /** How long a sandbox may take to listen before the launcher gives up on it. */
 const READY_TIMEOUT_MS = 15_000;
@@ -75,12 +73,11 @@ function childError(logPath: string, code: number | null): CliError {
   return failure(`the sandbox exited (code ${code ?? "none"}) before it was listening`);
 }
 
-function readStartLine(line: string): {
-  url: string;
-  users: SandboxUserView[];
-  networkWarning: string | null;
-  listeningUrl: string | null;
-} {
+/** What a sandbox says once it listens (its start line), and what its launcher adds when it is detached. */
+export type Started = { url: string; users: SandboxUserView[]; networkWarning: string | null; listeningUrl: string | null };
+export type DetachedSandbox = Started & { pid: number; port: number; log: string; pidFile: string };
+
+function readStartLine(line: string): Started {
   const parsed = JSON.parse(line) as { url: string; users: SandboxUserView[]; network_warning?: string; listening_url?: string };
   const networkWarning = parsed.network_warning ?? null;
   return { url: parsed.url, users: userViews(parsed, SEED_USERS), networkWarning, listeningUrl: parsed.listening_url ?? null };
@@ -108,9 +105,8 @@ async function launch(ctx: Context, options: SandboxCommandOptions, logPath: str
   throw unavailableError(`the sandbox was not listening after ${READY_TIMEOUT_MS / 1000} s; it was stopped (log: ${logPath})`);
 }
 
-export async function detachSandbox(ctx: Context, options: SandboxCommandOptions): Promise<number> {
-  const { io } = ctx;
-  const dir = options.pidFile === undefined ? runtimeDir(io.env) : dirname(resolve(options.pidFile));
+export async function startDetached(ctx: Context, options: SandboxCommandOptions): Promise<DetachedSandbox> {
+  const dir = options.pidFile === undefined ? runtimeDir(ctx.io.env) : dirname(resolve(options.pidFile));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const startedAt = ctx.now();
   const startingLog = join(dir, `sandbox-starting-${process.pid}-${startedAt}.log`);
@@ -122,25 +118,14 @@ export async function detachSandbox(ctx: Context, options: SandboxCommandOptions
     throw error;
   }
   const { child, line } = started;
-  const { url, users, networkWarning, listeningUrl } = readStartLine(line);
-  if (networkWarning) io.stderr.write(renderNetworkWarning(networkWarning, io.color.stderr));
-  const port = Number(new URL(url).port);
+  const shown = readStartLine(line);
+  const port = Number(new URL(shown.url).port);
   const log = join(dir, `sandbox-${port}.log`);
   renameSync(startingLog, log);
-  const pidFile = options.pidFile === undefined ? pidFileFor(io.env, port) : resolve(options.pidFile);
+  const pidFile = options.pidFile === undefined ? pidFileFor(ctx.io.env, port) : resolve(options.pidFile);
   const pid = child.pid ?? 0;
-  writeRecord(pidFile, { pid, start: processStart(pid), url, port, log, started_at: new Date(startedAt).toISOString() });
+  writeRecord(pidFile, { pid, start: processStart(pid), url: shown.url, port, log, started_at: new Date(startedAt).toISOString() });
   child.stdout?.destroy();
   child.unref();
-
-  const out = envWinsOverJson(ctx, options);
-  const exported = out.json ? undefined : chooseExport(url, users, options);
-  if (exported?.note) io.stderr.write(`${exported.note}\n`);
-  const stop = options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
-  const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
-  await out.print({
-    jsonBody: renderStartJson(url, users, { pid, port, log, pid_file: pidFile, ...network }),
-    text: () => (exported ? renderDetached({ pid, url, log }, exported.env, stop) : ""),
-  });
-  return 0;
+  return { ...shown, pid, port, log, pidFile };
 }
