@@ -236,6 +236,8 @@ export class Context {
       onWait: (line) => {
         if (this.io.stderr.isTTY === true || this.verbose) this.info(line);
       },
+      // A refused loopback URL: the detached sandbox recorded there, started again with its flags (read only then).
+      restartSandbox: async (url) => (await import("./sandboxes/records.js")).restartCommandAt(this.io.env, url),
       signal: this.signal,
       clock: this.services.clock,
     });

@@ -18,16 +18,19 @@ import { userViews } from "./users.js";
 /** How long a sandbox may take to listen before the launcher gives up on it. */
 const READY_TIMEOUT_MS = 15_000;
 
-/** The flags the detached sandbox is started with: only those given, so its defaults and messages stay its own. */
-function childArgs(options: SandboxCommandOptions): string[] {
-  const args = ["sandbox", "--json", "--host", options.host];
-  if (options.port !== undefined) args.push("--port", String(options.port));
+/** The flags that make a sandbox what it is (its address, data and limits; not its port): only those given, so its defaults stay its own. */
+export function sandboxFlags(options: SandboxCommandOptions): string[] {
+  const args = options.host === "127.0.0.1" ? [] : ["--host", options.host];
   if (options.state !== undefined) args.push("--state", resolve(options.state));
   if (options.rateLimit !== undefined) args.push("--rate-limit", formatRateLimit(options.rateLimit));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
   if (options.strict) args.push("--strict");
   return args;
 }
+
+/** The detached sandbox's command line: those flags, its port, and its start line in JSON for the launcher. */
+const childArgs = (options: SandboxCommandOptions) =>
+  ["sandbox", "--json", ...sandboxFlags(options)].concat(options.port === undefined ? [] : ["--port", String(options.port)]);
 
 type Outcome = { ready: string } | { exited: number | null } | { notStarted: Error } | { gaveUp: "timeout" | "interrupted" };
 
@@ -105,7 +108,8 @@ async function launch(ctx: Context, options: SandboxCommandOptions, logPath: str
   throw unavailableError(`the sandbox was not listening after ${READY_TIMEOUT_MS / 1000} s; it was stopped (log: ${logPath})`);
 }
 
-export async function startDetached(ctx: Context, options: SandboxCommandOptions): Promise<DetachedSandbox> {
+/** Starts it and records it; `again`: its flags for a restart (` --state /tmp/x.json --as bob`), kept in the record for the hint. */
+export async function startDetached(ctx: Context, options: SandboxCommandOptions, again: string): Promise<DetachedSandbox> {
   const dir = options.pidFile === undefined ? runtimeDir(ctx.io.env) : dirname(resolve(options.pidFile));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const startedAt = ctx.now();
@@ -124,7 +128,8 @@ export async function startDetached(ctx: Context, options: SandboxCommandOptions
   renameSync(startingLog, log);
   const pidFile = options.pidFile === undefined ? pidFileFor(ctx.io.env, port) : resolve(options.pidFile);
   const pid = child.pid ?? 0;
-  writeRecord(pidFile, { pid, start: processStart(pid), url: shown.url, port, log, started_at: new Date(startedAt).toISOString() });
+  const started_at = new Date(startedAt).toISOString();
+  writeRecord(pidFile, { pid, start: processStart(pid), url: shown.url, port, log, started_at, again, stopped_at: null });
   child.stdout?.destroy();
   child.unref();
   return { ...shown, pid, port, log, pidFile };

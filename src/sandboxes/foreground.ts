@@ -10,7 +10,7 @@ import { isSandboxRunning, pidFileFor, readRecord } from "./records.js";
 export function portInUseMessage(io: IO, options: SandboxCommandOptions, port: number): string {
   const where = `port ${port} on ${options.host} is already in use`;
   const record = readRecord(pidFileFor(io.env, port));
-  if (record && isSandboxRunning(record)) {
+  if (record && record.stopped_at === null && isSandboxRunning(record)) {
     return `${where} by a detached sandbox (PID ${record.pid}): stop it with \`foodctl sandbox stop --port ${port}\`, or start with --port 0 for a free port`;
   }
   if (options.port === undefined) return `${where} (another sandbox?): start with --port 0 for a free port`;

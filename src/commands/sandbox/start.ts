@@ -4,6 +4,7 @@
  */
 import { Context } from "../../context.js";
 import { failure } from "../../errors.js";
+import { shellQuote } from "../args.js";
 import { renderDetached, renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText } from "../../output/sandbox.js";
 import type { DetachedSandbox, Started } from "../../sandboxes/detach.js";
 import { listen, stopRequested } from "../../sandboxes/foreground.js";
@@ -36,12 +37,19 @@ function printStarted(ctx: Context, options: SandboxCommandOptions, started: Sta
 const stopCommand = (options: SandboxCommandOptions, { port, pidFile }: DetachedSandbox) =>
   options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
 
+/** The flags that start this sandbox again as it was, shell-quoted, for the hint of a command that finds it stopped: its own, and whose token. */
+function againFlags(options: SandboxCommandOptions, own: string[]): string {
+  const user = options.as === undefined ? [] : ["--as", options.as];
+  const kind = options.tokenKind === "jwt" ? [] : ["--token-kind", options.tokenKind];
+  return [...own, ...user, ...kind].map((flag) => ` ${shellQuote(flag)}`).join("");
+}
+
 export async function sandboxCommand(ctx: Context, options: SandboxCommandOptions): Promise<number> {
   const { SEED_USERS } = await import("../../sandbox/seed.js");
   checkUserName(SEED_USERS, options.as);
   if (options.detach) {
-    const { startDetached } = await import("../../sandboxes/detach.js");
-    const detached = await startDetached(ctx, options);
+    const { sandboxFlags, startDetached } = await import("../../sandboxes/detach.js");
+    const detached = await startDetached(ctx, options, againFlags(options, sandboxFlags(options)));
     await printStarted(ctx, options, detached, detached);
     return 0;
   }

@@ -5,10 +5,10 @@ import type { SandboxStopOptions } from "../../sandboxes/options.js";
 import { stopDetached } from "../../sandboxes/stop.js";
 
 export async function stopSandbox(ctx: Context, options: SandboxStopOptions): Promise<number> {
-  const { record, stale, reused } = await stopDetached(ctx.io.env, options);
+  const { record, stale, reused } = await stopDetached(ctx, options);
   const left = reused ? ` (PID ${record.pid} is another process now, left alone)` : "";
   const note = stale
-    ? `the sandbox on ${record.url} (PID ${record.pid}) was not running${left}; removed its stale record`
+    ? `the sandbox on ${record.url} (PID ${record.pid}) was not running${left}; recorded it as stopped`
     : `stopped the sandbox on ${record.url} (PID ${record.pid})`;
   await ctx.print({ jsonBody: renderStopJson(record, stale), note });
   return 0;
