@@ -165,6 +165,16 @@ describe("sandbox stop", () => {
     }
   });
 
+  it("a stale record in a --pid-file is removed, as a pid file is", async () => {
+    const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const pidFile = join(dir, "sb.pid");
+    writeRecord(pidFile, { ...RECORD, pid: gone, url: "http://127.0.0.1:4322", port: 4322 });
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, { pidFile })).toBe(0);
+    expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4322 (PID ${gone}) was not running; removed its stale record\n`);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
   it("keeps the newest 20 stopped records for 30 days, and forgets older ones with their logs", async () => {
     const folder = join(dir, "run", "foodctl");
     const day = 86_400_000;
