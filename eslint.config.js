@@ -39,12 +39,19 @@ const LAYERS = {
     notInto(["commands", "change", "journal", "batch", "output", "config", "api", "sandbox"], "the domain imports nothing above it"),
   ],
   "src/api/**": [
-    notInto(["output", "commands", "change", "journal", "batch", "sandbox"], "the client imports no printer and nothing above it"),
+    notInto(
+      ["output", "commands", "change", "journal", "batch", "sandbox", "sandboxes"],
+      "the client imports no printer and nothing above it",
+    ),
   ],
   "src/output/**": [notInto(["commands", "change"], "a printer imports no command and no use case")],
   "src/{journal,batch}/**": [notInto(["commands", "change"], "the journal and the batch readers import no command and no use case")],
   "src/sandbox/**": [
-    notInto(["api", "commands", "change", "output"], "the sandbox takes the contract from records/, never the client's code"),
+    notInto(["api", "commands", "change", "output", "sandboxes"], "the sandbox takes the contract from records/, never the client's code"),
+  ],
+  // The sandboxes this machine runs (records, starting one detached, stopping one): below the commands, beside the client.
+  "src/sandboxes/**": [
+    notInto(["commands", "change", "api"], "the sandboxes' lifecycle imports no command, no use case and not the client"),
   ],
   "src/records/**": [
     notInto(

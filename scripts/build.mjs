@@ -39,6 +39,7 @@ const analyze = args.includes("--analyze");
 const COLD_SOURCES = {
   "src/commands/sandbox/start.ts": "sandbox",
   "src/commands/sandbox/stop.ts": "sandbox-stop",
+  "src/sandboxes/records.ts": "sandbox-records",
   "src/commands/intake/apply.ts": "apply",
   "src/commands/intake/setQuantity.ts": "set-quantity",
   "src/commands/intake/setModifiers.ts": "set-modifiers",

@@ -46,6 +46,8 @@ export type Shown = (
 export interface Services {
   transport?: Transport | undefined;
   clock?: Clock | undefined;
+  /** How to run this CLI again, for `sandbox --detach` (default: this process's node and script). */
+  launcher?: readonly string[] | undefined;
 }
 
 export class Context {
@@ -242,6 +244,8 @@ export class Context {
       onWait: (line) => {
         if (this.io.stderr.isTTY === true || this.verbose) this.info(line);
       },
+      // A refused loopback URL: the detached sandbox recorded there, started again with its flags (read only then).
+      restartSandbox: async (url) => (await import("./sandboxes/records.js")).restartCommandAt(this.io.env, url),
       signal: this.signal,
       clock: this.services.clock,
     });

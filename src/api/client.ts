@@ -49,6 +49,8 @@ export interface ClientOptions {
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** Told before each wait between attempts: one line saying how long and why. */
   onWait?: ((line: string) => void) | undefined;
+  /** Asked, when a connection to this machine is refused, for the command that starts the sandbox recorded there again. */
+  restartSandbox?: ((url: URL) => Promise<string | undefined>) | undefined;
 }
 
 export interface RequestDescription {
@@ -191,9 +193,9 @@ export class ApiClient {
     validator: Validator<T> | null,
     salvage?: (json: unknown) => T | null,
   ): Promise<ApiResult<T>> {
-    const { retries, rateLimitRetries, signal, onWait } = this.options;
+    const { retries, rateLimitRetries, signal, onWait, restartSandbox } = this.options;
     const attempts = new Attempts(
-      { retries, rateLimitRetries, clock: this.clock, random: this.random, signal, pause: this.pause, onWait },
+      { retries, rateLimitRetries, clock: this.clock, random: this.random, signal, pause: this.pause, onWait, restartSandbox },
       method,
       url,
     );

@@ -21,6 +21,8 @@ export interface RetrySettings {
   pause: { until: number };
   /** Told before each wait, so a person at a terminal knows why nothing moves (docs/cli.md, retries). */
   onWait?: ((line: string) => void) | undefined;
+  /** For a refused connection to this machine: the command that starts again the sandbox that ran there, when one was recorded. */
+  restartSandbox?: ((url: URL) => Promise<string | undefined>) | undefined;
 }
 
 /** "503 Service Unavailable": why a retry waits. */
@@ -94,7 +96,8 @@ export class Attempts {
     const sent = method === "GET" ? "" : this.reached ? " (the request may have reached the server)" : " (nothing was sent)";
     const gaveUp = this.attempt > 0 ? `gave up after ${this.attempt + 1} attempts` : undefined;
     // Nothing listens on this machine's port: most often a sandbox that is not running.
-    const sandbox = error.message === "connection refused" && isLoopbackHost(url.hostname) ? startSandboxHint(url) : undefined;
+    const refusedHere = error.message === "connection refused" && isLoopbackHost(url.hostname);
+    const sandbox = refusedHere ? startSandboxHint(url, await this.settings.restartSandbox?.(url).catch(() => undefined)) : undefined;
     throw unavailableError(`${url.host} unreachable: ${error.message}${sent}`, {
       // The command last, so the hint's tail is what to paste.
       hint: [gaveUp, sandbox].filter(Boolean).join("; ") || undefined,
@@ -138,13 +141,16 @@ export class Attempts {
 
 /**
  * How to start a sandbox where the API URL points (a sandbox is the usual thing that is not
- * running on this machine's port): on that port and host, its export lines evaluated so the next
+ * running on this machine's port): the one recorded there again, with its flags (its state
+ * file, its user), else one on that port and host; its export lines evaluated so the next
  * command has the new sandbox's token.
  */
-function startSandboxHint(url: URL): string {
+function startSandboxHint(url: URL, again: string | undefined): string {
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const host = url.hostname === "127.0.0.1" || url.hostname === "localhost" ? "" : ` --host ${url.hostname.replace(/^\[|\]$/g, "")}`;
-  const start = `start a sandbox there: eval "$(foodctl sandbox --detach --port ${port}${host})"`;
+  const start = again
+    ? `start the sandbox that ran there again: eval "$(${again})"`
+    : `start a sandbox there: eval "$(foodctl sandbox --detach --port ${port}${host})"`;
   // A sandbox speaks plain http: an https URL would still not reach it.
   return url.protocol === "https:" ? `${start}, then use http://${url.host} (a sandbox speaks http only)` : start;
 }

@@ -14,7 +14,7 @@ run.
   cancelled: "The answer at a prompt was no; intake edit whose editor failed or whose file was emptied.",
   auth: "No token, a malformed or expired token, or HTTP 401.",
   forbidden: "HTTP 403.",
-  notFound: "HTTP 404; sandbox stop with no sandbox recorded.",
+  notFound: "HTTP 404; sandbox stop with no sandbox recorded, or of one already stopped.",
   rejected: para(`
 The operation does not apply to this intake (known after reading it; no change sent), undo of an
 intake that changed since, or another HTTP 4xx.

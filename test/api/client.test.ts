@@ -383,6 +383,29 @@ describe("retries", () => {
     }
   });
 
+  it("a refused connection to this machine where a sandbox was recorded: the hint starts that one again, as the context says", async () => {
+    const asked: string[] = [];
+    const restartSandbox = async (url: URL) => {
+      asked.push(url.href);
+      return url.port === "45461" ? "foodctl sandbox --detach --port 45461 --state '/tmp/my state.json'" : undefined;
+    };
+    for (const [origin, hint] of [
+      [
+        "http://127.0.0.1:45461",
+        `start the sandbox that ran there again: eval "$(foodctl sandbox --detach --port 45461 --state '/tmp/my state.json')"`,
+      ],
+      ["http://127.0.0.1:45462", 'start a sandbox there: eval "$(foodctl sandbox --detach --port 45462)"'],
+      [ORIGIN, undefined],
+    ] as const) {
+      const { client, api } = makeClient({ baseUrl: new URL(origin), retries: 0, restartSandbox });
+      api.route(SHOW, transportFaults.network("connection refused"));
+      const error = await failureOf(client.getIntake(1002));
+      expect([error.exitCode, error.hint]).toEqual([EXIT.unavailable, hint]);
+    }
+    // Asked only for this machine's addresses.
+    expect(asked).toEqual(["http://127.0.0.1:45461/v2/intake/1002", "http://127.0.0.1:45462/v2/intake/1002"]);
+  });
+
   it("gives up on a server that does not answer in time with exit 8", async () => {
     const { client, api } = makeClient({ timeoutMs: 30, retries: 0 });
     api.route(SHOW, transportFaults.timeout());

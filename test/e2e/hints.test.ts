@@ -60,12 +60,52 @@ describe("sandbox hints", () => {
     const refused = await shell("foodctl intake show 1001 --retries 0", env);
     expect(refused.code).toBe(8);
     expect(refused.stderr).toContain(`127.0.0.1:${port} unreachable: connection refused`);
-    const command = hintCommand(refused.stderr, "start a sandbox there: ");
-    expect(command).toBe(`eval "$(foodctl sandbox --detach --port ${port})"`);
+    // The sandbox recorded there, started again as it was (--as alice); with no record, "start a sandbox there" (client.test.ts).
+    const command = hintCommand(refused.stderr, "start the sandbox that ran there again: ");
+    expect(command).toBe(`eval "$(foodctl sandbox --detach --port ${port} --as alice)"`);
 
     const followed = await shell(`${command} && foodctl intake show 1001 --json`, env);
     expect(followed.code, followed.stderr).toBe(0);
     expect(JSON.parse(followed.stdout).intake_info.image_id).toBe(1001);
+  });
+
+  it("a stopped sandbox that had --state: the hint starts it again with its state file and user, and the next command sees the changed data", async () => {
+    const state = join(home, "my state.json");
+    const started = await shell(`foodctl sandbox --detach --port 0 --state '${state}' --as bob`);
+    expect(started.code, started.stderr).toBe(0);
+    const env = exportsOf(started.stdout);
+    const port = new URL(env.FOODCTL_API_URL!).port;
+    ports.push(Number(port));
+    const changed = await shell("foodctl intake set-quantity 2001 333 --no-journal", env);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect((await shell(`foodctl sandbox stop --port ${port}`)).code).toBe(0);
+
+    const refused = await shell("foodctl intake show 2001 --retries 0", env);
+    expect(refused.code).toBe(8);
+    const command = hintCommand(refused.stderr, "start the sandbox that ran there again: ");
+    expect(command).toBe(`eval "$(foodctl sandbox --detach --port ${port} --state '${state}' --as bob)"`);
+
+    const followed = await shell(`${command} && echo "$FOODCTL_TOKEN" && foodctl intake show 2001 --json`, env);
+    expect(followed.code, followed.stderr).toBe(0);
+    const [token, ...json] = followed.stdout.split("\n");
+    // bob's token again (--as bob), and bob's intake as he changed it (--state).
+    expect(JSON.parse(Buffer.from(token!.split(".")[1]!, "base64url").toString()).sub).toBe("102");
+    expect(JSON.parse(json.join("\n")).intake_info.serving_size).toBe(333);
+  });
+
+  it("sandbox stop twice: the second is exit 6, says when it was stopped and how to start it again", async () => {
+    const env = await detach();
+    const port = new URL(env.FOODCTL_API_URL!).port;
+    expect((await shell("foodctl sandbox stop", env)).code).toBe(0);
+    for (const again of ["foodctl sandbox stop", `foodctl sandbox stop --port ${port}`]) {
+      const stopped = await shell(again, env);
+      expect(stopped.code, again).toBe(6);
+      expect(stopped.stderr).toMatch(
+        new RegExp(`^error: the sandbox on http://127\\.0\\.0\\.1:${port} \\(PID \\d+\\) was stopped at \\S+Z: nothing to stop\n`),
+      );
+      const command = hintCommand(stopped.stderr, "start it again: ");
+      expect(command).toBe(`eval "$(foodctl sandbox --detach --port ${port} --as alice)"`);
+    }
   });
 
   it("a busy port among several sandboxes: the stop command it names stops that one, and the port is free again", async () => {

@@ -5,12 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRateLimit, parseSandboxOptions } from "../../src/commands/sandbox/index.js";
-import { formatRateLimit, type SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
-import { portInUseMessage, sandboxCommand } from "../../src/commands/sandbox/start.js";
-import { chooseExport, userViews } from "../../src/commands/sandbox/users.js";
+import { formatRateLimit, type SandboxCommandOptions } from "../../src/sandboxes/options.js";
+import { sandboxCommand } from "../../src/commands/sandbox/start.js";
+import { portInUseMessage } from "../../src/sandboxes/foreground.js";
+import { chooseExport, userViews } from "../../src/sandboxes/users.js";
 import { run } from "../../src/main.js";
 import { SEED_USERS } from "../../src/sandbox/seed.js";
 import { startSandbox } from "../../src/sandbox/server.js";
+import { Context } from "../../src/context.js";
 import { bufferIO } from "../helpers/bufferIO.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 import { ALL_TIME } from "../helpers/sandbox.js";
@@ -29,7 +31,8 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
 async function runUntilStarted(options: Partial<SandboxCommandOptions>, io: { tty?: boolean; columns?: number; json?: boolean } = {}) {
   const buffers = bufferIO({ tty: io.tty, columns: io.columns });
   const controller = new AbortController();
-  const done = sandboxCommand({ io: buffers.io, json: io.json ?? false, signal: controller.signal }, { ...defaults, ...options });
+  const globals = { json: io.json ?? false, verbose: false, color: false, pager: false };
+  const done = sandboxCommand(new Context(buffers.io, globals, controller.signal), { ...defaults, ...options });
   let settled = false;
   void done.then(
     () => (settled = true),

@@ -7,13 +7,18 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxCommandOptions } from "../../src/commands/sandbox/options.js";
-import { isSandboxRunning, listPidFiles, writeRecord } from "../../src/commands/sandbox/pidFile.js";
+import type { SandboxCommandOptions } from "../../src/sandboxes/options.js";
+import { isSandboxRunning, listPidFiles, readRecord, restartCommandAt, writeRecord } from "../../src/sandboxes/records.js";
 import { sandboxCommand } from "../../src/commands/sandbox/start.js";
 import { stopSandbox } from "../../src/commands/sandbox/stop.js";
+import { Context } from "../../src/context.js";
 import { bufferIO } from "../helpers/bufferIO.js";
+import { fakeClock } from "../helpers/clock.js";
 import { processStart } from "../../src/processes.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
+
+/** A record's fields a test does not care about. */
+const RECORD = { pid: 0, start: null, url: "", port: 0, log: "", started_at: "", again: "", stopped_at: null };
 
 const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: true };
 
@@ -31,7 +36,8 @@ afterEach(() => {
 
 function deps(json = false) {
   const buffers = bufferIO({ env });
-  return { ...buffers, deps: { io: buffers.io, json, signal: new AbortController().signal, launcher: [process.execPath, cliBin()] } };
+  const globals = { json, verbose: false, color: false, pager: false };
+  return { ...buffers, deps: new Context(buffers.io, globals, new AbortController().signal, { launcher: [process.execPath, cliBin()] }) };
 }
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -43,7 +49,7 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
 }
 
 describe("--detach", () => {
-  it("returns once listening, prints the export lines and a comment with its PID and how to stop it; `stop` ends it and removes the record", async () => {
+  it("returns once listening, prints the export lines and a comment with its PID and how to stop it; `stop` ends it and marks the record stopped", async () => {
     const run = deps();
     expect(await sandboxCommand(run.deps, { ...options, as: "dave" })).toBe(0);
     const lines = run.stdout().trimEnd().split("\n");
@@ -66,7 +72,10 @@ describe("--detach", () => {
     expect(await stopSandbox(stop.deps, {})).toBe(0);
     expect(stop.stderr()).toBe(`stopped the sandbox on ${url} (PID ${pid})\n`);
     expect(isSandboxRunning({ pid: Number(pid), start: null })).toBe(false);
-    expect(listPidFiles(env)).toEqual([]);
+    // The record stays, marked stopped, for the hint that starts it again (with --as dave).
+    const record = join(dir, "run", "foodctl", `sandbox-${port}.json`);
+    expect(readRecord(record)).toMatchObject({ pid: Number(pid), again: " --as dave", stopped_at: expect.stringMatching(/Z$/) });
+    expect(restartCommandAt(env, new URL(url!))).toBe(`foodctl sandbox --detach --port ${port} --as dave`);
     await expect(fetch(`${url}/sandbox/stats`)).rejects.toThrow();
   });
 
@@ -139,19 +148,73 @@ describe("sandbox stop", () => {
     await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message });
   });
 
-  it("a stale record (its process is gone) is removed and the stop succeeds", async () => {
+  it("a stale record (its process is gone) is marked stopped and the stop succeeds; stopping it again is exit 6 with how to start it", async () => {
     const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     const path = join(dir, "run", "foodctl", "sandbox-4321.json");
-    writeRecord(path, { pid: gone, start: null, url: "http://127.0.0.1:4321", port: 4321, log: "", started_at: "" });
+    writeRecord(path, { ...RECORD, pid: gone, url: "http://127.0.0.1:4321", port: 4321, again: " --state '/tmp/my state.json'" });
     const stop = deps();
     expect(await stopSandbox(stop.deps, { port: 4321 })).toBe(0);
-    expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4321 (PID ${gone}) was not running; removed its stale record\n`);
-    expect(existsSync(path)).toBe(false);
+    expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4321 (PID ${gone}) was not running; recorded it as stopped\n`);
+    expect(readRecord(path)?.stopped_at).toMatch(/Z$/);
+    for (const options of [{ port: 4321 }, {}]) {
+      await expect(stopSandbox(deps().deps, options)).rejects.toMatchObject({
+        exitCode: 6,
+        message: expect.stringMatching(/^the sandbox on http:\/\/127\.0\.0\.1:4321 \(PID \d+\) was stopped at \S+Z: nothing to stop$/),
+        hint: `start it again: eval "$(foodctl sandbox --detach --port 4321 --state '/tmp/my state.json')"`,
+      });
+    }
+  });
+
+  it("a stale record in a --pid-file is removed, as a pid file is", async () => {
+    const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const pidFile = join(dir, "sb.pid");
+    writeRecord(pidFile, { ...RECORD, pid: gone, url: "http://127.0.0.1:4322", port: 4322 });
+    const stop = deps();
+    expect(await stopSandbox(stop.deps, { pidFile })).toBe(0);
+    expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4322 (PID ${gone}) was not running; removed its stale record\n`);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("keeps the newest 20 stopped records for 30 days, and forgets older ones with their logs", async () => {
+    const folder = join(dir, "run", "foodctl");
+    const day = 86_400_000;
+    const now = Date.parse("2026-11-28T00:00:00Z");
+    // 22 stopped an hour apart (the two oldest beyond the 20), one 31 days ago, one 29 days ago.
+    const ages = [...Array.from({ length: 22 }, (_, index) => index * 3_600_000), 31 * day, 29 * day];
+    ages.forEach((age, index) => {
+      const port = 5000 + index;
+      writeRecord(join(folder, `sandbox-${port}.json`), {
+        ...RECORD,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        stopped_at: new Date(now - age).toISOString(),
+      });
+      writeFileSync(join(folder, `sandbox-${port}.log`), "GET /v2/intake/1001 200 1ms\n");
+    });
+    const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    writeRecord(join(folder, "sandbox-4999.json"), { ...RECORD, pid: gone, port: 4999, url: "http://127.0.0.1:4999" });
+    const clock = fakeClock({ start: now });
+    const globals = { json: false, verbose: false, color: false, pager: false };
+    expect(await stopSandbox(new Context(bufferIO({ env }).io, globals, new AbortController().signal, { clock }), { port: 4999 })).toBe(0);
+    // Kept: the one just stopped, then the 19 newest of the others (ports 5000-5018); not 5019-5021, 5022 (31 days).
+    const kept = listPidFiles(env).map((file) => Number(/(\d+)\.json$/.exec(file)![1]));
+    expect(kept).toEqual([4999, ...Array.from({ length: 19 }, (_, index) => 5000 + index)]);
+    expect(readdirSync(folder).filter((name) => name.endsWith(".log"))).toHaveLength(19);
+    expect(existsSync(join(folder, "sandbox-5023.log"))).toBe(false);
+  });
+
+  it("the restart command is only for a loopback port whose recorded sandbox is not running", () => {
+    const path = join(dir, "run", "foodctl", "sandbox-4400.json");
+    writeRecord(path, { ...RECORD, pid: process.pid, start: null, port: 4400, url: "http://127.0.0.1:4400", again: " --strict" });
+    // This process is no `foodctl sandbox` (its command line says so): not running, so the hint.
+    expect(restartCommandAt(env, new URL("http://localhost:4400/v2"))).toBe("foodctl sandbox --detach --port 4400 --strict");
+    expect(restartCommandAt(env, new URL("http://127.0.0.1:4401"))).toBeUndefined();
+    expect(restartCommandAt(env, new URL("http://api.example.com:4400"))).toBeUndefined();
   });
 });
 
 describe("N9: sandbox stop signals only the sandbox it recorded", () => {
-  it("a stale record whose pid is now another program's (even one with `sandbox` in its arguments) is removed, and that program left alone", async ({
+  it("a stale record whose pid is now another program's (even one with `sandbox` in its arguments) is marked stopped, and that program left alone", async ({
     onTestFinished,
   }) => {
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "sandbox"], { stdio: "ignore" });
@@ -163,13 +226,13 @@ describe("N9: sandbox stop signals only the sandbox it recorded", () => {
       [4323, null], // an older record without one: its command line is not foodctl's
     ] as const) {
       const path = join(dir, "run", "foodctl", `sandbox-${port}.json`);
-      writeRecord(path, { pid, start, url: `http://127.0.0.1:${port}`, port, log: "", started_at: "" });
+      writeRecord(path, { ...RECORD, pid, start, url: `http://127.0.0.1:${port}`, port });
       const stop = deps();
       expect(await stopSandbox(stop.deps, { port })).toBe(0);
       expect(stop.stderr()).toBe(
-        `the sandbox on http://127.0.0.1:${port} (PID ${pid}) was not running (PID ${pid} is another process now, left alone); removed its stale record\n`,
+        `the sandbox on http://127.0.0.1:${port} (PID ${pid}) was not running (PID ${pid} is another process now, left alone); recorded it as stopped\n`,
       );
-      expect(existsSync(path)).toBe(false);
+      expect(readRecord(path)?.stopped_at).toMatch(/Z$/);
     }
     expect(other.exitCode).toBe(null);
     expect(other.signalCode).toBe(null);
@@ -204,7 +267,7 @@ describe("a foreground sandbox whose launcher dies", () => {
 describe("a launcher that cannot run", () => {
   it("fails with exit 1 and one line, and leaves no record or log", async () => {
     const run = deps();
-    const missing = { ...run.deps, launcher: [join(dir, "no-such-node")] };
+    const missing = new Context(run.io, run.deps.globals, run.deps.signal, { launcher: [join(dir, "no-such-node")] });
     await expect(sandboxCommand(missing, options)).rejects.toMatchObject({
       exitCode: 1,
       message: expect.stringMatching(/^cannot start the sandbox in the background: .*ENOENT/),

@@ -62,6 +62,9 @@ describe("layers (lint holds them: eslint.config.js)", () => {
     ["src/output/undo.ts", "../change/undo/batch.js", /a printer imports no command/],
     ["src/journal/entries.ts", "../commands/journaled.js", /the journal and the batch readers/],
     ["src/batch/read.ts", "../change/batch/run.js", /the journal and the batch readers/],
+    ["src/sandboxes/stop.ts", "../commands/sandbox/index.js", /the sandboxes' lifecycle imports no command/],
+    ["src/sandbox/server.ts", "../sandboxes/records.js", /never the client's code/],
+    ["src/api/retries.ts", "../sandboxes/records.js", /the client imports no printer and nothing above it/],
   ])("refuses, in %s, an import of %s", async (path, from, message) => {
     expect(await lintImport(path, from)).toEqual([expect.stringMatching(message)]);
   });
@@ -73,6 +76,7 @@ describe("layers (lint holds them: eslint.config.js)", () => {
     ["src/sandbox/routes/updates.ts", "../../records/routes.js"],
     ["src/intake/update.ts", "../records/fields.js"],
     ["src/api/client.ts", "../records/routes.js"],
+    ["src/commands/sandbox/stop.ts", "../../sandboxes/records.js"],
   ])("lets %s import %s", async (path, from) => {
     expect(await lintImport(path, from)).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { GLOBALS } from "../globals.js";
 import { usageError } from "../../errors.js";
 import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
 import { commandNoun, option, verb, type Input, type None } from "../spec.js";
-import type { SandboxCommandOptions, SandboxStopOptions, TokenKind } from "./options.js";
+import type { SandboxCommandOptions, SandboxStopOptions, TokenKind } from "../../sandboxes/options.js";
 
 // Parse steps beside the declarations (the types they return: options.ts): `--help` loads this file and nothing else of the command.
 function parsePort(given: string): number {

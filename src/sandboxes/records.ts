@@ -2,13 +2,16 @@
  * Where a detached sandbox is recorded: one small JSON file per port in the user's runtime
  * folder ($XDG_RUNTIME_DIR/foodctl, else $XDG_STATE_HOME/foodctl, else ~/.local/state/foodctl),
  * or the file `--pid-file` names. `sandbox stop` reads it; a file whose process is gone is stale.
+ * A stopped sandbox's record stays (marked stopped, the newest 20 for 30 days), so a command that
+ * finds nothing at its address can say how to start that sandbox again, with its flags.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../files.js";
-import { xdgFolder } from "../../home.js";
-import { isProcessAlive, processStart } from "../../processes.js";
-import { jsonLine } from "../../sanitize.js";
+import { isLoopbackHost } from "../hosts.js";
+import { writeFileAtomic } from "../files.js";
+import { xdgFolder } from "../home.js";
+import { isProcessAlive, processStart } from "../processes.js";
+import { jsonLine } from "../sanitize.js";
 
 export interface SandboxRecord {
   pid: number;
@@ -18,7 +21,14 @@ export interface SandboxRecord {
   port: number;
   log: string;
   started_at: string;
+  /** The flags that start it again as it was (address, state file, limits, whose token), shell-quoted: ` --state /tmp/x.json`. */
+  again: string;
+  /** When `sandbox stop` stopped it or found it gone; null while it runs. */
+  stopped_at: string | null;
 }
+
+const KEEP_STOPPED = 20;
+const KEEP_STOPPED_MS = 30 * 86_400_000;
 
 export function runtimeDir(env: NodeJS.ProcessEnv): string {
   return env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "foodctl") : xdgFolder(env, "XDG_STATE_HOME", ".local", "state");
@@ -53,7 +63,7 @@ export function readRecord(path: string): SandboxRecord | undefined {
     return undefined;
   }
   if (typeof data !== "object" || data === null) return undefined;
-  const { pid, start, url, port, log, started_at } = data as Record<string, unknown>;
+  const { pid, start, url, port, log, started_at, again, stopped_at } = data as Record<string, unknown>;
   if (typeof pid !== "number" || !Number.isSafeInteger(pid) || typeof url !== "string" || typeof port !== "number") return undefined;
   return {
     pid,
@@ -62,11 +72,39 @@ export function readRecord(path: string): SandboxRecord | undefined {
     port,
     log: typeof log === "string" ? log : "",
     started_at: typeof started_at === "string" ? started_at : "",
+    again: typeof again === "string" ? again : "",
+    stopped_at: typeof stopped_at === "string" ? stopped_at : null,
   };
 }
 
-export function removeRecord(path: string): void {
-  rmSync(path, { force: true });
+/** The records of the runtime folder with their files, oldest port first. */
+export const listRecords = (env: NodeJS.ProcessEnv) => listPidFiles(env).map((file) => ({ file, record: readRecord(file) }));
+
+/** The command that starts a recorded sandbox again on its port, with the flags it had. */
+export const restartCommand = (record: SandboxRecord) => `foodctl sandbox --detach --port ${record.port}${record.again}`;
+
+/**
+ * For a command that found nothing listening at a loopback URL: how to start again the detached
+ * sandbox that last ran on its port (stopped, or gone), when this machine recorded one.
+ */
+export function restartCommandAt(env: NodeJS.ProcessEnv, url: URL): string | undefined {
+  if (!isLoopbackHost(url.hostname) || !url.port) return undefined;
+  const record = readRecord(pidFileFor(env, Number(url.port)));
+  if (!record || (record.stopped_at === null && isSandboxRunning(record))) return undefined;
+  return restartCommand(record);
+}
+
+/** Marks a record stopped (kept for the restart hint), then forgets stopped ones past the newest 20 or 30 days, with their logs. */
+export function markStopped(env: NodeJS.ProcessEnv, path: string, record: SandboxRecord, now: number): void {
+  writeRecord(path, { ...record, stopped_at: new Date(now).toISOString() });
+  const stopped = listRecords(env)
+    .flatMap(({ file, record }) => (record?.stopped_at ? [{ file, port: record.port, at: Date.parse(record.stopped_at) }] : []))
+    .sort((a, b) => b.at - a.at);
+  for (const [index, { file, port, at }] of stopped.entries()) {
+    if (index < KEEP_STOPPED && now - at <= KEEP_STOPPED_MS) continue;
+    rmSync(file, { force: true });
+    rmSync(join(runtimeDir(env), `sandbox-${port}.log`), { force: true });
+  }
 }
 
 /**

@@ -1,34 +1,36 @@
 /**
- * `foodctl sandbox --detach`: starts the sandbox as a background process of its own (a new
- * session, so closing the terminal does not stop it), waits until it listens, records it in a
- * pid file for `sandbox stop`, prints the export lines with its PID, and returns
- * (docs/sandbox.md, in the background).
+ * A sandbox started as a background process of its own (a new session, so closing the terminal
+ * does not stop it): it returns once the sandbox listens, recorded for `sandbox stop`
+ * (docs/sandbox.md, in the background), or fails with the sandbox's own error.
  */
-import { systemClock } from "../../clock.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../../errors.js";
-import { renderDetached, renderNetworkWarning, renderStartJson, type SandboxUserView } from "../../output/sandbox.js";
-import { SEED_USERS } from "../../sandbox/seed.js";
-import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions, type SandboxDeps } from "./options.js";
-import { processStart } from "../../processes.js";
-import { pidFileFor, runtimeDir, writeRecord } from "./pidFile.js";
-import { chooseExport, userViews } from "./users.js";
+import type { Context } from "../context.js";
+import { CliError, EXIT, failure, interruptedError, unavailableError, type ErrorCode, type ExitCode } from "../errors.js";
+import type { SandboxUserView } from "../output/sandbox.js";
+import { processStart } from "../processes.js";
+import { SEED_USERS } from "../sandbox/seed.js";
+import { DETACHED_ENV, formatRateLimit, type SandboxCommandOptions } from "./options.js";
+import { pidFileFor, runtimeDir, writeRecord } from "./records.js";
+import { userViews } from "./users.js";
 
 /** How long a sandbox may take to listen before the launcher gives up on it. */
 const READY_TIMEOUT_MS = 15_000;
 
-/** The flags the detached sandbox is started with: only those given, so its defaults and messages stay its own. */
-function childArgs(options: SandboxCommandOptions): string[] {
-  const args = ["sandbox", "--json", "--host", options.host];
-  if (options.port !== undefined) args.push("--port", String(options.port));
+/** The flags that make a sandbox what it is (its address, data and limits; not its port): only those given, so its defaults stay its own. */
+export function sandboxFlags(options: SandboxCommandOptions): string[] {
+  const args = options.host === "127.0.0.1" ? [] : ["--host", options.host];
   if (options.state !== undefined) args.push("--state", resolve(options.state));
   if (options.rateLimit !== undefined) args.push("--rate-limit", formatRateLimit(options.rateLimit));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
   if (options.strict) args.push("--strict");
   return args;
 }
+
+/** The detached sandbox's command line: those flags, its port, and its start line in JSON for the launcher. */
+const childArgs = (options: SandboxCommandOptions) =>
+  ["sandbox", "--json", ...sandboxFlags(options)].concat(options.port === undefined ? [] : ["--port", String(options.port)]);
 
 type Outcome = { ready: string } | { exited: number | null } | { notStarted: Error } | { gaveUp: "timeout" | "interrupted" };
 
@@ -74,31 +76,30 @@ function childError(logPath: string, code: number | null): CliError {
   return failure(`the sandbox exited (code ${code ?? "none"}) before it was listening`);
 }
 
-function readStartLine(line: string): {
-  url: string;
-  users: SandboxUserView[];
-  networkWarning: string | null;
-  listeningUrl: string | null;
-} {
+/** What a sandbox says once it listens (its start line), and what its launcher adds when it is detached. */
+export type Started = { url: string; users: SandboxUserView[]; networkWarning: string | null; listeningUrl: string | null };
+export type DetachedSandbox = Started & { pid: number; port: number; log: string; pidFile: string };
+
+function readStartLine(line: string): Started {
   const parsed = JSON.parse(line) as { url: string; users: SandboxUserView[]; network_warning?: string; listening_url?: string };
   const networkWarning = parsed.network_warning ?? null;
   return { url: parsed.url, users: userViews(parsed, SEED_USERS), networkWarning, listeningUrl: parsed.listening_url ?? null };
 }
 
-async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
-  const [command, ...prefix] = deps.launcher ?? [process.execPath, process.argv[1] ?? ""];
+async function launch(ctx: Context, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
+  const [command, ...prefix] = ctx.services.launcher ?? [process.execPath, process.argv[1] ?? ""];
   const logFd = openSync(logPath, "a", 0o600);
   let child: ChildProcess;
   try {
     child = spawn(command ?? process.execPath, [...prefix, ...childArgs(options)], {
       detached: true,
       stdio: ["ignore", "pipe", logFd],
-      env: { ...deps.io.env, [DETACHED_ENV]: "1" },
+      env: { ...ctx.io.env, [DETACHED_ENV]: "1" },
     });
   } finally {
     closeSync(logFd);
   }
-  const outcome = await firstLine(child, deps.signal);
+  const outcome = await firstLine(child, ctx.signal);
   if ("ready" in outcome) return { child, line: outcome.ready };
   child.kill("SIGTERM");
   if ("notStarted" in outcome) throw failure(`cannot start the sandbox in the background: ${outcome.notStarted.message}`);
@@ -107,39 +108,29 @@ async function launch(deps: SandboxDeps, options: SandboxCommandOptions, logPath
   throw unavailableError(`the sandbox was not listening after ${READY_TIMEOUT_MS / 1000} s; it was stopped (log: ${logPath})`);
 }
 
-export async function detachSandbox(deps: SandboxDeps, options: SandboxCommandOptions): Promise<number> {
-  const { io } = deps;
-  const dir = options.pidFile === undefined ? runtimeDir(io.env) : dirname(resolve(options.pidFile));
+/** Starts it and records it; `again`: its flags for a restart (` --state /tmp/x.json --as bob`), kept in the record for the hint. */
+export async function startDetached(ctx: Context, options: SandboxCommandOptions, again: string): Promise<DetachedSandbox> {
+  const dir = options.pidFile === undefined ? runtimeDir(ctx.io.env) : dirname(resolve(options.pidFile));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const startedAt = (deps.clock ?? systemClock).now();
+  const startedAt = ctx.now();
   const startingLog = join(dir, `sandbox-starting-${process.pid}-${startedAt}.log`);
   let started: { child: ChildProcess; line: string };
   try {
-    started = await launch(deps, options, startingLog);
+    started = await launch(ctx, options, startingLog);
   } catch (error) {
     rmSync(startingLog, { force: true });
     throw error;
   }
   const { child, line } = started;
-  const { url, users, networkWarning, listeningUrl } = readStartLine(line);
-  if (networkWarning) io.stderr.write(renderNetworkWarning(networkWarning, io.color.stderr));
-  const port = Number(new URL(url).port);
+  const shown = readStartLine(line);
+  const port = Number(new URL(shown.url).port);
   const log = join(dir, `sandbox-${port}.log`);
   renameSync(startingLog, log);
-  const pidFile = options.pidFile === undefined ? pidFileFor(io.env, port) : resolve(options.pidFile);
+  const pidFile = options.pidFile === undefined ? pidFileFor(ctx.io.env, port) : resolve(options.pidFile);
   const pid = child.pid ?? 0;
-  writeRecord(pidFile, { pid, start: processStart(pid), url, port, log, started_at: new Date(startedAt).toISOString() });
+  const started_at = new Date(startedAt).toISOString();
+  writeRecord(pidFile, { pid, start: processStart(pid), url: shown.url, port, log, started_at, again, stopped_at: null });
   child.stdout?.destroy();
   child.unref();
-
-  if (deps.json && !options.env) {
-    const network = networkWarning ? { listening_url: listeningUrl, network_warning: networkWarning } : {};
-    io.stdout.write(renderStartJson(url, users, { pid, port, log, pid_file: pidFile, ...network }));
-    return 0;
-  }
-  const { env, note } = chooseExport(url, users, options);
-  if (note) io.stderr.write(`${note}\n`);
-  const stop = options.pidFile === undefined ? `foodctl sandbox stop --port ${port}` : `foodctl sandbox stop --pid-file ${pidFile}`;
-  io.stdout.write(renderDetached({ pid, url, log }, env, stop));
-  return 0;
+  return { ...shown, pid, port, log, pidFile };
 }

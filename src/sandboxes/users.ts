@@ -1,7 +1,7 @@
 /** The seeded users as the sandbox commands show them, and whose token `--env` and `--detach` export. */
-import { failure, usageError } from "../../errors.js";
-import type { EnvExport, SandboxUserView } from "../../output/sandbox.js";
-import type { SeedUser } from "../../sandbox/seed.js";
+import { failure, usageError } from "../errors.js";
+import type { EnvExport, SandboxUserView } from "../output/sandbox.js";
+import type { SeedUser } from "../sandbox/seed.js";
 import type { SandboxCommandOptions } from "./options.js";
 
 /** The seeded users with what the command prints about them: whom each manages. */

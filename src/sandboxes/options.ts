@@ -1,11 +1,5 @@
-/**
- * What the sandbox's commands run with: the options index.ts parses from the command line, and
- * what the run hands them. Types, one name and one formatter, so the spec, start, detach and stop share
- * them without importing each other.
- */
-import type { Clock } from "../../clock.js";
-import type { IO } from "../../io.js";
-import type { RateLimitSpec } from "../../sandbox/rateLimit.js";
+/** What a sandbox is started and stopped with, as `foodctl sandbox` reads it (src/commands/sandbox/index.ts): types, one name, one formatter. */
+import type { RateLimitSpec } from "../sandbox/rateLimit.js";
 
 export type TokenKind = "jwt" | "opaque";
 
@@ -27,17 +21,6 @@ export interface SandboxCommandOptions {
 export interface SandboxStopOptions {
   port?: number;
   pidFile?: string;
-}
-
-export interface SandboxDeps {
-  io: IO;
-  json: boolean;
-  /** Aborted on Ctrl-C or SIGTERM: the sandbox closes and the command returns 0. */
-  signal: AbortSignal;
-  /** How to run this CLI again, for `--detach` (default: this process's node and script). */
-  launcher?: readonly string[];
-  /** The run's clock (the detached sandbox's start time); the system's when not given. */
-  clock?: Clock;
 }
 
 /** Set in a detached sandbox's environment: it outlives the process that started it. */
