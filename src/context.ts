@@ -46,8 +46,6 @@ export type Shown = (
 export interface Services {
   transport?: Transport | undefined;
   clock?: Clock | undefined;
-  /** How to run this CLI again, for `sandbox --detach` (default: this process's node and script). */
-  launcher?: readonly string[] | undefined;
 }
 
 export class Context {

@@ -87,11 +87,11 @@ function readStartLine(line: string): Started {
 }
 
 async function launch(ctx: Context, options: SandboxCommandOptions, logPath: string): Promise<{ child: ChildProcess; line: string }> {
-  const [command, ...prefix] = ctx.services.launcher ?? [process.execPath, process.argv[1] ?? ""];
+  const { node, script } = ctx.io.program ?? { node: process.execPath, script: process.argv[1] ?? "" };
   const logFd = openSync(logPath, "a", 0o600);
   let child: ChildProcess;
   try {
-    child = spawn(command ?? process.execPath, [...prefix, ...childArgs(options)], {
+    child = spawn(node, [script, ...childArgs(options)], {
       detached: true,
       stdio: ["ignore", "pipe", logFd],
       env: { ...ctx.io.env, [DETACHED_ENV]: "1" },

@@ -37,7 +37,8 @@ afterEach(() => {
 function deps(json = false) {
   const buffers = bufferIO({ env });
   const globals = { json, verbose: false, color: false, pager: false };
-  return { ...buffers, deps: new Context(buffers.io, globals, new AbortController().signal, { launcher: [process.execPath, cliBin()] }) };
+  buffers.io.program = { node: process.execPath, script: cliBin() };
+  return { ...buffers, deps: new Context(buffers.io, globals, new AbortController().signal) };
 }
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -267,7 +268,11 @@ describe("a foreground sandbox whose launcher dies", () => {
 describe("a launcher that cannot run", () => {
   it("fails with exit 1 and one line, and leaves no record or log", async () => {
     const run = deps();
-    const missing = new Context(run.io, run.deps.globals, run.deps.signal, { launcher: [join(dir, "no-such-node")] });
+    const missing = new Context(
+      { ...run.io, program: { node: join(dir, "no-such-node"), script: cliBin() } },
+      run.deps.globals,
+      run.deps.signal,
+    );
     await expect(sandboxCommand(missing, options)).rejects.toMatchObject({
       exitCode: 1,
       message: expect.stringMatching(/^cannot start the sandbox in the background: .*ENOENT/),

@@ -4,7 +4,7 @@
  */
 import { Context } from "../../context.js";
 import { failure } from "../../errors.js";
-import { shellQuote } from "../args.js";
+import { shellQuote } from "../../sanitize.js";
 import { renderDetached, renderEnvLines, renderNetworkWarning, renderStartJson, renderStartText } from "../../output/sandbox.js";
 import type { DetachedSandbox, Started } from "../../sandboxes/detach.js";
 import { listen, stopRequested } from "../../sandboxes/foreground.js";
