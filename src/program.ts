@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
+import { GLOBALS } from "./commands/globals.js";
 import { RawInput } from "./commands/rawInput.js";
 import { GLOBAL_OPTIONS, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
@@ -202,6 +203,8 @@ function addNoun(
     }
     if (!noun.verbs.length) return;
     group.description(noun.description);
+    // A group lists what its commands read, together (a command's help lists its own).
+    if (!noun.action) usedGlobals.set(group, [...new Set(noun.verbs.flatMap((verb) => verb.globals ?? []))]);
     group.helpCommand("help [command]", "show the help of a command");
     // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
     if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
@@ -226,12 +229,8 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       if (first !== undefined && isHelpTopic(first)) {
         if (rest.length) throw usageError(`help ${first} is a topic: it has no ${rest[0]}`);
         const { HELP_TOPICS, topicText } = await import("./topics/index.js");
-        await show.text(
-          topicText(
-            HELP_TOPICS.find((topic) => topic.name === first)!,
-            width(),
-          ),
-        );
+        const topic = HELP_TOPICS.find((named) => named.name === first)!;
+        await show.text(topicText(topic, width()));
         state.exitCode = 0;
         return;
       }
@@ -246,6 +245,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       await show.command(target);
       state.exitCode = 0;
     });
+  usedGlobals.set(help, GLOBALS.help);
   endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show\nfoodctl help environment\nfoodctl help exit-codes" }, width);
 }
 
