@@ -2,8 +2,8 @@ import { checkUpdateFields, runIntakeUpdate } from "../../change/intakeUpdate.js
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
-import { buildModifierFields, itemModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
-import { parseImageIdArg } from "../args.js";
+import { buildModifierFields, itemModifierFields, modifierArgumentProblem, type ModifierLevels } from "../../intake/modifiers.js";
+import { parseImageIdArg, shellQuote } from "../args.js";
 import { openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
 import type { ChangeFlags } from "../spec.js";
@@ -24,7 +24,7 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   if (positions.length) checkUpdateFields(imageId, itemModifierFields(levels, positions));
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
-  const argumentProblem = modifierArgumentProblem(positions, allItems);
+  const argumentProblem = modifierArgumentProblem(positions, allItems, levels, everyItemCommand(ctx, imageId, levels));
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();
@@ -37,4 +37,15 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
   const outcome = await runIntakeUpdate(client, imageId, built.fields, changeOptions);
   return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change", curl: options.curl });
+}
+
+/** The same change on every item, for the same profile and user: `foodctl intake set-modifiers 1002 --all-items --oil high`. */
+function everyItemCommand(ctx: Context, imageId: number, levels: ModifierLevels): string {
+  const { profile, user } = ctx.globals;
+  const who = [profile === undefined ? "" : `--profile ${shellQuote(profile)}`, user === undefined ? "" : `--user ${shellQuote(user)}`];
+  const flags = (["salt", "sugar", "oil", "measures"] as const).flatMap((name) => {
+    const value = levels[name];
+    return value === undefined ? [] : [`--${name} ${shellQuote(value)}`];
+  });
+  return ["foodctl intake set-modifiers", imageId, "--all-items", ...flags, ...who].filter((word) => word !== "").join(" ");
 }
