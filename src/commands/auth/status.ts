@@ -54,8 +54,8 @@ async function quotaRows(ctx: Context, quota: Quota | null, now: number): Promis
   else {
     const of = quota.limit === undefined ? "" : ` of ${thousands(quota.limit)} in the rolling window`;
     rows.push(["calls left", `${thousands(quota.remaining)}${of}`]);
-    // An empty window (the history list this check reads is not counted) has nothing to reset.
-    if (quota.resetMs === 0) rows.push(["resets", "nothing to reset: no call counted in the window"]);
+    // An unused window (the history list this check reads is not counted) has nothing to reset.
+    if (quota.resetMs === 0 || quota.remaining === quota.limit) rows.push(["resets", "nothing to reset: no call counted in the window"]);
     else if (quota.resetMs !== undefined) {
       const zone = (await ctx.timeZone()) ?? "UTC";
       rows.push(["resets", `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`]);
