@@ -18,6 +18,7 @@ import {
   type UndoResult,
 } from "../../output/undo.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
+import { shellQuote } from "../args.js";
 import { askYesNo } from "../confirm.js";
 import { withCurlLines } from "../curl.js";
 
@@ -40,7 +41,7 @@ export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
-  options: { dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
+  options: { batch: string; dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
 ): Promise<number> {
   const { ctx } = single;
   if (!options.dryRun && !options.yes) {
@@ -60,7 +61,13 @@ export async function undoBatch(
   });
   if (ctx.json) ctx.io.stdout.write(renderUndoDocument(state, results));
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
-  return finish(ctx, state);
+  return finish(ctx, state, againCommand(options));
+}
+
+/** The command that finishes what a stopped `undo --batch` left (entries undone already are not sent again). */
+function againCommand(options: { batch: string; results?: string | undefined }): string {
+  const results = options.results === undefined ? "" : ` --results ${shellQuote(options.results)}`;
+  return `run it again to finish the rest: foodctl undo --batch ${shellQuote(options.batch)} --yes${results}`;
 }
 
 function entries(count: number): string {
@@ -72,8 +79,7 @@ function entries(count: number): string {
  * problem's own code when nothing was undone (now or earlier) and every problem shares that
  * code; else 9.
  */
-function finish(ctx: Context, state: BatchState): number {
-  const again = "run the same command again to finish the rest";
+function finish(ctx: Context, state: BatchState, again: string): number {
   if (state.stopped === "output_closed")
     throw failure(`stdout was closed: stopped undoing, ${entries(state.notDone)} not undone; the results of the last undos were lost`, {
       hint: `keep the results in a file (--results undo.jsonl); ${again}`,
