@@ -5,16 +5,18 @@
  * the exit code close the run.
  */
 import { closeSync } from "node:fs";
+import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
+import type { BatchResult } from "../../batch/results.js";
 import { readChanges, readEarlierResults } from "../../batch/read.js";
 import { applyBatch, checkBatchQuota, type BatchOptions } from "../../change/batch/apply.js";
 import { stopsEveryChange, type BatchRun } from "../../change/batch/run.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
-import { renderSummary } from "../../output/batch.js";
+import { renderResultLine, renderSummary, resultColumns } from "../../output/batch.js";
 import { shellQuote } from "../args.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../batchOutput.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile, type ResultPrinter } from "../batchOutput.js";
 import { withCurlLines } from "../curl.js";
 import { openJournal } from "../journaled.js";
 import { wouldBeRefused } from "../reportChange.js";
@@ -82,7 +84,7 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
       throw error;
     });
   }
-  const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : APPLY_PRINTER;
+  const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : alignedLines(input.changes);
   const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, printer, options.results);
   const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
   const batch = { file, results: options.results, format: options.format, batchId: run.batchId, journaled: options.journal !== undefined };
@@ -91,6 +93,22 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
   if (refusal && run.dryRun > 0) throw wouldBeRefused(refusal);
   return code;
+}
+
+/** APPLY_PRINTER with a terminal's lines in columns: the widest line number and intake id of the input are known before the first line prints. */
+function alignedLines(changes: ChangeList): ResultPrinter<BatchResult> {
+  const columns = resultColumns(changes.length ? [changes.at(changes.length - 1), { line: 1, imageId: maxImageId(changes) }] : []);
+  return {
+    ...APPLY_PRINTER,
+    stdout: (result, human, color, width) =>
+      human ? renderResultLine(result, color, width, columns) : APPLY_PRINTER.stdout(result, human, color, width),
+  };
+}
+
+function maxImageId(changes: ChangeList): number {
+  let max = 0;
+  for (let index = 0; index < changes.length; index++) max = Math.max(max, changes.imageIdAt(index));
+  return max;
 }
 
 /** What a stopped batch knows of itself, for the command that goes on where it left off. */

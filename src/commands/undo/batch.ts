@@ -22,11 +22,13 @@ import { shellQuote } from "../args.js";
 import { askYesNo } from "../confirm.js";
 import { withCurlLines } from "../curl.js";
 
-function printer(ctx: Context): ResultPrinter<UndoResult> {
+function printer(ctx: Context, targets: readonly JournalEntry[]): ResultPrinter<UndoResult> {
+  const intakeWidth = Math.max(...targets.map((entry) => String(entry.image_id).length));
   return {
     json: renderResult,
     // --json prints one document at the end.
-    stdout: (result, human, color, width) => (ctx.json ? "" : human ? renderUndoLine(result, color, width) : renderUndoRow(result)),
+    stdout: (result, human, color, width) =>
+      ctx.json ? "" : human ? renderUndoLine(result, color, width, intakeWidth) : renderUndoRow(result),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
   };
 }
@@ -50,7 +52,9 @@ export async function undoBatch(
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
   const openOutput = (stop: () => void) => {
-    const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
+    const shown = single.curl
+      ? withCurlLines(ctx, printer(ctx, targets), (result) => savedCopyOf(single, targets, result))
+      : printer(ctx, targets);
     const output = createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
     if (!ctx.json && !single.curl && ctx.io.stdout.isTTY !== true) ctx.io.stdout.write(renderUndoHead());
     return output;
