@@ -30,6 +30,8 @@ export interface ProgramState {
   parseMessage: string;
   /** The first option value its `parse` refused: thrown once the whole line is read, so `--json` anywhere on it counts. */
   optionError?: unknown;
+  /** Shows what commander wrote to stdout (`--help`, `--version`) as `help` shows it: paged when longer than the screen. */
+  showHeld?: () => Promise<void>;
 }
 
 const ROOT_EXAMPLES = `
@@ -90,7 +92,7 @@ function readGlobals(command: Command): GlobalOptions {
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout, io.env);
-  const help = helpTaker(io);
+  const help = helpTaker();
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -150,8 +152,9 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  // Long help on a terminal is paged (docs/cli.md, the pager).
+  // Long help on a terminal is paged (docs/cli.md, the pager), `--help`'s too.
   const page = (text: string) => writeOut(io, text, program.opts<{ pager?: boolean }>().pager !== false);
+  state.showHeld = () => page(help.held());
   addHelpCommand(program, state, width, { command: (command) => page(help.take(command)), text: page });
   return program;
 }
@@ -203,8 +206,6 @@ function addNoun(
     }
     if (!noun.verbs.length) return;
     group.description(noun.description);
-    // A group lists what its commands read, together (a command's help lists its own).
-    if (!noun.action) usedGlobals.set(group, [...new Set(noun.verbs.flatMap((verb) => verb.globals ?? []))]);
     group.helpCommand("help [command]", "show the help of a command");
     // A noun that is a command of its own (`journal`, `sandbox`) ended its help when it was declared.
     if (!noun.action) endHelp(group, { examples: noun.examples, notes }, width);
