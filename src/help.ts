@@ -181,7 +181,7 @@ export function formatHelp(command: Command, helper: Help): string {
 
 /**
  * Commander's own stdout (`--help`, `--version`): held until the run ends, then shown as `help`
- * shows it, through the pager when longer than the screen (`shown`); or taken (by `help`, to page it).
+ * shows it, through the pager when longer than the screen (ProgramState.showHeld); or taken (by `help`, to page it).
  */
 export function helpTaker(): {
   writeOut: (text: string) => void;
