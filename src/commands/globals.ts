@@ -41,8 +41,12 @@ export const GLOBALS = {
   smoke: [...CONNECTION, "--json", "--no-color", ...JOURNALED],
   /** `api`: one request, its answer printed as received; not journaled. */
   request: [...CONNECTION, "--json"],
-  /** A profile's own settings, nothing sent. */
-  profile: ["--profile", "--json", "--wide", "--no-color"],
+  /** `config list`: every setting as it takes effect, flags included (--api-url, --user, --tz, --timeout, --no-journal), and where each comes from. */
+  settings: ["--profile", "--api-url", "--user", "--json", "--tz", "--timeout", "--wide", "--no-color", "--no-journal"],
+  /** `config get`: one setting as it takes effect, as `config list` shows it. */
+  setting: ["--profile", "--api-url", "--user", "--json", "--tz", "--timeout", "--no-journal"],
+  /** `config set` and `unset`: a profile's stored value, nothing sent. */
+  profile: ["--profile", "--json"],
   /** `journal`: the local record, filtered by --user and --reason, times in the zone of --tz (or the profile's timezone key), paged. */
   journal: ["--profile", "--user", "--json", "--tz", "--wide", "--no-color", "--no-pager", "--reason"],
   /** `journal show`: one entry, its times in the user's zone, paged. */

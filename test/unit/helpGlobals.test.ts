@@ -1,11 +1,13 @@
 /** Each command's help lists the global options it reads and no other; `foodctl config` names every key. */
 import { describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { NOUNS } from "../../src/commands/index.js";
 import { buildProgram, wholeTree } from "../../src/program.js";
 import { bufferIO } from "../helpers/bufferIO.js";
-import { runFoodctl } from "../helpers/cli.js";
+import { runFoodctl, runTempDir } from "../helpers/cli.js";
 
 /** The long flags under "Global Options:" in a command's help. */
 async function globalFlags(args: string[]): Promise<string[]> {
@@ -42,10 +44,10 @@ const READS: Record<string, string[]> = {
   "auth status": [...CONNECTION, "--json", "--no-color"],
   "auth logout": ["--profile", "--json"],
   "auth token": ["--profile"],
-  "config list": ["--profile", "--json", "--wide", "--no-color"],
-  "config get": ["--profile", "--json", "--wide", "--no-color"],
-  "config set": ["--profile", "--json", "--wide", "--no-color"],
-  "config unset": ["--profile", "--json", "--wide", "--no-color"],
+  "config list": ["--profile", "--api-url", "--user", "--json", "--tz", "--timeout", "--wide", "--no-color", "--no-journal"],
+  "config get": ["--profile", "--api-url", "--user", "--json", "--tz", "--timeout", "--no-journal"],
+  "config set": ["--profile", "--json"],
+  "config unset": ["--profile", "--json"],
   "config path": ["--json"],
   sandbox: ["--json"],
   "sandbox stop": ["--json"],
@@ -103,7 +105,7 @@ describe("global options in a command's help", () => {
   it("a group lists what its commands read, together", async () => {
     const intake = Object.entries(READS).filter(([path]) => path.startsWith("intake "));
     expect(await globalFlags(["intake"])).toEqual(inOrder(new Set(intake.flatMap(([, reads]) => reads))));
-    expect(await globalFlags(["config"])).toEqual(["--profile", "--json", "--wide", "--no-color"]);
+    expect(await globalFlags(["config"])).toEqual(inOrder(READS["config list"]!));
   });
 
   it("each example's global options are ones its command lists", async () => {
@@ -121,6 +123,74 @@ describe("global options in a command's help", () => {
     const result = await runFoodctl(["intake", "set-quantity", "1001", "320", "--tz", "Nowhere/Zone"], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: --tz: .*Nowhere\/Zone/m);
+  });
+
+  describe("checked by running each command with a value it would refuse", () => {
+    const dir = runTempDir("foodctl-globals-");
+    const changes = join(dir, "one.jsonl");
+    writeFileSync(changes, `${JSON.stringify({ image_id: 1001, quantity: 300 })}\n`);
+    const edited = join(dir, "edited.txt");
+    writeFileSync(edited, "position quantity\n1 175\n");
+    /** Arguments that take each command as far as it goes without an API (port 9 on loopback refuses at once). */
+    const SAMPLES: Record<string, string[]> = {
+      "intake list": [],
+      "intake show": ["1002"],
+      "intake set-quantity": ["1001", "320"],
+      "intake set-modifiers": ["1002", "1", "--salt", "low"],
+      "intake edit": ["1002", "--file", edited],
+      "intake apply": [changes],
+      "display-image remove": ["1003", "--yes"],
+      undo: ["--last"],
+      journal: [],
+      "journal show": ["abc"],
+      smoke: ["1002"],
+      api: ["intake/1002"],
+      "auth status": [],
+      "auth login": ["--with-token"],
+      "auth logout": [],
+      "auth token": [],
+      "config list": [],
+      "config get": ["timezone"],
+      "config set": ["timezone", "UTC"],
+      "config unset": ["timezone"],
+      "config path": [],
+      "sandbox stop": [],
+      // (completion's script names every option, so it is not run here; its list is empty.)
+      __complete: ["profiles"],
+    };
+    /** A value each option's reader refuses or shows, so that its run mentions it; a command that ignores it does not. */
+    const PROBES: Array<[string, string[], string]> = [
+      ["--tz", ["--tz", "Nowhere/Zone"], "Nowhere/Zone"],
+      ["--reason", ["--reason", ""], "--reason"],
+      ["--profile", ["--profile", "nosuch"], '"nosuch"'],
+    ];
+    /** Where the sample reaches the option's reader: its run must then mention the value. */
+    const REACHED: Record<string, string[]> = {
+      "--tz": [
+        "intake list",
+        "intake show",
+        "intake set-quantity",
+        "intake apply",
+        "journal",
+        "api",
+        "auth status",
+        "config list",
+        "config get",
+      ],
+      "--reason": ["intake set-quantity", "intake apply", "journal"],
+      "--profile": ["intake list", "intake show", "journal", "auth status", "auth token", "config list", "config get", "config unset"],
+    };
+    const env = { FOODCTL_API_URL: "http://127.0.0.1:9", FOODCTL_TOKEN: "3f9c2b7a1d0e4c5f8a6b9d2e1f3a4b5c6d7e8f90", FOODCTL_RETRIES: "0" };
+
+    it.each(PROBES)("every command whose run reads %s lists it, and those that reach it do read it", async (flag, args, mention) => {
+      for (const [path, sample] of Object.entries(SAMPLES)) {
+        const result = await runFoodctl([...path.split(" "), ...sample, ...args, "--retries", "0"], { env });
+        const reads = `${result.stdout}${result.stderr}`.includes(mention);
+        const listed = READS[path]!.includes(flag);
+        if (reads || REACHED[flag]!.includes(path))
+          expect({ path, flag, reads, listed }).toEqual({ path, flag, reads: true, listed: true });
+      }
+    });
   });
 
   it("a command that ignores --api-url and --no-journal does not list them, yet still accepts them", async () => {
