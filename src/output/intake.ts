@@ -149,14 +149,14 @@ export function renderIntakeList(
   const LIST_HEAD = listHead(zone);
   const widths = naturalWidths(LIST_HEAD, rows);
   const rowWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (LIST_HEAD.length - 1));
-  // The id and the time are never cut; without the foods, kcal is the fifth column.
-  const whole = { alignRight: [0, 5], whole: [1] };
+  // The id, the time and kcal are never cut (without the foods, kcal is the fifth column).
+  const whole = [1];
   const withoutFoods = <T>(row: T[]) => row.filter((_, index) => index !== FOODS_COLUMN);
-  const rest = { head: withoutFoods(LIST_HEAD), rows: rows.map(withoutFoods), alignRight: [0, 4], whole: [1], color };
+  const rest = { head: withoutFoods(LIST_HEAD), rows: rows.map(withoutFoods), alignRight: [0, 4], whole, color };
   // Too narrow even with the foods apart: one intake per block (renderTable), foods and all.
   const apart = fitColumnWidths(rest.head, rest.rows, stream.columns, [], [...rest.whole, ...rest.alignRight]) !== null;
   if (!tty || stream.columns === undefined || rowWidth <= stream.columns || !apart) {
-    return renderTable(stream, { head: LIST_HEAD, rows, ...whole, flexible: [FOODS_COLUMN], color });
+    return renderTable(stream, { head: LIST_HEAD, rows, alignRight: [0, 5], whole, flexible: [FOODS_COLUMN], color });
   }
   const table = renderTable(stream, rest);
   // The table's lines: its header, the rule, one line per intake.
