@@ -53,6 +53,8 @@ export const GLOBALS = {
   journalEntry: ["--profile", "--json", "--tz", "--wide", "--no-color", "--no-pager"],
   /** `help`: long help on a terminal is paged. */
   help: ["--no-pager"],
+  /** `sandbox`: its URL and a table of its users and their tokens, fitted to the terminal, coloured there. */
+  sandbox: ["--json", "--wide", "--no-color"],
   /** JSON or text, nothing else. */
   local: ["--json"],
   none: [],

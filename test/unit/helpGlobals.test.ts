@@ -49,7 +49,7 @@ const READS: Record<string, string[]> = {
   "config set": ["--profile", "--json"],
   "config unset": ["--profile", "--json"],
   "config path": ["--json"],
-  sandbox: ["--json"],
+  sandbox: ["--json", "--wide", "--no-color"],
   "sandbox stop": ["--json"],
   completion: [],
   __complete: [],
