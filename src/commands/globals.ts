@@ -33,12 +33,12 @@ export const GLOBALS = {
   read: [...CONNECTION, "--json", "--wide", "--no-color", "--no-pager"],
   /** Changes an intake and prints its before → after; journaled. */
   change: [...CONNECTION, "--json", "--wide", "--no-color", ...JOURNALED],
-  /** A batch of changes (`intake apply`): its lines, each change journaled. */
-  batch: [...CONNECTION, "--json", "--no-color", ...JOURNALED],
-  /** `auth status`: the profile, and with --check one request and the quota's reset time. */
-  status: [...CONNECTION, "--json", "--no-color"],
+  /** A batch of changes (`intake apply`): its lines, wrapped at the terminal's width, each change journaled. */
+  batch: [...CONNECTION, "--json", "--wide", "--no-color", ...JOURNALED],
+  /** `auth status`: the profile, and with --check one request and the quota's reset time; plain lines. */
+  status: [...CONNECTION, "--json"],
   /** `smoke`: its steps' requests (history on the user's clock), its change journaled. */
-  smoke: [...CONNECTION, "--json", "--no-color", ...JOURNALED],
+  smoke: [...CONNECTION, "--json", "--wide", "--no-color", ...JOURNALED],
   /** `api`: one request, its answer printed as received; not journaled. */
   request: [...CONNECTION, "--json"],
   /** `config list`: every setting as it takes effect, flags included (--api-url, --user, --tz, --timeout, --no-journal), and where each comes from. */
