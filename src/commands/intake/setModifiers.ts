@@ -24,7 +24,7 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   if (positions.length) checkUpdateFields(imageId, itemModifierFields(levels, positions));
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
-  const argumentProblem = modifierArgumentProblem(positions, allItems, levels, everyItemCommand(ctx, imageId, levels));
+  const argumentProblem = modifierArgumentProblem(positions, allItems, levels, everyItemCommand(ctx, imageId, levels, options));
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();
@@ -39,13 +39,18 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change", curl: options.curl });
 }
 
-/** The same change on every item, for the same profile and user: `foodctl intake set-modifiers 1002 --all-items --oil high`. */
-function everyItemCommand(ctx: Context, imageId: number, levels: ModifierLevels): string {
+/** The same change on every item, with the same change flags, profile and user: `foodctl intake set-modifiers 1002 --all-items --oil high`. */
+function everyItemCommand(ctx: Context, imageId: number, levels: ModifierLevels, flags: ChangeFlags): string {
   const { profile, user } = ctx.globals;
-  const who = [profile === undefined ? "" : `--profile ${shellQuote(profile)}`, user === undefined ? "" : `--user ${shellQuote(user)}`];
-  const flags = (["salt", "sugar", "oil", "measures"] as const).flatMap((name) => {
-    const value = levels[name];
-    return value === undefined ? [] : [`--${name} ${shellQuote(value)}`];
-  });
-  return ["foodctl intake set-modifiers", imageId, "--all-items", ...flags, ...who].filter((word) => word !== "").join(" ");
+  const given = (name: string, value: string | undefined) => (value === undefined ? [] : [`--${name} ${shellQuote(value)}`]);
+  const words = [
+    ...(["salt", "sugar", "oil", "measures"] as const).flatMap((name) => given(name, levels[name])),
+    ...(flags.strict ? ["--strict"] : []),
+    ...(flags.dryRun ? ["--dry-run"] : []),
+    ...(flags.curl ? ["--curl"] : []),
+    ...(flags.verify ? [] : ["--no-verify"]),
+    ...given("profile", profile),
+    ...given("user", user),
+  ];
+  return ["foodctl intake set-modifiers", imageId, "--all-items", ...words].join(" ");
 }

@@ -169,6 +169,18 @@ describe("intake set-modifiers against the sandbox", () => {
       expect([1, 2, 3].map((position) => itemOf(sandbox.intake(1002), position).recipe.oil)).toEqual(["high", "high", "high"]);
     });
 
+    it("the hint's command keeps the run's change flags, and a dry run followed sends nothing", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--oil", "none", "--dry-run", "--no-verify", "--strict"]);
+      expectErrorLine(result, 2, "error: --oil applies per item: name the positions or use --all-items");
+      const retry = /every item: (foodctl [^(]+) \(/.exec(result.stderr)?.[1];
+      expect(retry).toBe("foodctl intake set-modifiers 1003 --all-items --oil none --strict --dry-run --no-verify");
+      const before = sandbox.intake(1003);
+      expectExit(await sandbox.cli(retry!.split(" ").slice(1)), 0);
+      expect(sandbox.intake(1003)).toEqual(before);
+      expect(count()).toEqual({ [GET_INTAKE]: 1 });
+    });
+
     it("on a recognition-only intake: the same refusal, which says to drop --oil; nothing is read", async () => {
       const count = sandbox.countRequests();
       const result = await sandbox.cli(["intake", "set-modifiers", "1001", "--salt", "low", "--measures", "imperial"]);
