@@ -2,13 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { resumeHint } from "../../src/commands/intake/apply.js";
 
-const batch = { file: "many.jsonl", results: "rm.jsonl", format: undefined, batchId: "20261128-031500-ab12cd", journaled: true };
+const batch = { file: "many.jsonl", results: "rm.jsonl", flags: [], batchId: "20261128-031500-ab12cd", journaled: true };
 
 describe("resumeHint", () => {
-  it("names the input, --format when given, and the --results file as --skip-applied and --results", () => {
+  it("names the input, the run's options, and the --results file as --skip-applied and --results", () => {
     expect(resumeHint(batch, true)).toBe("resume with: foodctl intake apply many.jsonl --skip-applied rm.jsonl --results rm.jsonl");
-    expect(resumeHint({ ...batch, file: "my fixes.txt", format: "csv", results: "out dir/r.jsonl" }, false)).toBe(
-      "resume with: foodctl intake apply 'my fixes.txt' --format csv --skip-applied 'out dir/r.jsonl' --results 'out dir/r.jsonl'",
+    expect(resumeHint({ ...batch, file: "my fixes.txt", flags: ["--format csv", "--no-verify"], results: "out dir/r.jsonl" }, false)).toBe(
+      "resume with: foodctl intake apply 'my fixes.txt' --format csv --no-verify --skip-applied 'out dir/r.jsonl' --results 'out dir/r.jsonl'",
     );
   });
 

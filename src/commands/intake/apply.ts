@@ -87,7 +87,14 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
   const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : alignedLines(input.changes);
   const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, printer, options.results);
   const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
-  const batch = { file, results: options.results, format: options.format, batchId: run.batchId, journaled: options.journal !== undefined };
+  const carried = [
+    ...(options.format === undefined ? [] : [`--format ${options.format}`]),
+    ...(options.concurrency === DEFAULT_CONCURRENCY ? [] : [`--concurrency ${options.concurrency}`]),
+    ...(options.continueOnError ? ["--continue-on-error"] : []),
+    ...(options.strict ? ["--strict"] : []),
+    ...(options.verify ? [] : ["--no-verify"]),
+  ];
+  const batch = { file, results: options.results, flags: carried, batchId: run.batchId, journaled: options.journal !== undefined };
   const code = finishBatch(ctx, run, batch, output.resultsLost());
   // A dry run ends as the real run would: refused for the token's role (exit 5).
   const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
@@ -115,20 +122,20 @@ function maxImageId(changes: ChangeList): number {
 interface StoppedBatch {
   file: string;
   results: string | undefined;
-  format: string | undefined;
+  /** The run's own options that the resumed run keeps: `--format csv`, `--no-verify`. */
+  flags: string[];
   batchId: string;
   journaled: boolean;
 }
 
 /**
- * How to go on where a stopped batch left off, as a command with the values at hand: its
- * --results file when it had one; else where its results went (stdout's JSON Lines, wherever they
+ * How to go on where a stopped batch left off, as a command with the values at hand (its file
+ * and options): its --results file when it had one; else where its results went (stdout's JSON Lines, wherever they
  * were saved, or a terminal's lines, which are not results) and how to make the next run resumable.
  */
 export function resumeHint(batch: StoppedBatch, stdoutIsTerminal: boolean): string {
-  const format = batch.format === undefined ? "" : ` --format ${batch.format}`;
   const command = (results: string) =>
-    `foodctl intake apply ${shellQuote(batch.file)}${format} --skip-applied ${results} --results ${results}`;
+    ["foodctl intake apply", shellQuote(batch.file), ...batch.flags, `--skip-applied ${results} --results ${results}`].join(" ");
   if (batch.results !== undefined) return `resume with: ${command(shellQuote(batch.results))}`;
   if (!stdoutIsTerminal) return `the results went to stdout: saved as results.jsonl, resume with: ${command("results.jsonl")}`;
   const applied = batch.journaled ? ` (\`foodctl journal --batch ${batch.batchId}\` lists what it applied)` : "";
