@@ -3,7 +3,7 @@
  * page. Lines fit the help width (the terminal's, else 80 columns).
  */
 import { Help, type Command, type Option } from "commander";
-import type { IO, OutputStream } from "./io.js";
+import type { OutputStream } from "./io.js";
 import { EXIT, EXIT_MEANINGS } from "./errors.js";
 
 /**
@@ -14,8 +14,10 @@ export function programOptions(command: Command): Option[] {
   let root = command;
   while (root.parent) root = root.parent;
   if (root === command) return [];
-  // A command that says which global options it reads lists only those (not --version, the program's own).
-  const used = usedGlobals.get(command);
+  // A command that says which global options it reads lists only those (not --version, the program's own);
+  // a group (`intake`), what its commands read together.
+  const group = command.commands.length ? command.commands.flatMap((verb) => usedGlobals.get(verb) ?? []) : undefined;
+  const used = usedGlobals.get(command) ?? group;
   return root.options.filter((option) => !option.hidden && (used === undefined || used.includes(option.long ?? "")));
 }
 
@@ -177,16 +179,30 @@ export function formatHelp(command: Command, helper: Help): string {
   return [...wrapText(first, width, "       "), ...rest].join("\n");
 }
 
-/** Commander's help text, written to stdout, or taken (by `help`, to page it). */
-export function helpTaker(io: IO): { writeOut: (text: string) => void; take: (command: Command) => string } {
+/**
+ * Commander's own stdout (`--help`, `--version`): held until the run ends, then shown as `help`
+ * shows it, through the pager when longer than the screen (ProgramState.showHeld); or taken (by `help`, to page it).
+ */
+export function helpTaker(): {
+  writeOut: (text: string) => void;
+  take: (command: Command) => string;
+  /** What commander wrote since the last call, cleared. */
+  held: () => string;
+} {
   let taken: string[] | undefined;
+  let held: string[] = [];
   return {
-    writeOut: (text) => void (taken ? taken.push(text) : io.stdout.write(text)),
+    writeOut: (text) => void (taken ?? held).push(text),
     take(command) {
       taken = [];
       command.outputHelp();
       const text = taken.join("");
       taken = undefined;
+      return text;
+    },
+    held() {
+      const text = held.join("");
+      held = [];
       return text;
     },
   };

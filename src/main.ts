@@ -9,7 +9,7 @@ import { CliError, errorJson, EXIT, toCliError, usageError } from "./errors.js";
 import { decideColors, openedStreams, processIO, withoutWidth, type IO } from "./io.js";
 import { cleanForTerminal } from "./sanitize.js";
 import { styler } from "./output/style.js";
-import { buildProgram } from "./program.js";
+import { buildProgram, type ProgramState } from "./program.js";
 import { redactSecrets } from "./secrets.js";
 
 export interface RunDeps {
@@ -31,7 +31,7 @@ interface OutputChoice {
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   const io = deps.io ?? processIO();
   const interrupt = deps.signal ? { signal: deps.signal, stop: () => {} } : watchSignals();
-  const state = { exitCode: 0, parseMessage: "" };
+  const state: ProgramState = { exitCode: 0, parseMessage: "" };
   const program = buildProgram(io, state, interrupt.signal, { transport: deps.transport, clock: deps.clock });
   let output: OutputChoice | undefined;
   // Decided once commander has read the line, before any command runs.
@@ -52,6 +52,8 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     }
     return report(io, toCliError(error), json, verbose);
   } finally {
+    // `--help` is shown as `help` shows it: through the pager when longer than the screen.
+    await state.showHeld?.();
     interrupt.stop();
   }
 }

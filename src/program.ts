@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { NOUNS } from "./commands/index.js";
+import { GLOBALS } from "./commands/globals.js";
 import { RawInput } from "./commands/rawInput.js";
 import { GLOBAL_OPTIONS, type Noun, type OptionSpec, type Verb } from "./commands/spec.js";
 import type { Context, GlobalOptions, Services } from "./context.js";
@@ -29,6 +30,8 @@ export interface ProgramState {
   parseMessage: string;
   /** The first option value its `parse` refused: thrown once the whole line is read, so `--json` anywhere on it counts. */
   optionError?: unknown;
+  /** Shows what commander wrote to stdout (`--help`, `--version`) as `help` shows it: paged when longer than the screen. */
+  showHeld?: () => Promise<void>;
 }
 
 const ROOT_EXAMPLES = `
@@ -89,7 +92,7 @@ function readGlobals(command: Command): GlobalOptions {
  */
 export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, services: Services = {}): Command {
   const width = () => helpWidth(io.stdout, io.env);
-  const help = helpTaker(io);
+  const help = helpTaker();
   const program = new Command("foodctl")
     .description("Fix food intakes through the intake-management API: quantities, salt/sugar/oil levels, display images.")
     .version(VERSION, "-V, --version", "print the version")
@@ -149,8 +152,9 @@ export function buildProgram(io: IO, state: ProgramState, signal: AbortSignal, s
   for (const noun of NOUNS) addNoun(program, noun, declare, width);
   // Only the group the line names is declared whole: commander calls this before it enters one.
   program.hook("preSubcommand", (_program, group) => void commandsOf(group));
-  // Long help on a terminal is paged (docs/cli.md, the pager).
+  // Long help on a terminal is paged (docs/cli.md, the pager), `--help`'s too.
   const page = (text: string) => writeOut(io, text, program.opts<{ pager?: boolean }>().pager !== false);
+  state.showHeld = () => page(help.held());
   addHelpCommand(program, state, width, { command: (command) => page(help.take(command)), text: page });
   return program;
 }
@@ -226,12 +230,8 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       if (first !== undefined && isHelpTopic(first)) {
         if (rest.length) throw usageError(`help ${first} is a topic: it has no ${rest[0]}`);
         const { HELP_TOPICS, topicText } = await import("./topics/index.js");
-        await show.text(
-          topicText(
-            HELP_TOPICS.find((topic) => topic.name === first)!,
-            width(),
-          ),
-        );
+        const topic = HELP_TOPICS.find((named) => named.name === first)!;
+        await show.text(topicText(topic, width()));
         state.exitCode = 0;
         return;
       }
@@ -246,6 +246,7 @@ function addHelpCommand(program: Command, state: ProgramState, width: () => numb
       await show.command(target);
       state.exitCode = 0;
     });
+  usedGlobals.set(help, GLOBALS.help);
   endHelp(help, { examples: "foodctl help intake\nfoodctl help intake show\nfoodctl help environment\nfoodctl help exit-codes" }, width);
 }
 

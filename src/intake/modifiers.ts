@@ -22,13 +22,27 @@ export type ModifierFields = { fields: Record<string, unknown>; problem: null } 
 const refuse = (field: string, message: string, hint: string): ModifierFields => ({ fields: null, problem: { field, message, hint } });
 
 /**
- * What the arguments alone rule out, before the intake is read. `--oil` without positions is
- * not among them: whether to name positions or to drop --oil depends on the intake's kind, so
- * the intake is read first and the refusal says which (buildModifierFields).
+ * What the arguments alone rule out, before the intake is read. Oil and measures exist only per
+ * item (docs/api.md, the update body): without positions or --all-items no intake can take them.
+ * `retry` is the command line that works on an itemized intake (the same change with --all-items).
  */
-export function modifierArgumentProblem(positions: readonly string[], allItems: boolean): ModifierProblem | null {
+export function modifierArgumentProblem(
+  positions: readonly string[],
+  allItems: boolean,
+  levels: ModifierLevels,
+  retry: string,
+): ModifierProblem | null {
   if (allItems && positions.length)
     return { field: "positions", message: "give positions or --all-items, not both", hint: "nothing was sent" };
+  const itemOnly = (["oil", "measures"] as const).filter((name) => levels[name] !== undefined);
+  if (!allItems && !positions.length && itemOnly.length) {
+    const flags = itemOnly.map((name) => `--${name}`).join(" and ");
+    return {
+      field: itemOnly[0]!,
+      message: `${flags} ${itemOnly.length > 1 ? "apply" : "applies"} per item: name the positions or use --all-items`,
+      hint: `nothing was sent; every item: ${retry} (a recognition-only intake has no ${itemOnly.join(" or ")}: drop ${flags})`,
+    };
+  }
   return null;
 }
 

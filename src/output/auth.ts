@@ -48,8 +48,9 @@ function quotaRows(quota: Quota | null, now: number, zone: string): Array<[strin
   else {
     const of = quota.limit === undefined ? "" : ` of ${thousands(quota.limit)} in the rolling window`;
     rows.push(["calls left", `${thousands(quota.remaining)}${of}`]);
-    // An empty window (the history list this check reads is not counted) has nothing to reset.
-    const resets = quota.resetMs && `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`;
+    // An unused window (the history list this check reads is not counted) has nothing to reset.
+    const unused = quota.resetMs === 0 || quota.remaining === quota.limit;
+    const resets = !unused && quota.resetMs && `${formatClock(now + quota.resetMs, zone)} (in ${describeWait(quota.resetMs)})`;
     if (quota.resetMs !== undefined) rows.push(["resets", resets || "nothing to reset: no call counted in the window"]);
   }
   if (quota.creditsRemaining !== undefined) {

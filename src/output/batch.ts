@@ -31,14 +31,33 @@ export function describeChanges(changes: readonly ResultChange[]): string {
   return [...byPosition].map(([position, parts]) => `${position === null ? "" : `${position}: `}${parts.join(", ")}`).join("; ");
 }
 
-/** One line per change for a terminal, wrapped between words to `width`: line, intake, what changed, and how it ended. */
-export function renderResultLine(result: BatchResult, color: boolean, width?: number): string {
-  return wrapLine(resultLine(result, color), width, 2);
+/** How wide the line numbers and intake ids of a batch's lines are, known before the first prints: the columns line up. */
+export interface ResultColumns {
+  line: number;
+  intake: number;
 }
 
-function resultLine(result: BatchResult, color: boolean): string {
+/** The widths of the largest line number and intake id of the input. */
+export function resultColumns(lines: Iterable<{ line: number; imageId: number }>): ResultColumns {
+  const columns = { line: 1, intake: 1 };
+  for (const { line, imageId } of lines) {
+    columns.line = Math.max(columns.line, String(line).length);
+    columns.intake = Math.max(columns.intake, String(imageId).length);
+  }
+  return columns;
+}
+
+/**
+ * One line per change for a terminal, wrapped between words to `width`: line, intake, what
+ * changed, and how it ended; the line number and intake id right-aligned to `columns`.
+ */
+export function renderResultLine(result: BatchResult, color: boolean, width?: number, columns?: ResultColumns): string {
+  return wrapLine(resultLine(result, color, columns), width, 2);
+}
+
+function resultLine(result: BatchResult, color: boolean, columns: ResultColumns = { line: 0, intake: 0 }): string {
   const s = styler(color);
-  const head = `line ${result.line}  intake ${result.image_id}`;
+  const head = `line ${String(result.line).padStart(columns.line)}  intake ${String(result.image_id).padStart(columns.intake)}`;
   const changed = result.changed?.length ? `  ${describeChanges(result.changed)}` : "";
   const describeIgnored = (entry: NonNullable<BatchResult["ignored"]>[number]) =>
     `${entry.field} ${entry.requested}${entry.position !== null ? ` at ${entry.position}` : ""} (still ${entry.actual ?? "unset"})`;

@@ -6,7 +6,18 @@ import type { OutputStream } from "../io.js";
 import { foodNames, KIND_LABELS, readIntakeKind } from "../intake/kinds.js";
 import { readItems, readTotals } from "../intake/items.js";
 import { styler } from "./style.js";
-import { COLUMN_GAP, joinToWidth, wrapWords, naturalWidths, oneLine, printedText, renderTable, renderTsv, type Cell } from "./table.js";
+import {
+  COLUMN_GAP,
+  fitColumnWidths,
+  joinToWidth,
+  wrapWords,
+  naturalWidths,
+  oneLine,
+  printedText,
+  renderTable,
+  renderTsv,
+  type Cell,
+} from "./table.js";
 import { formatInstant, formatMinute, formatTime } from "./time.js";
 
 export function displayImageText(intake: Intake): string {
@@ -61,7 +72,7 @@ export function renderIntake(intake: Intake, stream: OutputStream, color: boolea
   const lines = summary.map(([key, value]) =>
     `${s.bold(key.padEnd(width))}  ${wrapWords(oneLine(value), stream.columns, width + 2)}`.trimEnd(),
   );
-  const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], flexible: [1], color });
+  const items = renderTable(stream, { head: ITEM_HEAD, rows: itemRows(intake), alignRight: [2, 7], flexible: [1], whole: [0], color });
   const totalParts = totals.map((total) => `${total.label} ${formatAmount(total.value)} ${total.unit}`);
   const totalLine = joinToWidth(totalParts, " · ", stream.columns, "totals  ".length);
   return `${lines.join("\n")}\n\n${items}${s.bold("totals")}  ${totalLine}\n`;
@@ -138,11 +149,16 @@ export function renderIntakeList(
   const LIST_HEAD = listHead(zone);
   const widths = naturalWidths(LIST_HEAD, rows);
   const rowWidth = widths.reduce((sum, width) => sum + width, COLUMN_GAP * (LIST_HEAD.length - 1));
-  if (!tty || stream.columns === undefined || rowWidth <= stream.columns) {
-    return renderTable(stream, { head: LIST_HEAD, rows, alignRight: [0, 5], color });
-  }
+  // The id, the time and kcal are never cut (without the foods, kcal is the fifth column).
+  const whole = [1];
   const withoutFoods = <T>(row: T[]) => row.filter((_, index) => index !== FOODS_COLUMN);
-  const table = renderTable(stream, { head: withoutFoods(LIST_HEAD), rows: rows.map(withoutFoods), alignRight: [0, 4], color });
+  const rest = { head: withoutFoods(LIST_HEAD), rows: rows.map(withoutFoods), alignRight: [0, 4], whole, color };
+  // Too narrow even with the foods apart: one intake per block (renderTable), foods and all.
+  const apart = fitColumnWidths(rest.head, rest.rows, stream.columns, [], [...rest.whole, ...rest.alignRight]) !== null;
+  if (!tty || stream.columns === undefined || rowWidth <= stream.columns || !apart) {
+    return renderTable(stream, { head: LIST_HEAD, rows, alignRight: [0, 5], whole, flexible: [FOODS_COLUMN], color });
+  }
+  const table = renderTable(stream, rest);
   // The table's lines: its header, the rule, one line per intake.
   const [head = "", rule = "", ...rowLines] = table.trimEnd().split("\n");
   const indent = " ".repeat((widths[0] ?? 0) + COLUMN_GAP);

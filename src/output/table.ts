@@ -1,19 +1,21 @@
 /**
  * Rows for people and for pipes (docs/cli.md, Output). On a terminal: a compact table
  * (cli-table3) with a rule under the header and no rule between rows, fitted to the terminal's
- * width: long cells (foods, URLs, tokens) are cut with `…` first, then the widest columns. A
+ * width: long cells (foods, URLs, tokens) are cut with `…` first, then the widest other text
+ * columns, never a number, id or time; narrower than that, one record per block. A
  * stream without a width (`--wide`, or an unknown terminal) shows every cell whole. Piped: the
  * same rows tab-separated with no header, rule or colour.
  */
 import type { OutputStream } from "../io.js";
 import { cleanForTerminal } from "../sanitize.js";
+import { styler } from "./style.js";
 
 export type Cell = string | number | null | undefined;
 
 export interface TableOptions {
   head: string[];
   rows: Cell[][];
-  /** Columns aligned right on a terminal (numbers). */
+  /** Columns aligned right on a terminal (numbers): never cut. */
   alignRight?: number[];
   /** Columns of free text that give way first when the table is too wide (foods, URLs, tokens). */
   flexible?: number[];
@@ -154,9 +156,11 @@ function narrow(widths: number[], floors: number[], candidates: number[], excess
 }
 
 /**
- * Content widths (no gaps) that fit a terminal this many columns wide: free-text columns give
- * way first, then the widest columns, each down to its floor. Undefined when everything fits
- * as it is or the width is unknown.
+ * Content widths (no gaps) that fit a terminal this many columns wide: the widest free-text
+ * column gives way first, then the widest of the other columns that may be cut, each down to its
+ * floor (its header, and a few characters); `whole` columns (ids, times, numbers) are never cut.
+ * Undefined when everything fits as it is or the width is unknown; null when even the floors do
+ * not fit (the table is then shown one record per block, `renderTable`).
  */
 export function fitColumnWidths(
   head: string[],
@@ -164,7 +168,7 @@ export function fitColumnWidths(
   columns: number | undefined,
   flexible: number[] = [],
   whole: number[] = [],
-): number[] | undefined {
+): number[] | undefined | null {
   if (!columns || columns <= 0) return undefined;
   const widths = naturalWidths(head, rows);
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
@@ -175,13 +179,27 @@ export function fitColumnWidths(
       : Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
   );
   const left = narrow(widths, floors, flexible, excess);
-  narrow(
-    widths,
-    floors,
-    head.map((_, index) => index),
-    left,
+  const cuttable = head.map((_, index) => index).filter((index) => !whole.includes(index));
+  return narrow(widths, floors, cuttable, left) > 0 ? null : widths;
+}
+
+/**
+ * A table too wide for the terminal even at its floors, one record per block (as `kubectl
+ * describe` shows one): each header beside its cell, values wrapped between words, nothing cut;
+ * a blank line after each record.
+ */
+function renderBlocks(stream: OutputStream, options: TableOptions, rows: string[][]): string {
+  const { bold } = styler(options.color);
+  const keyWidth = Math.max(...options.head.map(textWidth));
+  const blocks = rows.map((row) =>
+    options.head
+      .map((title, index) =>
+        `${bold(padText(title, keyWidth))}  ${wrapWords(row[index] ?? "", stream.columns, keyWidth + COLUMN_GAP)}`.trimEnd(),
+      )
+      .join("\n"),
   );
-  return widths;
+  // A blank line after the last record too: what follows (`intake show`'s totals) stands apart from it.
+  return `${blocks.join("\n\n")}\n\n`;
 }
 
 const NO_BORDER = {
@@ -201,7 +219,10 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   // Required here, not imported: only a terminal gets a drawn table (a pipe gets tab-separated text).
   const Table = require("cli-table3") as typeof import("cli-table3");
   const rows = options.rows.map((row) => row.map((cell) => printedCell(oneLine(cellText(cell)))));
-  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible, options.whole);
+  // Numbers are never cut, as ids and times are not: a cut one would read as another number.
+  const whole = [...(options.whole ?? []), ...(options.alignRight ?? [])];
+  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible, whole);
+  if (colWidths === null) return renderBlocks(stream, options, rows);
   const table = new Table({
     head: options.head,
     chars: { ...NO_BORDER, ...NO_SIDES, mid: "─", "mid-mid": "─".repeat(COLUMN_GAP), middle: " ".repeat(COLUMN_GAP) },

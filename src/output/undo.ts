@@ -61,13 +61,14 @@ export function renderUndoRow(result: UndoResult): string {
 }
 
 /** One line per entry for a terminal, wrapped between words to `width`: entry, intake, what the undo moved, and how it ended. */
-export function renderUndoLine(result: UndoResult, color: boolean, width?: number): string {
-  return wrapLine(undoLine(result, color), width, 2);
+export function renderUndoLine(result: UndoResult, color: boolean, width?: number, intakeWidth = 0): string {
+  return wrapLine(undoLine(result, color, intakeWidth), width, 2);
 }
 
-function undoLine(result: UndoResult, color: boolean): string {
+/** Entry ids are all one length; intake ids are right-aligned to `intakeWidth`, the widest of the batch, so the columns line up. */
+function undoLine(result: UndoResult, color: boolean, intakeWidth: number): string {
   const s = styler(color);
-  const head = `entry ${result.journal_id}  intake ${result.image_id}`;
+  const head = `entry ${result.journal_id}  intake ${String(result.image_id).padStart(intakeWidth)}`;
   switch (result.status) {
     case "undone": {
       const moved = result.changed?.length ? `  ${describeChanges(result.changed)}` : "";

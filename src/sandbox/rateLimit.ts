@@ -2,7 +2,7 @@
  * `--rate-limit`: the public service's documented window (docs/api.md, rate limit). APIUser
  * tokens only: each APIUser may make `limit` requests in any rolling window (24 hours unless
  * given). Answers to an APIUser carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset
- * (seconds until the oldest request leaves the window); a 429 also carries Retry-After.
+ * (seconds until the oldest request leaves the window; an unused window's length); a 429 also carries Retry-After.
  */
 import { ApiError, SERVICE_CODES } from "./errors.js";
 
@@ -36,9 +36,10 @@ export function createRateLimiter(spec: RateLimitSpec): RateLimiter {
     return recent;
   };
   const headersOf = (recent: readonly number[], now: number, limited: boolean) => {
-    // An empty window has nothing to leave it: it resets in 0 s.
-    const oldest = recent[0];
-    const resetSeconds = oldest === undefined ? 0 : Math.max(limited ? 1 : 0, Math.ceil((oldest + spec.windowMs - now) / 1000));
+    // An unused window resets a whole window after the call that starts it (as the RateLimit header
+    // draft has it): 0 would say every call is back at once, so a batch could plan on more than the limit.
+    const oldest = recent[0] ?? now;
+    const resetSeconds = Math.max(limited ? 1 : 0, Math.ceil((oldest + spec.windowMs - now) / 1000));
     const headers: Record<string, string> = {
       "ratelimit-limit": String(spec.limit),
       "ratelimit-remaining": String(spec.limit - recent.length),

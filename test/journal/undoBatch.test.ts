@@ -150,9 +150,10 @@ describe("undo --batch stops early and resumes", () => {
     expect(interrupted.stdout.trimEnd().split("\n")).toHaveLength(2);
     expect(interrupted.stderr).toContain("undid 2 · already undone 0 · refused 0 · failed 0 · not done 4");
     expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undos in flight were finished and reported");
-    expect(interrupted.stderr).toContain("hint: run the same command again to finish the rest");
+    const hinted = /^hint: run it again to finish the rest: foodctl (.*)$/m.exec(interrupted.stderr)?.[1];
+    expect(hinted).toBe(`undo --batch ${results} --yes`);
 
-    const resumed = await cli(["undo", "--batch", results, "--yes"]);
+    const resumed = await cli(hinted!.split(" "));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/^undid 4 · already undone 2 · refused 0 · failed 0 · 6 changes/);
     expect(await intakes()).toEqual(before);
@@ -198,7 +199,7 @@ describe("undo --batch stops early and resumes", () => {
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain("error: stdout was closed: stopped undoing, 5 entries not undone");
     expect(stopped.stderr).toContain(
-      "hint: keep the results in a file (--results undo.jsonl); run the same command again to finish the rest",
+      `hint: keep the results in a file (--results undo.jsonl); run it again to finish the rest: foodctl undo --batch ${results} --yes`,
     );
     expect(posts() - sent).toBe(1);
   });

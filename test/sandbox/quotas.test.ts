@@ -42,6 +42,14 @@ describe("the rolling window, on a fake clock", () => {
     expect(limiter.take(101, 24 * HOUR + 1).allowed).toBe(false);
   });
 
+  it("an unused window tells its whole length, never 0: a call made now leaves it then", () => {
+    const limiter = createRateLimiter({ limit: 5, windowMs: HOUR });
+    expect(limiter.peek(101, 0).headers).toEqual({ "ratelimit-limit": "5", "ratelimit-remaining": "5", "ratelimit-reset": "3600" });
+    limiter.take(101, 0);
+    // Once its calls have left, the window is unused again.
+    expect(limiter.peek(101, 2 * HOUR).headers).toEqual({ "ratelimit-limit": "5", "ratelimit-remaining": "5", "ratelimit-reset": "3600" });
+  });
+
   it("a shorter window for tests: 2 per second", () => {
     const limiter = createRateLimiter({ limit: 2, windowMs: 1000 });
     expect(limiter.take(101, 0).allowed).toBe(true);

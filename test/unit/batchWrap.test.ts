@@ -1,7 +1,7 @@
 /** Terminal lines of a batch and of `undo --batch` wrap between words at the terminal's width, as intake show's totals do. */
 import { describe, expect, it } from "vitest";
 import type { BatchResult } from "../../src/batch/results.js";
-import { renderResultLine, renderSummary, type BatchSummary } from "../../src/output/batch.js";
+import { renderResultLine, renderSummary, resultColumns, type BatchSummary } from "../../src/output/batch.js";
 import { wrapLine } from "../../src/output/table.js";
 import { renderUndoLine, renderUndoSummary, type UndoResult } from "../../src/output/undo.js";
 
@@ -113,5 +113,43 @@ describe("wrapping a batch's terminal lines", () => {
   it("a word wider than the room stands whole, and a line that fits keeps its spacing", () => {
     expect(wrapLine("a  b\n", 80, 2)).toBe("a  b\n");
     expect(wrapLine(`x ${"y".repeat(30)} z`, 10, 2)).toBe(`x\n  ${"y".repeat(30)}\n  z`);
+  });
+});
+
+describe("the columns of a batch's terminal lines", () => {
+  const applied = (line: number, imageId: number): BatchResult => ({
+    line,
+    image_id: imageId,
+    status: "applied",
+    batch_id: "b",
+    changed: [{ position: null, field: "grams", before: 308, after: 309 }],
+  });
+
+  it("line numbers and intake ids are right-aligned to the widest of the input, so line 9 and line 10 line up", () => {
+    const columns = resultColumns([
+      { line: 9, imageId: 1001 },
+      { line: 10, imageId: 1001 },
+      { line: 12, imageId: 20001 },
+    ]);
+    expect(columns).toEqual({ line: 2, intake: 5 });
+    const shown = [applied(9, 1001), applied(10, 1001), applied(12, 20001)].map((result) => renderResultLine(result, false, 80, columns));
+    expect(shown).toEqual([
+      "line  9  intake  1001  308 → 309 g  applied\n",
+      "line 10  intake  1001  308 → 309 g  applied\n",
+      "line 12  intake 20001  308 → 309 g  applied\n",
+    ]);
+  });
+
+  it("undo --batch's intake ids line up too (its entry ids are all one length)", () => {
+    const undone = (imageId: number): UndoResult => ({
+      journal_id: "mwthfvke01j6",
+      image_id: imageId,
+      status: "already_undone",
+      batch_id: "b",
+    });
+    expect([undone(1001), undone(20001)].map((result) => renderUndoLine(result, false, 80, 5))).toEqual([
+      "entry mwthfvke01j6  intake  1001  already undone (nothing sent)\n",
+      "entry mwthfvke01j6  intake 20001  already undone (nothing sent)\n",
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { checkUpdateFields } from "../../src/change/intakeUpdate.js";
 import { checkModifierFlags, parseQuantityArgs, uniquePositions } from "../../src/commands/intake/changeArgs.js";
 import { closestValue } from "../../src/intake/closest.js";
 import { intakePositions } from "../../src/intake/items.js";
-import { buildModifierFields, itemModifierFields, modifierArgumentProblem } from "../../src/intake/modifiers.js";
+import { buildModifierFields, itemModifierFields, modifierArgumentProblem, type ModifierLevels } from "../../src/intake/modifiers.js";
 import { CliError, EXIT } from "../../src/errors.js";
 
 function refusal(run: () => unknown): CliError {
@@ -230,11 +230,34 @@ describe("buildModifierFields (domain: problems, not errors)", () => {
 });
 
 describe("modifierArgumentProblem: what the arguments alone rule out, before any request", () => {
+  const levels = (given: Partial<ModifierLevels>): ModifierLevels => ({
+    salt: undefined,
+    sugar: undefined,
+    oil: undefined,
+    measures: undefined,
+    ...given,
+  });
+  const retry = "foodctl intake set-modifiers 1002 --all-items --oil high";
+
   it("refuses positions together with --all-items", () => {
-    expect(modifierArgumentProblem(["1"], true)?.message).toMatch(/positions or --all-items, not both/);
+    expect(modifierArgumentProblem(["1"], true, levels({ salt: "low" }), retry)?.message).toMatch(/positions or --all-items, not both/);
   });
 
-  it("leaves levels without positions to the intake, --oil too: whether to name positions or drop --oil depends on its kind", () => {
-    expect(modifierArgumentProblem([], false)).toBeNull();
+  it("refuses --oil or --measures without positions or --all-items: they exist only per item, so no intake takes them", () => {
+    const oil = modifierArgumentProblem([], false, levels({ oil: "high" }), retry);
+    expect(oil).toEqual({
+      field: "oil",
+      message: "--oil applies per item: name the positions or use --all-items",
+      hint: `nothing was sent; every item: ${retry} (a recognition-only intake has no oil: drop --oil)`,
+    });
+    expect(modifierArgumentProblem([], false, levels({ oil: "low", measures: "imperial" }), retry)?.message).toBe(
+      "--oil and --measures apply per item: name the positions or use --all-items",
+    );
+  });
+
+  it("leaves salt and sugar without positions to the intake: a recognition-only one takes them whole", () => {
+    expect(modifierArgumentProblem([], false, levels({ salt: "low", sugar: "none" }), retry)).toBeNull();
+    expect(modifierArgumentProblem(["1"], false, levels({ oil: "low" }), retry)).toBeNull();
+    expect(modifierArgumentProblem([], true, levels({ oil: "low" }), retry)).toBeNull();
   });
 });

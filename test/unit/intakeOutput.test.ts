@@ -108,8 +108,100 @@ describe("at the terminal's width", () => {
       "1003  2026-11-04 19:05  dinner    manual  696.7  yes",
       "      Spaghetti, Salad",
     ]);
+    // At 50 the row without its foods needs 56 columns with the time whole: one intake per block, the foods wrapped.
     const narrow = renderIntakeList([long], at(50), false).trimEnd().split("\n");
-    expect(narrow.slice(-2)).toEqual(["      Scrambled eggs on toast, Fresh fruit salad", "      Pancakes with maple syrup"]);
+    expect(narrow.slice(4, 6)).toEqual([
+      "foods       Scrambled eggs on toast, Fresh fruit",
+      "            salad, Pancakes with maple syrup",
+    ]);
+  });
+
+  /** alice's 1002 as the sandbox seeds it: three items, each row 65 columns wide with the food cut to 12. */
+  const brunch = IntakeSchema.parse({
+    ...manual,
+    image_id: 1002,
+    foodName: ["Scrambled eggs on toast", "Fresh fruit salad", "Pancakes with maple syrup"],
+    recipe_per_item: [
+      {
+        food_item_position: "1",
+        name: "Scrambled eggs on toast",
+        serving_size: 180,
+        salt: "medium",
+        sugar: "none",
+        oil: "low",
+        measures: "metric",
+      },
+      {
+        food_item_position: "2",
+        name: "Fresh fruit salad",
+        serving_size: 150,
+        salt: "none",
+        sugar: "none",
+        oil: "none",
+        measures: "metric",
+      },
+      {
+        food_item_position: "3",
+        name: "Pancakes with maple syrup",
+        serving_size: 200,
+        salt: "low",
+        sugar: "low",
+        oil: "low",
+        measures: "metric",
+      },
+    ],
+    nutritional_info_per_item: [
+      { food_item_position: "1", nutritional_info: { calories: 402.4 } },
+      { food_item_position: "2", nutritional_info: { calories: 100.6 } },
+      { food_item_position: "3", nutritional_info: { calories: 530.2 } },
+    ],
+  });
+  const linesOf = (text: string) => text.trimEnd().split("\n");
+
+  it("at 60 and 40 columns intake show's items come one per block, nothing cut, no line past the width", () => {
+    for (const columns of [60, 40]) {
+      const show = renderIntake(brunch, at(columns), false, UTC_CLOCK);
+      expect(widest(show.replace(brunch.image_url!, ""))).toBeLessThanOrEqual(columns);
+      expect(show).not.toContain("…");
+      expect(show).toContain(
+        [
+          "position  1",
+          "food      Scrambled eggs on toast",
+          "grams     180",
+          "salt      medium",
+          "sugar     none",
+          "oil       low",
+          "measures  metric",
+          "kcal      402.4",
+          "",
+        ].join("\n"),
+      );
+      expect(show).toMatch(/kcal {6}530\.2\n\ntotals {2}energy/);
+    }
+    // Where the table fits, it stays a table.
+    expect(renderIntake(brunch, at(80), false, UTC_CLOCK)).toMatch(/^position {2}food {2,}grams/m);
+  });
+
+  it("at 60 columns intake list cuts a text column before the time, and at 40 shows one intake per block", () => {
+    const at60 = linesOf(renderIntakeList([brunch], at(60), false));
+    expect(widest(at60.join("\n"))).toBeLessThanOrEqual(60);
+    expect(at60[3]).toMatch(/^1002 {2}2026-11-04 19:05 {2}/);
+    expect(at60.slice(4)).toEqual(["      Scrambled eggs on toast, Fresh fruit salad", "      Pancakes with maple syrup"]);
+    const at40 = renderIntakeList([brunch, manual], at(40), false);
+    expect(widest(at40)).toBeLessThanOrEqual(40);
+    expect(at40).not.toContain("…");
+    expect(linesOf(at40).slice(0, 9)).toEqual([
+      "id          1002",
+      "time (UTC)  2026-11-04 19:05",
+      "occasion    dinner",
+      "kind        segmentation",
+      "foods       Scrambled eggs on toast,",
+      "            Fresh fruit salad, Pancakes",
+      "            with maple syrup",
+      "kcal        696.7",
+      "display     yes",
+    ]);
+    expect(linesOf(at40)[10]).toBe("id          1003");
   });
 
   it("a food with a terminal control in its name is cleaned on the foods line too", () => {

@@ -80,6 +80,42 @@ describe("fitColumnWidths", () => {
     expect(widths).toEqual([2, 6, 12]);
   });
 
+  it("never cuts a number or a whole column; null when the rest cannot give way enough", () => {
+    const head = ["position", "food", "grams", "measures", "kcal"];
+    const rows = [["1", "Scrambled eggs on toast", 180, "metric", 402.4]];
+    // At 46 the food gives way to 12; narrower, only "measures" could, and its header keeps it at 8: null.
+    expect(fitColumnWidths(head, rows, 46, [1], [0, 2, 4])).toEqual([8, 12, 5, 8, 5]);
+    expect(fitColumnWidths(head, rows, 40, [1], [0, 2, 4])).toBeNull();
+  });
+
+  it("shows one record per block where the table cannot fit: headers beside values, nothing cut, no line past the width", () => {
+    const stream = { write: () => true, isTTY: true, columns: 40 };
+    const head = ["position", "food", "grams", "measures", "kcal"];
+    const rows = [
+      ["1", "Scrambled eggs on toast with chives and butter", 180, "metric", 402.4],
+      ["2", "Fresh fruit salad", 150, "imperial", 100.6],
+    ];
+    const text = renderTable(stream, { head, rows, alignRight: [2, 4], flexible: [1], whole: [0], color: false });
+    expect(text).toBe(
+      [
+        "position  1",
+        "food      Scrambled eggs on toast with",
+        "          chives and butter",
+        "grams     180",
+        "measures  metric",
+        "kcal      402.4",
+        "",
+        "position  2",
+        "food      Fresh fruit salad",
+        "grams     150",
+        "measures  imperial",
+        "kcal      100.6",
+        "",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("cuts long cells with … and keeps every line within the terminal", () => {
     const text = renderTable({ write: () => true, isTTY: true, columns: 40 }, { head, rows, flexible: [1], color: false });
     for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(40);

@@ -55,7 +55,7 @@ export async function probeQuota(client: ApiClient, instant: number): Promise<Qu
 
 /**
  * Refuses (exit 2, nothing sent) a batch that needs more calls than the window has left, when the
- * window frees them later than the batch would wait (`holdMs`): it would stop part-way.
+ * window frees them later than the batch would wait (`holdMs`), or says no time at all: it would stop part-way.
  */
 export function refuseOverQuota(
   needed: CallsNeeded,
@@ -63,11 +63,12 @@ export function refuseOverQuota(
   context: { host: string; now: number; zone: string; holdMs: number },
 ): void {
   if (quota?.remaining === undefined || needed.total <= quota.remaining) return;
-  if (quota.resetMs !== undefined && quota.resetMs <= context.holdMs) return;
+  // A reset of 0 names no time more calls come back (every one is back already): only a later reset frees calls to wait for.
+  if (quota.resetMs !== undefined && quota.resetMs > 0 && quota.resetMs <= context.holdMs) return;
   const count = (n: number, noun: string) => `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
   const parts = [count(needed.reads, "read"), count(needed.updates, "update"), count(needed.readBacks, "read-back")];
   const until =
-    quota.resetMs === undefined
+    quota.resetMs === undefined || quota.resetMs === 0
       ? ""
       : ` until ${formatClock(context.now + quota.resetMs, context.zone)} (in ${describeWait(quota.resetMs)})`;
   throw usageError(

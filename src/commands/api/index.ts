@@ -1,7 +1,9 @@
 /** `foodctl api`: any endpoint of the API, with the profile's URL and token (as `gh api` does for GitHub's). */
+import { GLOBALS } from "../globals.js";
 import { arg, commandNoun, curlOption, option, repeatedOption, verb } from "../spec.js";
 
 const api = verb("api", "send a request to any endpoint of the API, with the profile's URL, token and --user; print the answer", {
+  globals: GLOBALS.request,
   args: { path: arg("<path>", "under the API's /v2 root (intake/1002, /v2/intake/1002), or a full URL on the API's own origin") },
   options: {
     method: option("-X, --method <method>", "the HTTP method (default GET, or POST when fields or --input are given)"),

@@ -6,7 +6,7 @@ import { arg, group, verb } from "../spec.js";
 const KEY = arg("<key>", CONFIG_KEYS.join(", "), CONFIG_KEYS);
 
 const list = verb("list", "the settings of the profile and where each comes from", {
-  globals: GLOBALS.profile,
+  globals: GLOBALS.settings,
   examples: `
     foodctl config list
     foodctl config list --profile staging --json
@@ -15,7 +15,7 @@ const list = verb("list", "the settings of the profile and where each comes from
 });
 
 const get = verb("get", "print one setting", {
-  globals: GLOBALS.profile,
+  globals: GLOBALS.setting,
   args: { key: KEY },
   examples: `
     foodctl config get api-url

@@ -5,15 +5,17 @@
  * the exit code close the run.
  */
 import { closeSync } from "node:fs";
+import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
+import type { BatchResult } from "../../batch/results.js";
 import { readChanges, readEarlierResults } from "../../batch/read.js";
 import { applyBatch, checkBatchQuota, type BatchOptions } from "../../change/batch/apply.js";
 import { stopsEveryChange, type BatchRun } from "../../change/batch/run.js";
 import type { Context } from "../../context.js";
 import { CliError, EXIT, failure, interruptedError, usageError } from "../../errors.js";
 import { thousands } from "../../intake/amounts.js";
-import { renderSummary } from "../../output/batch.js";
-import { APPLY_PRINTER, createBatchOutput, openResultsFile } from "../../output/batchOutput.js";
+import { renderResultLine, renderSummary, resultColumns } from "../../output/batch.js";
+import { APPLY_PRINTER, createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
 import { withCurlLines } from "../../output/curl.js";
 import { shellQuote } from "../../sanitize.js";
 import { openJournal } from "../journaled.js";
@@ -82,20 +84,62 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
       throw error;
     });
   }
-  const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : APPLY_PRINTER;
+  const printer = options.curl ? withCurlLines(ctx, APPLY_PRINTER) : alignedLines(input.changes);
   const openOutput = (stop: () => void) => createBatchOutput(ctx, input.changes.length, resultsFd, stop, printer, options.results);
   const { run, output } = await applyBatch(client, input.changes, { ...options, done }, openOutput, { clock, signal: ctx.signal });
-  const code = finishBatch(ctx, run, { file, results: options.results, resultsLost: output.resultsLost() });
+  const carried = [
+    ...(options.format === undefined ? [] : [`--format ${options.format}`]),
+    ...(options.concurrency === DEFAULT_CONCURRENCY ? [] : [`--concurrency ${options.concurrency}`]),
+    ...(options.continueOnError ? ["--continue-on-error"] : []),
+    ...(options.strict ? ["--strict"] : []),
+    ...(options.verify ? [] : ["--no-verify"]),
+  ];
+  const batch = { file, results: options.results, flags: carried, batchId: run.batchId, journaled: options.journal !== undefined };
+  const code = finishBatch(ctx, run, batch, output.resultsLost());
   // A dry run ends as the real run would: refused for the token's role (exit 5).
   const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
   if (refusal && run.dryRun > 0) throw wouldBeRefused(refusal);
   return code;
 }
 
-/** The command that goes on where a stopped batch left off, with its results file (or a placeholder for the one stdout went to). */
-function resumeCommand(input: { file: string; results: string | undefined }): string {
-  const results = input.results === undefined ? "<the results file>" : shellQuote(input.results);
-  return `foodctl intake apply ${shellQuote(input.file)} --skip-applied ${results} --results ${results}`;
+/** APPLY_PRINTER with a terminal's lines in columns: the widest line number and intake id of the input are known before the first line prints. */
+function alignedLines(changes: ChangeList): ResultPrinter<BatchResult> {
+  const columns = resultColumns(changes.length ? [changes.at(changes.length - 1), { line: 1, imageId: maxImageId(changes) }] : []);
+  return {
+    ...APPLY_PRINTER,
+    stdout: (result, human, color, width) =>
+      human ? renderResultLine(result, color, width, columns) : APPLY_PRINTER.stdout(result, human, color, width),
+  };
+}
+
+function maxImageId(changes: ChangeList): number {
+  let max = 0;
+  for (let index = 0; index < changes.length; index++) max = Math.max(max, changes.imageIdAt(index));
+  return max;
+}
+
+/** What a stopped batch knows of itself, for the command that goes on where it left off. */
+interface StoppedBatch {
+  file: string;
+  results: string | undefined;
+  /** The run's own options that the resumed run keeps: `--format csv`, `--no-verify`. */
+  flags: string[];
+  batchId: string;
+  journaled: boolean;
+}
+
+/**
+ * How to go on where a stopped batch left off, as a command with the values at hand (its file
+ * and options): its --results file when it had one; else where its results went (stdout's JSON Lines, wherever they
+ * were saved, or a terminal's lines, which are not results) and how to make the next run resumable.
+ */
+export function resumeHint(batch: StoppedBatch, stdoutIsTerminal: boolean): string {
+  const command = (results: string) =>
+    ["foodctl intake apply", shellQuote(batch.file), ...batch.flags, `--skip-applied ${results} --results ${results}`].join(" ");
+  if (batch.results !== undefined) return `resume with: ${command(shellQuote(batch.results))}`;
+  if (!stdoutIsTerminal) return `the results went to stdout: saved as results.jsonl, resume with: ${command("results.jsonl")}`;
+  const applied = batch.journaled ? ` (\`foodctl journal --batch ${batch.batchId}\` lists what it applied)` : "";
+  return `this run's results were shown, not saved${applied}: give --results next time to make a run resumable`;
 }
 
 function plural(count: number, noun: string): string {
@@ -108,14 +152,9 @@ function plural(count: number, noun: string): string {
  * the failure's own code when nothing was done (none applied now or earlier) and every
  * failure shares that code; else 9.
  */
-function finishBatch(
-  ctx: Context,
-  run: BatchRun,
-  input: { file: string; results: string | undefined; resultsLost: { count: number; error: Error } | null },
-): number {
-  const { resultsLost } = input;
+function finishBatch(ctx: Context, run: BatchRun, batch: StoppedBatch, resultsLost: { count: number; error: Error } | null): number {
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
-  const resume = "resume with --skip-applied <the results file>";
+  const resume = resumeHint(batch, ctx.io.stdout.isTTY === true && !ctx.json);
   if (run.stopped === "output_closed") {
     throw failure(
       `stdout was closed: stopped sending, ${plural(run.notSent, "change")} not sent; the results of the last changes were lost`,
@@ -145,12 +184,16 @@ function finishBatch(
     const nothing = run.applied === 0 && run.unverified === 0 && run.skipped === 0 && run.unchanged === 0;
     throw new CliError(nothing ? first.code : "partial", nothing ? first.exitCode : EXIT.partial, message, {
       status: 429,
-      hint: `after the reset, resume with: ${resumeCommand(input)}`,
+      hint: `after the reset, ${resume}`,
     });
   }
   const notSent = run.notSent > 0 ? `; stopped: ${plural(run.notSent, "change")} not sent` : "";
   const hint =
-    run.notSent > 0 ? (stopsEveryChange(first) ? `fix the cause, then ${resume}` : `${resume}, or use --continue-on-error`) : undefined;
+    run.notSent > 0
+      ? stopsEveryChange(first)
+        ? `fix the cause, then ${resume}`
+        : `${resume} (add --continue-on-error to go past failing lines)`
+      : undefined;
   const nothingDone = run.applied === 0 && run.unverified === 0 && run.skipped === 0 && run.unchanged === 0;
   if (nothingDone && !run.mixedFailures) {
     const prefix = problems === 1 ? "" : `all ${problems} changes sent failed or were overwritten: `;

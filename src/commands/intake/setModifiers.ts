@@ -2,7 +2,8 @@ import { checkUpdateFields, runIntakeUpdate } from "../../change/intakeUpdate.js
 import type { Context } from "../../context.js";
 import { rejectedError, usageError } from "../../errors.js";
 import { intakePositions } from "../../intake/items.js";
-import { buildModifierFields, itemModifierFields, modifierArgumentProblem } from "../../intake/modifiers.js";
+import { buildModifierFields, itemModifierFields, modifierArgumentProblem, type ModifierLevels } from "../../intake/modifiers.js";
+import { shellQuote } from "../../sanitize.js";
 import { parseImageIdArg } from "../args.js";
 import { openJournal } from "../journaled.js";
 import { reportChange } from "../reportChange.js";
@@ -24,7 +25,7 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   if (positions.length) checkUpdateFields(imageId, itemModifierFields(levels, positions));
   const allItems = options.allItems;
   // What the arguments alone rule out is a usage error before any request (docs/cli.md, exit codes).
-  const argumentProblem = modifierArgumentProblem(positions, allItems);
+  const argumentProblem = modifierArgumentProblem(positions, allItems, levels, everyItemCommand(ctx, imageId, levels, options));
   if (argumentProblem) throw usageError(argumentProblem.message, { hint: argumentProblem.hint });
 
   const client = await ctx.client();
@@ -37,4 +38,20 @@ export async function setModifiersCommand(ctx: Context, options: SetModifiersOpt
   const changeOptions = { dryRun: options.dryRun, verify: options.verify, precheck: true, before, journal };
   const outcome = await runIntakeUpdate(client, imageId, built.fields, changeOptions);
   return reportChange(ctx, outcome, { strict: options.strict, action: "modifier change", curl: options.curl });
+}
+
+/** The same change on every item, with the same change flags, profile and user: `foodctl intake set-modifiers 1002 --all-items --oil high`. */
+function everyItemCommand(ctx: Context, imageId: number, levels: ModifierLevels, flags: ChangeFlags): string {
+  const { profile, user } = ctx.globals;
+  const given = (name: string, value: string | undefined) => (value === undefined ? [] : [`--${name} ${shellQuote(value)}`]);
+  const words = [
+    ...(["salt", "sugar", "oil", "measures"] as const).flatMap((name) => given(name, levels[name])),
+    ...(flags.strict ? ["--strict"] : []),
+    ...(flags.dryRun ? ["--dry-run"] : []),
+    ...(flags.curl ? ["--curl"] : []),
+    ...(flags.verify ? [] : ["--no-verify"]),
+    ...given("profile", profile),
+    ...given("user", user),
+  ];
+  return ["foodctl intake set-modifiers", imageId, "--all-items", ...words].join(" ");
 }

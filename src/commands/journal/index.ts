@@ -38,7 +38,7 @@ const list = verb(
 );
 
 const show = verb("show", "one journal entry: who acted (profile, token's subject and role, user) and why, its before → after", {
-  globals: GLOBALS.journal,
+  globals: GLOBALS.journalEntry,
   args: { id: arg("<id>", "a journal id (or its unique start)") },
   examples: `
     foodctl journal show mwthfvke01j6

@@ -81,7 +81,7 @@ export function parseStopOptions(input: Input<None, typeof STOP_OPTIONS>): Sandb
 }
 
 const start = verb("sandbox", "run a local emulator of the API, with seeded users and intakes (in the foreground, or --detach)", {
-  globals: GLOBALS.local,
+  globals: GLOBALS.sandbox,
   options: START_OPTIONS,
   examples: `
     foodctl sandbox                                  # foreground; Ctrl-C stops it

@@ -12,13 +12,16 @@ import { renderResult } from "../../output/batch.js";
 import { createBatchOutput, openResultsFile, type ResultPrinter } from "../../output/batchOutput.js";
 import { withCurlLines } from "../../output/curl.js";
 import { renderUndoLine, renderUndoRow, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
+import { shellQuote } from "../../sanitize.js";
 import { askYesNo } from "../confirm.js";
 
-function printer(ctx: Context): ResultPrinter<UndoResult> {
+function printer(ctx: Context, targets: readonly JournalEntry[]): ResultPrinter<UndoResult> {
+  const intakeWidth = Math.max(...targets.map((entry) => String(entry.image_id).length));
   return {
     json: renderResult,
     // --json prints one document at the end.
-    stdout: (result, human, color, width) => (ctx.json ? "" : human ? renderUndoLine(result, color, width) : renderUndoRow(result)),
+    stdout: (result, human, color, width) =>
+      ctx.json ? "" : human ? renderUndoLine(result, color, width, intakeWidth) : renderUndoRow(result),
     describe: (result) => `entry ${result.journal_id} (intake ${result.image_id}, ${result.status.replace("_", " ")})`,
   };
 }
@@ -33,7 +36,7 @@ export async function undoBatch(
   single: UndoRun,
   journal: readonly JournalEntry[],
   targets: JournalEntry[],
-  options: { dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
+  options: { batch: string; dryRun: boolean; yes: boolean; results?: string | undefined; concurrency: number },
 ): Promise<number> {
   const { ctx } = single;
   if (!options.dryRun && !options.yes) {
@@ -42,7 +45,9 @@ export async function undoBatch(
   }
   const resultsFd = options.results === undefined ? null : openResultsFile(options.results);
   const openOutput = (stop: () => void) => {
-    const shown = single.curl ? withCurlLines(ctx, printer(ctx), (result) => savedCopyOf(single, targets, result)) : printer(ctx);
+    const shown = single.curl
+      ? withCurlLines(ctx, printer(ctx, targets), (result) => savedCopyOf(single, targets, result))
+      : printer(ctx, targets);
     return createBatchOutput(ctx, targets.length, resultsFd, stop, shown, options.results);
   };
   const { state, results } = await runUndoBatch(single, journal, targets, openOutput, {
@@ -51,7 +56,13 @@ export async function undoBatch(
   });
   if (ctx.json) await ctx.print({ json: undoDocument(state, results) });
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
-  return finish(ctx, state);
+  return finish(ctx, state, againCommand(options));
+}
+
+/** The command that finishes what a stopped `undo --batch` left (entries undone already are not sent again). */
+function againCommand(options: { batch: string; results?: string | undefined }): string {
+  const results = options.results === undefined ? "" : ` --results ${shellQuote(options.results)}`;
+  return `run it again to finish the rest: foodctl undo --batch ${shellQuote(options.batch)} --yes${results}`;
 }
 
 function entries(count: number): string {
@@ -63,8 +74,7 @@ function entries(count: number): string {
  * problem's own code when nothing was undone (now or earlier) and every problem shares that
  * code; else 9.
  */
-function finish(ctx: Context, state: BatchState): number {
-  const again = "run the same command again to finish the rest";
+function finish(ctx: Context, state: BatchState, again: string): number {
   if (state.stopped === "output_closed")
     throw failure(`stdout was closed: stopped undoing, ${entries(state.notDone)} not undone; the results of the last undos were lost`, {
       hint: `keep the results in a file (--results undo.jsonl); ${again}`,

@@ -62,7 +62,8 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
     curl: options.curl,
     verify: options.verify,
   };
-  if (options.batch !== undefined) return (await import("./batch.js")).undoBatch(run, journal, targets, { ...options, concurrency });
+  if (options.batch !== undefined)
+    return (await import("./batch.js")).undoBatch(run, journal, targets, { ...options, batch: options.batch, concurrency });
   await undoOne(run, targets[0]!, !options.yes);
   return 0;
 }

@@ -1,7 +1,9 @@
 /** Ctrl-C during a long batch: no new changes, those in flight finished and reported, exit 130. */
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
+import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
 
 // Slow answers keep the 2,000-line batch running long after the interrupt.
 const sb = withSandbox({ latencyMs: 20 });
@@ -48,6 +50,53 @@ describe("intake apply: stopping early", () => {
     expect(requests[GET_INTAKE]).toBeLessThanOrEqual(reported.length + 3 + 4);
     expect(run.stderr).toMatch(new RegExp(`not sent ${(2000 - reported.length).toLocaleString("en-US")}`));
     expect(run.stderr).toMatch(/error: interrupted: .* not sent; the changes in flight were finished and reported/);
+  });
+
+  /** Interrupts `intake apply <args>` once it has printed a dozen results, and returns how it ended. */
+  async function interrupted(args: string[]) {
+    const { child, done } = spawnApply(sb.handle, args);
+    let seen = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        seen += chunk.toString("utf8");
+        if (seen.split("\n").length > 12) resolve();
+      });
+      child.on("close", () => reject(new Error("the batch ended before it could be interrupted")));
+    });
+    child.kill("SIGTERM");
+    return done;
+  }
+
+  /** The command a hint says to run, as its words after `foodctl`. */
+  const hintedCommand = (stderr: string) => /^hint: .*resume with: foodctl (.*)$/m.exec(stderr)?.[1]?.split(" ");
+
+  it("with --results, hints the whole command that resumes, and running it finishes the batch", async () => {
+    const file = writeInput("many.jsonl", jsonl(...lines(300)));
+    const resultsFile = join(dirname(file), "rm.jsonl");
+    const run = await interrupted([file, "--results", resultsFile]);
+    expect(run.code).toBe(130);
+    const command = hintedCommand(run.stderr);
+    expect(command).toEqual(["intake", "apply", file, "--skip-applied", resultsFile, "--results", resultsFile]);
+    const applied = results(run.stdout).length;
+    const resumed = await apply(sb.handle, command!.slice(2));
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`^applied ${300 - applied} · failed 0 · skipped ${applied} · `, "m"));
+  });
+
+  it("without --results, says the results went to stdout and how to resume from them once saved", async () => {
+    const file = writeInput("many.jsonl", jsonl(...lines(300)));
+    const run = await interrupted([file]);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/^hint: the results went to stdout: saved as results\.jsonl, resume with: /m);
+    const command = hintedCommand(run.stderr)!;
+    expect(command).toEqual(["intake", "apply", file, "--skip-applied", "results.jsonl", "--results", "results.jsonl"]);
+    // Saved where the user's `> results.jsonl` would have put them.
+    const saved = join(dirname(file), "results.jsonl");
+    writeFileSync(saved, run.stdout);
+    const applied = results(run.stdout).length;
+    const resumed = await apply(sb.handle, [file, "--skip-applied", saved, "--results", saved]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`^applied ${300 - applied} · failed 0 · skipped ${applied} · `, "m"));
   });
 
   it("stops sending when its stdout is closed, since results it cannot write cannot be resumed from (exit 1)", async () => {

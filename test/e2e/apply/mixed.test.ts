@@ -129,7 +129,9 @@ describe("intake apply: a mixed batch", () => {
     const run = await apply(sb.handle, [file, "--concurrency", "1"]);
     expect(results(run.stdout)).toEqual([expect.objectContaining({ line: 1, status: "failed" })]);
     expect(run.stderr).toMatch(/not sent 2/);
-    expect(run.stderr).toMatch(/hint: resume with --skip-applied/);
+    expect(run.stderr).toContain(
+      `hint: the results went to stdout: saved as results.jsonl, resume with: foodctl intake apply ${file} --concurrency 1 --skip-applied results.jsonl --results results.jsonl (add --continue-on-error to go past failing lines)`,
+    );
     // Nothing was done at all, so the exit code is the failure's own: 6 for a missing intake.
     expect(run.code).toBe(6);
     expect(sent()).toEqual({ [QUOTA_PROBE]: 1, [GET_INTAKE]: 1 });

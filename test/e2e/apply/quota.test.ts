@@ -47,7 +47,7 @@ describe("auth status --check", () => {
       user_id: "101",
       calls_limit: 12,
       calls_remaining: 12,
-      reset_seconds: 0,
+      reset_seconds: 86_400,
       credits_used: 0,
     });
   });
@@ -60,7 +60,7 @@ describe("auth status --check", () => {
       "x-account-credits-remaining: 100000",
       "ratelimit-limit: 12",
       "ratelimit-remaining: 12",
-      "ratelimit-reset: 0",
+      "ratelimit-reset: 86400",
     ]) {
       expect(result.stderr).toContain(`< ${header}`);
     }
@@ -80,6 +80,18 @@ describe("intake apply and the quota", () => {
       /^error: the batch needs 13 calls \(1 read, 6 updates, 6 read-backs\) but 127\.0\.0\.1:\d+ allows 11 more until \d{4}-\d{2}-\d{2} \d{2}:\d{2} America\/New_York \(in 24 h\)$/,
     );
     expect(result.stderr).toMatch(/--force/);
+    expect(sent()).toEqual({ [LIST]: 1 });
+  });
+
+  it("refuses on an unused window too a batch that needs more calls than the whole window holds", async () => {
+    const file = writeInput("fresh.jsonl", changes(6));
+    const sent = countRequests(sb.handle);
+    const result = await apply(sb.handle, [file, "--concurrency", "1"]);
+    expectErrorLine(
+      result,
+      2,
+      /^error: the batch needs 13 calls \(1 read, 6 updates, 6 read-backs\) but 127\.0\.0\.1:\d+ allows 12 more until .* UTC \(in 24 h\)$/,
+    );
     expect(sent()).toEqual({ [LIST]: 1 });
   });
 

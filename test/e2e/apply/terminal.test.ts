@@ -72,8 +72,11 @@ describe("intake apply on a terminal", () => {
       if (line.startsWith("  ") && shown.length > 0) shown[shown.length - 1] += ` ${line.trimStart()}`;
       else shown.push(line);
     }
-    const results = shown.filter((line) => /^line \d+ {2}intake \d+ {2}/.test(line));
+    const results = shown.filter((line) => /^line +\d+ {2}intake \d+ {2}/.test(line));
     expect(results).toHaveLength(changes.length);
+    // Line 9 and line 10 alike: the line numbers are right-aligned, so every column starts where the others do.
+    expect(results.filter((line) => /^line ( 9|10) {2}intake \d{4} {2}/.test(line))).toHaveLength(2);
+    expect(new Set(results.map((line) => line.indexOf("  intake "))).size).toBe(1);
     for (const line of results.filter((text) => !text.includes("intake 9999"))) expect(line).toMatch(/ {2}applied$/);
     expect(results.find((line) => line.includes("intake 9999"))).toMatch(
       /^line 25 {2}intake 9999 {2}failed: .*answered 404 \(code 1301\): .*9999/,

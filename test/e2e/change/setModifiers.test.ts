@@ -156,22 +156,39 @@ describe("intake set-modifiers against the sandbox", () => {
     });
   });
 
-  describe("--oil or --measures without positions: the intake is read, and the hint given is one that works", () => {
-    it("on a recognition-only intake: drop --oil, never --all-items (which it refuses too)", async () => {
+  describe("--oil or --measures without positions or --all-items: refused before any request (they exist only per item)", () => {
+    it("on an itemized intake: exit 2, nothing sent, and the hint's command then works", async () => {
       const count = sandbox.countRequests();
-      const result = await sandbox.cli(["intake", "set-modifiers", "1001", "--oil", "low"]);
-      expectErrorLine(result, 7, "error: intake 1001 is recognition-only: --oil applies only to itemized intakes");
-      expect(result.stderr).toContain("hint: drop --oil: a recognition-only intake takes --salt and --sugar for the whole intake");
-      expect(result.stderr).not.toContain("--all-items");
+      const result = await sandbox.cli(["intake", "set-modifiers", "1002", "--oil", "high"]);
+      expectErrorLine(result, 2, "error: --oil applies per item: name the positions or use --all-items");
+      const retry = /every item: (foodctl [^(]+) \(/.exec(result.stderr)?.[1];
+      expect(retry).toBe("foodctl intake set-modifiers 1002 --all-items --oil high");
+      expect(result.stderr).toContain("(a recognition-only intake has no oil: drop --oil)");
+      expect(count()).toEqual({});
+      expectExit(await sandbox.cli(retry!.split(" ").slice(1)), 0);
+      expect([1, 2, 3].map((position) => itemOf(sandbox.intake(1002), position).recipe.oil)).toEqual(["high", "high", "high"]);
+    });
+
+    it("the hint's command keeps the run's change flags, and a dry run followed sends nothing", async () => {
+      const count = sandbox.countRequests();
+      const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--oil", "none", "--dry-run", "--no-verify", "--strict"]);
+      expectErrorLine(result, 2, "error: --oil applies per item: name the positions or use --all-items");
+      const retry = /every item: (foodctl [^(]+) \(/.exec(result.stderr)?.[1];
+      expect(retry).toBe("foodctl intake set-modifiers 1003 --all-items --oil none --strict --dry-run --no-verify");
+      const before = sandbox.intake(1003);
+      expectExit(await sandbox.cli(retry!.split(" ").slice(1)), 0);
+      expect(sandbox.intake(1003)).toEqual(before);
       expect(count()).toEqual({ [GET_INTAKE]: 1 });
     });
 
-    it("on an itemized intake: its real positions, or --all-items, which then works", async () => {
+    it("on a recognition-only intake: the same refusal, which says to drop --oil; nothing is read", async () => {
       const count = sandbox.countRequests();
-      const result = await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial"]);
-      expectErrorLine(result, 7, "error: intake 1003 is itemized: name the positions (manual1, manual2) or use --all-items");
-      expect(count()).toEqual({ [GET_INTAKE]: 1 });
-      expectExit(await sandbox.cli(["intake", "set-modifiers", "1003", "--measures", "imperial", "--all-items"]), 0);
+      const result = await sandbox.cli(["intake", "set-modifiers", "1001", "--salt", "low", "--measures", "imperial"]);
+      expectErrorLine(result, 2, "error: --measures applies per item: name the positions or use --all-items");
+      expect(result.stderr).toContain(
+        "--all-items --salt low --measures imperial (a recognition-only intake has no measures: drop --measures)",
+      );
+      expect(count()).toEqual({});
     });
   });
 
