@@ -76,19 +76,34 @@ function updateProblem({ path, rule, value }: RecordProblem, shape: "recognition
     const message = quantityProblem(value, where, shape === "recognition") ?? `${where} is not a quantity the API takes`;
     return { field, rule: "quantity", message };
   }
-  const allowed = name === "measures" ? MEASURES : LEVELS;
-  // What was given and the near miss, as the single commands say it (`--salt LOW`).
-  const got =
-    typeof value === "string"
-      ? `, got ${JSON.stringify(value)}`
-      : value === undefined
-        ? ""
-        : `, got ${JSON.stringify(value) ?? String(value)}`;
-  const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
-  const near = suggestion ? `; ${suggestion}` : "";
-  if (name === "measures")
-    return { field, rule: "level", message: `${where} must be ${MEASURES.join(" or ")}${got}${near}: ${UNPUBLISHED_MEASURES}` };
-  return { field, rule: "level", message: `${where} must be one of ${LEVELS.join(", ")}${got}${near}` };
+  const near = (suggestion: string | undefined) => (suggestion ? `; ${suggestion}` : "");
+  if (name === "measures") {
+    const suggestion = typeof value === "string" ? didYouMean(value, MEASURES) : undefined;
+    return {
+      field,
+      rule: "level",
+      message: `${where} must be ${MEASURES.join(" or ")}${got(value)}${near(suggestion)}: ${UNPUBLISHED_MEASURES}`,
+    };
+  }
+  const level = levelProblem(where, value);
+  return { field, rule: "level", message: `${level.message}${near(level.suggestion)}` };
+}
+
+/** What was given, as a problem quotes it. */
+const got = (value: unknown) =>
+  typeof value === "string"
+    ? `, got ${JSON.stringify(value)}`
+    : value === undefined
+      ? ""
+      : `, got ${JSON.stringify(value) ?? String(value)}`;
+
+/**
+ * The one wording of a value that is not a level, for a field (`salt of position 1`) or a flag
+ * (`--salt`): the levels, what was given, and the near miss when there is one.
+ */
+export function levelProblem(where: string, value: unknown): { message: string; suggestion: string | undefined } {
+  const suggestion = typeof value === "string" ? didYouMean(value, LEVELS) : undefined;
+  return { message: `${where} must be one of ${LEVELS.join(", ")}${got(value)}`, suggestion };
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readCsv } from "../../src/batch/csv.js";
 import { readJsonLines } from "../../src/batch/jsonl.js";
 import { checkUpdateFields } from "../../src/change/intakeUpdate.js";
-import { parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
+import { checkModifierFlags, parseQuantityArgs } from "../../src/commands/intake/changeArgs.js";
 import { decideFormat, lookOf } from "../../src/batch/format.js";
 import { readEditText, renderEditText, withProblems } from "../../src/intake/editText.js";
 import type { Intake } from "../../src/records/intake.js";
@@ -163,6 +163,15 @@ describe("a rule worded once", () => {
     expect(editProblem("200 LOW none low metric")).toEqual([message]);
     expect(await csvProblem("salt", "LOW")).toEqual([message]);
     expect(await jsonlProblem({ salt: { 1: "LOW" } })).toEqual([message]);
+    // set-modifiers names its flag, with the near miss as its hint.
+    expect(() => checkModifierFlags({ salt: "LOW" })).toThrow('--salt must be one of none, low, medium, high, got "LOW"');
+    let hint: string | undefined;
+    try {
+      checkModifierFlags({ salt: "LOW" });
+    } catch (error) {
+      hint = (error as { hint?: string }).hint;
+    }
+    expect(hint).toBe("did you mean low?");
   });
 
   it("says the same of bad grams in an edit text, a CSV cell and set-quantity's arguments", async () => {

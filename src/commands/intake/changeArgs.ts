@@ -2,10 +2,11 @@
 import { usageError } from "../../errors.js";
 import { didYouMean } from "../../intake/closest.js";
 import { isLevel, isMeasure } from "../../intake/levels.js";
-import { LEVELS, MEASURES } from "../../records/fields.js";
+import { MEASURES } from "../../records/fields.js";
 import type { ModifierLevels } from "../../intake/modifiers.js";
 import { parsePositionKey } from "../../intake/positions.js";
 import { gramsValue } from "../../intake/quantity.js";
+import { levelProblem } from "../../intake/update.js";
 
 /** Positions as given, each once: what they name and whether the intake has them is the update's check (checkUpdateFields). */
 export function uniquePositions(keys: readonly string[]): string[] {
@@ -44,8 +45,9 @@ export type ModifierFlags = Partial<ModifierLevels>;
 export function checkModifierFlags(flags: ModifierFlags): ModifierLevels {
   for (const name of ["salt", "sugar", "oil"] as const) {
     const value = flags[name];
-    if (value !== undefined && !isLevel(value))
-      throw usageError(`--${name} must be one of ${LEVELS.join(", ")}, got "${value}"`, { hint: didYouMean(value, LEVELS) });
+    if (value === undefined || isLevel(value)) continue;
+    const { message, suggestion } = levelProblem(`--${name}`, value);
+    throw usageError(message, { hint: suggestion });
   }
   if (flags.measures !== undefined && flags.measures.trim() === "") throw usageError("--measures needs a value (metric or imperial)");
   // Other systems pass through for the server to judge; only a near miss of a known one is surely a typo.
