@@ -46,6 +46,7 @@ const COLD_SOURCES = {
   "src/commands/intake/edit.ts": "edit",
   "src/commands/intake/showImage.ts": "show-image",
   "src/commands/intake/list.ts": "list",
+  "src/imageAddress.ts": "image-address",
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",
   "src/commands/auth/login.ts": "login",

@@ -2,8 +2,10 @@
  * Where an intake's image may be fetched from (`--image`) or opened (`--web`): an API that is not
  * on this machine does not get to point foodctl, or the browser, at this machine or its network.
  */
+import { lookup as lookupWithCallback, type LookupAddress } from "node:dns";
 import { lookup as dnsLookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import { failure } from "./errors.js";
 import { isLoopbackHost } from "./hosts.js";
 
 /** Loopback, private, link-local and the like: addresses no image of a remote API lives at. */
@@ -54,7 +56,28 @@ export async function imageAddressProblem(image: URL, api: URL, lookup: Lookup =
   const host = image.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) !== 0 ? [host] : isLoopbackHost(host) || /\.localhost$/i.test(host) ? ["127.0.0.1"] : await lookup(host);
   const local = addresses.find(isLocalAddress);
-  if (local === undefined) return null;
-  const where = local === host ? local : `${host}, ${local}`;
-  return `the API at ${api.host} points at an image on this machine or its local network (${where})`;
+  return local === undefined ? null : localImageProblem(api, host, local);
+}
+
+const localImageProblem = (api: URL, host: string, address: string) =>
+  `the API at ${api.host} points at an image on this machine or its local network (${address === host ? host : `${host}, ${address}`})`;
+
+/**
+ * The DNS lookup of the connection that fetches an image a remote API names: an address on this
+ * machine or its network is refused when foodctl connects, so a name cannot resolve to a public
+ * address for the check above and to a local one for the fetch. An address written in the URL is
+ * refused at once (no lookup runs for it). Null where the rule does not apply (see above).
+ */
+export function imageLookup(image: URL, api: URL): LookupFunction | null {
+  if (isLoopbackHost(api.hostname) || image.hostname === api.hostname) return null;
+  const host = image.hostname.replace(/^\[|\]$/g, "");
+  if (isLocalAddress(host)) throw failure(`${localImageProblem(api, host, host)}: not fetched; it is at ${image.href}`);
+  return (hostname, options, callback) =>
+    lookupWithCallback(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      const local = error ? undefined : addresses.find((entry) => isLocalAddress(entry.address));
+      const refused = error ?? (local && new Error(`${localImageProblem(api, hostname, local.address)}: not fetched`));
+      if (refused) return callback(refused, "", 0);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
 }

@@ -174,6 +174,8 @@ export class ApiClient {
       timeoutMs: this.options.timeoutMs,
       maxResponseBytes: maxBytes,
       signal: this.options.signal,
+      // An image a remote API names on another host is fetched from no address on this machine or its network.
+      lookup: (await import("../imageAddress.js")).imageLookup(url, this.options.baseUrl) ?? undefined,
     };
     try {
       const response = await this.options.transport(request);

@@ -62,7 +62,7 @@ function exchange({ send, agent }: Pool, request: TransportRequest, clock: Clock
     );
     const headers: Record<string, string> = { ...request.headers };
     if (request.body) headers["content-length"] = String(request.body.byteLength);
-    const req = send(request.url, { method: request.method, headers, agent });
+    const req = send(request.url, { method: request.method, headers, agent, ...(request.lookup && { lookup: request.lookup }) });
     const onAbort = () => fail(new TransportError("aborted", "request cancelled", sent));
     request.signal?.addEventListener("abort", onAbort, { once: true });
     req.on("error", (error: NodeJS.ErrnoException) => {

@@ -2,6 +2,8 @@
  * One HTTP exchange, no policy: the client decides retries, errors and parsing. The transport
  * is node:http(s) (nodeTransport.ts); behind a proxy, an agent of proxy.ts carries the request.
  */
+import type { LookupFunction } from "node:net";
+
 export interface TransportRequest {
   method: string;
   url: URL;
@@ -11,6 +13,8 @@ export interface TransportRequest {
   /** The response body is refused past this many bytes, never buffered whole. */
   maxResponseBytes: number;
   signal?: AbortSignal | undefined;
+  /** How the host's name becomes an address (dns.lookup when not given): src/imageAddress.ts's for an image a remote API names. */
+  lookup?: LookupFunction | undefined;
 }
 
 export interface TransportResponse {

@@ -73,6 +73,29 @@ const request = (path: string, extra: Partial<TransportRequest> = {}): Transport
   ...extra,
 });
 
+describe("a request's own lookup", () => {
+  it("turns the host's name into the address it answers (an image a remote API names: src/imageAddress.ts)", async () => {
+    const asked: string[] = [];
+    const lookup: TransportRequest["lookup"] = (hostname, options, callback) => {
+      asked.push(hostname);
+      if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+      else callback(null, "127.0.0.1", 4);
+    };
+    const port = new URL(origin).port;
+    const response = await createNodeTransport()(request("/pinned", { url: new URL(`http://images.invalid:${port}/pinned`), lookup }));
+    expect(JSON.parse(response.body.toString("utf8"))).toMatchObject({ path: "/pinned" });
+    expect(asked).toEqual(["images.invalid"]);
+  });
+
+  it("a lookup that refuses: a network error in its words, nothing sent", async () => {
+    const lookup: TransportRequest["lookup"] = (_hostname, _options, callback) => callback(new Error("refused by the lookup"), "", 0);
+    const error = await transportError(createNodeTransport()(request("/x", { url: new URL("http://images.invalid:9/x"), lookup })));
+    expect(error.kind).toBe("network");
+    expect(error.message).toBe("refused by the lookup");
+    expect(error.maybeSent).toBe(false);
+  });
+});
+
 async function transportError(promise: Promise<unknown>): Promise<TransportError> {
   try {
     await promise;

@@ -1,6 +1,8 @@
 /** Where an intake's image may be fetched or opened from: nothing on this machine or its network on a remote API's say-so (N5). */
 import { describe, expect, it } from "vitest";
-import { imageAddressProblem, isLocalAddress } from "../../src/imageAddress.js";
+import type { LookupAddress } from "node:dns";
+import type { LookupFunction } from "node:net";
+import { imageAddressProblem, imageLookup, isLocalAddress } from "../../src/imageAddress.js";
 
 describe("isLocalAddress", () => {
   it.each([
@@ -66,5 +68,42 @@ describe("imageAddressProblem", () => {
     expect(await imageAddressProblem(new URL("http://127.0.0.1:8787/images/a.png"), new URL("http://127.0.0.1:8787"), local)).toBeNull();
     expect(await imageAddressProblem(new URL("https://10.0.0.5/images/a.png"), new URL("http://localhost:8787"), local)).toBeNull();
     expect(await imageAddressProblem(new URL("https://10.0.0.5/images/a.png"), new URL("https://10.0.0.5"), local)).toBeNull();
+  });
+});
+
+describe("imageLookup: the address is checked again when foodctl connects (a name cannot resolve one way for the check, another for the fetch)", () => {
+  const api = new URL("https://api.example.com");
+  /** What the lookup answers for `hostname` (an address written as a name: no resolver is asked). */
+  const answer = (lookup: LookupFunction, hostname: string, all: boolean) =>
+    new Promise<{ error: Error | null; address: string | LookupAddress[] }>((resolve) =>
+      lookup(hostname, { all }, (error: Error | null, address: string | LookupAddress[]) => resolve({ error, address })),
+    );
+
+  it("refuses, when connecting, a name that resolves to this machine or its network", async () => {
+    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api)!;
+    for (const all of [true, false]) {
+      const { error } = await answer(lookup, "127.0.0.1", all);
+      expect(error?.message).toBe(
+        "the API at api.example.com points at an image on this machine or its local network (127.0.0.1): not fetched",
+      );
+    }
+    expect((await answer(lookup, "10.1.2.3", false)).error?.message).toMatch(/local network \(10\.1\.2\.3\): not fetched$/);
+  });
+
+  it("lets a public address through, in the form asked for", async () => {
+    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api)!;
+    expect(await answer(lookup, "93.184.215.14", true)).toEqual({ error: null, address: [{ address: "93.184.215.14", family: 4 }] });
+    expect((await answer(lookup, "93.184.215.14", false)).address).toBe("93.184.215.14");
+  });
+
+  it("refuses an address written in the URL at once (no lookup runs for it)", () => {
+    expect(() => imageLookup(new URL("http://192.168.1.20/a.png"), api)).toThrow(
+      "the API at api.example.com points at an image on this machine or its local network (192.168.1.20): not fetched; it is at http://192.168.1.20/a.png",
+    );
+  });
+
+  it("does not apply with an API on this machine (a sandbox), or to the API's own host", () => {
+    expect(imageLookup(new URL("http://127.0.0.1:9/a.png"), new URL("http://127.0.0.1:8787"))).toBeNull();
+    expect(imageLookup(new URL("https://api.example.com/images/a.png"), api)).toBeNull();
   });
 });

@@ -4,7 +4,6 @@ import { TransportError } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, failure, unavailableError } from "../../errors.js";
 import { isLoopbackHost } from "../../hosts.js";
-import { imageAddressProblem } from "../../imageAddress.js";
 import { drawImage, MAX_SHOWN_IMAGE_BYTES } from "../../output/intakeImage.js";
 import { canOpenBrowser, openInBrowser } from "../../output/browser.js";
 import type { Intake } from "../../records/intake.js";
@@ -29,6 +28,7 @@ function imageUrlOf(intake: Intake): URL {
 /** The image URL, refused (with the URL) when a remote API points at this machine or its network (src/imageAddress.ts). */
 async function reachableImageUrl(ctx: Context, intake: Intake, what: "fetched" | "opened"): Promise<URL> {
   const url = imageUrlOf(intake);
+  const { imageAddressProblem } = await import("../../imageAddress.js");
   const problem = await imageAddressProblem(url, ctx.apiUrl());
   if (problem) throw failure(`${problem}: not ${what}; it is at ${cleanForTerminal(url.href)}`);
   return url;
