@@ -25,6 +25,7 @@ import {
   SegmentationUpdateSchema,
 } from "./update.js";
 import { IntakeStateSchema, JournalRecordSchema } from "./journal.js";
+import { SandboxRecordSchema } from "./sandboxes.js";
 
 /**
  * By group: the records one validators module holds (validators/<group>.js), and the parts
@@ -61,9 +62,10 @@ export const COMPILED_GROUPS = {
     },
   },
   journal: { records: { JournalRecord: JournalRecordSchema }, parts: { IntakeState: IntakeStateSchema } },
+  sandboxes: { records: { SandboxRecord: SandboxRecordSchema }, parts: {} },
 };
 
 type Groups = typeof COMPILED_GROUPS;
 type RecordsOf<Group extends keyof Groups> = Groups[Group]["records"];
-type AllRecords = RecordsOf<"intake"> & RecordsOf<"config"> & RecordsOf<"update"> & RecordsOf<"journal">;
+type AllRecords = RecordsOf<"intake"> & RecordsOf<"config"> & RecordsOf<"update"> & RecordsOf<"journal"> & RecordsOf<"sandboxes">;
 export type CompiledRecords = { [Name in keyof AllRecords]: z.infer<AllRecords[Name]> };

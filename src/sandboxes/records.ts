@@ -11,21 +11,13 @@ import { isLoopbackHost } from "../hosts.js";
 import { writeFileAtomic } from "../files.js";
 import { xdgFolder } from "../home.js";
 import { isProcessAlive, processStart } from "../processes.js";
+import { checkRecord } from "../records/check.js";
+import type { SandboxRecordFile } from "../records/sandboxes.js";
+import * as validators from "../records/validators/sandboxes.js";
 import { jsonLine } from "../sanitize.js";
 
-export interface SandboxRecord {
-  pid: number;
-  /** The process's start time (src/processes.ts), so a pid reused by another process is not taken for the sandbox; null where unknown. */
-  start: string | null;
-  url: string;
-  port: number;
-  log: string;
-  started_at: string;
-  /** The flags that start it again as it was (address, state file, limits, whose token), shell-quoted: ` --state /tmp/x.json`. */
-  again: string;
-  /** When `sandbox stop` stopped it or found it gone; null while it runs. */
-  stopped_at: string | null;
-}
+/** A record as read: what an older foodctl did not write filled in (the definition: src/records/sandboxes.ts). */
+export type SandboxRecord = Required<Omit<SandboxRecordFile, "start" | "stopped_at">> & { start: string | null; stopped_at: string | null };
 
 const KEEP_STOPPED = 20;
 const KEEP_STOPPED_MS = 30 * 86_400_000;
@@ -62,18 +54,17 @@ export function readRecord(path: string): SandboxRecord | undefined {
   } catch {
     return undefined;
   }
-  if (typeof data !== "object" || data === null) return undefined;
-  const { pid, start, url, port, log, started_at, again, stopped_at } = data as Record<string, unknown>;
-  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || typeof url !== "string" || typeof port !== "number") return undefined;
+  if (!checkRecord(validators.SandboxRecord, data).valid) return undefined;
+  const record = data as SandboxRecordFile;
   return {
-    pid,
-    start: typeof start === "string" && /^[0-9]{1,20}$/.test(start) ? start : null,
-    url,
-    port,
-    log: typeof log === "string" ? log : "",
-    started_at: typeof started_at === "string" ? started_at : "",
-    again: typeof again === "string" ? again : "",
-    stopped_at: typeof stopped_at === "string" ? stopped_at : null,
+    pid: record.pid,
+    start: record.start ?? null,
+    url: record.url,
+    port: record.port,
+    log: record.log ?? "",
+    started_at: record.started_at ?? "",
+    again: record.again ?? "",
+    stopped_at: record.stopped_at ?? null,
   };
 }
 

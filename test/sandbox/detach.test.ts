@@ -18,7 +18,8 @@ import { processStart } from "../../src/processes.js";
 import { baseEnv, cliBin } from "../helpers/cli.js";
 
 /** A record's fields a test does not care about. */
-const RECORD = { pid: 0, start: null, url: "", port: 0, log: "", started_at: "", again: "", stopped_at: null };
+/** A record of no process: Linux gives no pid as large as 2^22 (its largest pid_max). */
+const RECORD = { pid: 4_194_304, start: null, url: "", port: 0, log: "", started_at: "", again: "", stopped_at: null };
 
 const options: SandboxCommandOptions = { port: 0, host: "127.0.0.1", env: false, tokenKind: "jwt", strict: false, detach: true };
 
@@ -174,6 +175,33 @@ describe("sandbox stop", () => {
     expect(await stopSandbox(stop.deps, { pidFile })).toBe(0);
     expect(stop.stderr()).toBe(`the sandbox on http://127.0.0.1:4322 (PID ${gone}) was not running; removed its stale record\n`);
     expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("reads a record only as its definition allows (src/records/sandboxes.ts); an older one's missing keys are filled in", () => {
+    const path = join(dir, "sandbox-4500.json");
+    const read = (record: unknown) => {
+      writeFileSync(path, JSON.stringify(record));
+      return readRecord(path);
+    };
+    expect(read({ pid: 4321, url: "http://127.0.0.1:4500", port: 4500 })).toEqual({
+      pid: 4321,
+      start: null,
+      url: "http://127.0.0.1:4500",
+      port: 4500,
+      log: "",
+      started_at: "",
+      again: "",
+      stopped_at: null,
+    });
+    for (const refused of [
+      { pid: 0, url: "http://127.0.0.1:4500", port: 4500 },
+      { pid: -1, url: "http://127.0.0.1:4500", port: 4500 },
+      { pid: 4321, url: "http://127.0.0.1:4500", port: "4500" },
+      { pid: 4321, url: "http://127.0.0.1:4500", port: 4500, start: "12; rm -rf" },
+      { pid: 4321, port: 4500 },
+      [4321],
+    ])
+      expect(read(refused), JSON.stringify(refused)).toBeUndefined();
   });
 
   it("keeps the newest 20 stopped records for 30 days, and forgets older ones with their logs", async () => {
