@@ -29,12 +29,19 @@ const ONE_PRINTER = [
  * into. test/unit/layers.test.ts checks that lint says each of these.
  */
 const notInto = (folders, why) => ({ regex: `^(\\.\\./)+(${folders.join("|")})/`, message: why });
+const EMULATOR = "the CLI runs the emulator only from the sandbox's commands and src/sandboxes/";
+const SIBLING = {
+  regex: "^\\.\\./[^./][^/]*/",
+  message: "a command folder imports no other: share through change/, output/ or commands/*.ts",
+};
 const LAYERS = {
   // A command's folder reaches no other noun's: what two commands share is a use case, a presenter or a helper at commands/*.ts.
-  "src/commands/*/**": [
-    { regex: "^\\.\\./[^./][^/]*/", message: "a command folder imports no other: share through change/, output/ or commands/*.ts" },
-  ],
-  "src/change/**": [notInto(["commands"], "the use cases never import a command")],
+  "src/commands/*/**": [SIBLING],
+  // The emulator runs only from the sandbox's commands and src/sandboxes/ (the rest of the CLI never imports it).
+  "src/commands/!(sandbox)/**": [SIBLING, notInto(["sandbox"], EMULATOR)],
+  "src/*.ts": [{ regex: "^\\./sandbox/", message: EMULATOR }],
+  "src/{config,topics,commands}/*.ts": [notInto(["sandbox"], EMULATOR)],
+  "src/change/**": [notInto(["commands", "sandbox"], "the use cases never import a command, nor the emulator")],
   "src/intake/**": [
     notInto(["commands", "change", "journal", "batch", "output", "config", "api", "sandbox"], "the domain imports nothing above it"),
   ],
@@ -44,8 +51,10 @@ const LAYERS = {
       "the client imports no printer and nothing above it",
     ),
   ],
-  "src/output/**": [notInto(["commands", "change"], "a printer imports no command and no use case")],
-  "src/{journal,batch}/**": [notInto(["commands", "change"], "the journal and the batch readers import no command and no use case")],
+  "src/output/**": [notInto(["commands", "change", "sandbox"], "a printer imports no command, no use case and not the emulator")],
+  "src/{journal,batch}/**": [
+    notInto(["commands", "change", "sandbox"], "the journal and the batch readers import no command, no use case and not the emulator"),
+  ],
   "src/sandbox/**": [
     notInto(["api", "commands", "change", "output", "sandboxes"], "the sandbox takes the contract from records/, never the client's code"),
   ],

@@ -1,7 +1,7 @@
 // What the dev scripts share (scripts/demo.mjs, bench/startup.mjs, bench/apply.mjs): the
 // product's PNG encoder, a private build of the CLI, a clean child environment and a sandbox to
 // run against. Plain Node plus esbuild (a dev dependency): these scripts run before (or without)
-// a build, so the one TypeScript file they need, src/sandbox/png.ts, is compiled on the fly.
+// a build, so the one TypeScript file they need, src/png.ts, is compiled on the fly.
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -44,13 +44,13 @@ export function positiveInt(name, fallback) {
 }
 
 /**
- * The product's PNG encoder, `encodePng(width, height, pixel)` of src/sandbox/png.ts: that file is
+ * The product's PNG encoder, `encodePng(width, height, pixel)` of src/png.ts: that file is
  * compiled here with esbuild's transform (it imports only node:zlib), so the tree has one encoder.
  * @returns {Promise<(width: number, height: number, pixel: (x: number, y: number) => ArrayLike<number>) => Buffer>}
  */
 export async function loadPngEncoder() {
   const { transform } = await import("esbuild");
-  const source = readFileSync(new URL("../src/sandbox/png.ts", import.meta.url), "utf8");
+  const source = readFileSync(new URL("../src/png.ts", import.meta.url), "utf8");
   const { code } = await transform(source, { loader: "ts", format: "esm", target: "node20" });
   const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
   return module.encodePng;

@@ -1,7 +1,7 @@
 /** Images the sandbox serves: PNGs drawn with node:zlib, an embedded sample JPEG, and dimension reading. */
 import { randomBytes } from "node:crypto";
 import { IMAGE_EXTENSIONS, readImageHeader, type ImageType } from "../intake/index.js";
-import { encodePng, type Rgb } from "./png.js";
+import { encodePng, type Rgb } from "../png.js";
 import type { SeedImage } from "./seed.js";
 
 /** A 32×24 baseline JPEG of a plate of food: the sample "photo" of some seeded intakes. */

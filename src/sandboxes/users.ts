@@ -42,3 +42,8 @@ export function chooseExport(
     note: `${chosen.name} is an ${chosen.role}: FOODCTL_USER=${actingFor.id} acts for ${actingFor.name}, one of ${chosen.name}'s users${also}`,
   };
 }
+
+/** The seeded users' names, which `sandbox --as` takes (a shell completing it asks: src/commands/completion/values.ts). */
+export async function seededUserNames(): Promise<string[]> {
+  return (await import("../sandbox/seed.js")).SEED_USERS.map((user) => user.name);
+}

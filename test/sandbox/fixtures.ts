@@ -1,7 +1,7 @@
 /** Image bytes for display-image tests, and small helpers shared by the sandbox tests. */
 import { expect } from "vitest";
 import { SAMPLE_JPEG_BASE64 } from "../../src/sandbox/images.js";
-import { encodePng } from "../../src/sandbox/png.js";
+import { encodePng } from "../../src/png.js";
 import type { SandboxHandle } from "../../src/sandbox/server.js";
 import { fetchJson } from "../helpers/sandbox.js";
 

@@ -65,6 +65,13 @@ describe("layers (lint holds them: eslint.config.js)", () => {
     ["src/sandboxes/stop.ts", "../commands/sandbox/index.js", /the sandboxes' lifecycle imports no command/],
     ["src/sandbox/server.ts", "../sandboxes/records.js", /never the client's code/],
     ["src/api/retries.ts", "../sandboxes/records.js", /the client imports no printer and nothing above it/],
+    ["src/commands/completion/values.ts", "../../sandbox/seed.js", /runs the emulator only from the sandbox's commands/],
+    ["src/commands/globals.ts", "../sandbox/seed.js", /runs the emulator only from the sandbox's commands/],
+    ["src/change/smoke/steps.ts", "../../sandbox/png.js", /nor the emulator/],
+    ["src/output/sandbox.ts", "../sandbox/seed.js", /not the emulator/],
+    ["src/context.ts", "./sandbox/server.js", /runs the emulator only from the sandbox's commands/],
+    ["src/config/store.ts", "../sandbox/seed.js", /runs the emulator only from the sandbox's commands/],
+    ["src/commands/intake/show.ts", "../api/index.js", /a command folder imports no other/],
   ])("refuses, in %s, an import of %s", async (path, from, message) => {
     expect(await lintImport(path, from)).toEqual([expect.stringMatching(message)]);
   });
@@ -77,6 +84,9 @@ describe("layers (lint holds them: eslint.config.js)", () => {
     ["src/intake/update.ts", "../records/fields.js"],
     ["src/api/client.ts", "../records/routes.js"],
     ["src/commands/sandbox/stop.ts", "../../sandboxes/records.js"],
+    ["src/commands/sandbox/start.ts", "../../sandbox/server.js"],
+    ["src/sandboxes/users.ts", "../sandbox/seed.js"],
+    ["src/commands/index.ts", "./sandbox/index.js"],
   ])("lets %s import %s", async (path, from) => {
     expect(await lintImport(path, from)).toEqual([]);
   });

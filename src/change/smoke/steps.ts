@@ -177,7 +177,7 @@ export async function restoreStep(state: SmokeState): Promise<StepOutcome> {
 
 /** A small PNG made for the display-image step: 16×16, two colours. */
 async function smokePng(): Promise<Buffer> {
-  const { encodePng } = await import("../../sandbox/png.js");
+  const { encodePng } = await import("../../png.js");
   return encodePng(16, 16, (x, y) => ((x + y) % 4 < 2 ? [240, 160, 40] : [250, 250, 245]));
 }
 

@@ -10,7 +10,7 @@ import { DEFAULT_PROFILE } from "../../config/store.js";
 async function lookup(ctx: Context, kind: string): Promise<string[]> {
   // Only names `--profile` accepts: a shell may expand what it is offered (`$(…)` in a key of the file).
   if (kind === "profiles") return [...new Set([DEFAULT_PROFILE, ...Object.keys(ctx.config().profiles).filter(isProfileName)])];
-  if (kind === "sandbox-users") return (await import("../../sandbox/seed.js")).SEED_USERS.map((user) => user.name);
+  if (kind === "sandbox-users") return (await import("../../sandboxes/users.js")).seededUserNames();
   return [];
 }
 

@@ -1,6 +1,7 @@
 /**
- * The one PNG encoder of the tree: the sandbox draws its seeded images with it, and the dev
- * scripts (scripts/lib.mjs) load this very file for their test images. Depends on node:zlib only.
+ * The one PNG encoder of the tree: the sandbox draws its seeded images with it, smoke its display
+ * image, and the dev scripts (scripts/lib.mjs) load this very file for their test images. Depends
+ * on node:zlib only.
  */
 import { crc32, deflateSync } from "node:zlib";
 
