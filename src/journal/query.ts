@@ -65,7 +65,8 @@ export function undoQuery(
 ): EntryQuery {
   const { id, last, batch } = options;
   if ([id !== undefined, last, batch !== undefined].filter(Boolean).length !== 1) return { keep: () => false };
-  if (id !== undefined) return { keep: (record) => record.id.startsWith(id) };
+  // The entry, and the undos of it that tell undo it was undone already.
+  if (id !== undefined) return { keep: (record) => record.id.startsWith(id) || (record.undo_of?.startsWith(id) ?? false) };
   if (last) return { keep: (record) => record.profile === profile.name && record.api_url === profile.apiUrl, newest: 1 };
   // A batch's entries, and the undos that tell a resumed `undo --batch` what it already did.
   return { keep: (record) => record.batch_id !== undefined || record.undo_of !== undefined };

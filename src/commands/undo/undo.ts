@@ -26,6 +26,7 @@ import {
   sendUndo,
   type UndoRun,
 } from "../../change/undo/steps.js";
+import { alreadyUndoneIn } from "../../change/undo/resume.js";
 import { undoTargets } from "../../change/undo/targets.js";
 
 export interface UndoOptions extends Pick<ChangeFlags, "dryRun" | "curl" | "verify"> {
@@ -64,7 +65,7 @@ export async function undoCommand(ctx: Context, options: UndoOptions): Promise<n
   };
   if (options.batch !== undefined)
     return (await import("./batch.js")).undoBatch(run, journal, targets, { ...options, batch: options.batch, concurrency });
-  await undoOne(run, targets[0]!, !options.yes);
+  await undoOne(run, journal, targets[0]!, !options.yes);
   return 0;
 }
 
@@ -82,11 +83,19 @@ function refuseOtherProfiles(targets: readonly JournalEntry[], profile: { name: 
     });
 }
 
-async function undoOne(run: UndoRun, entry: JournalEntry, ask: boolean): Promise<void> {
+async function undoOne(run: UndoRun, journal: readonly JournalEntry[], entry: JournalEntry, ask: boolean): Promise<void> {
   const { ctx } = run;
   const action = planEntryUndo(entry);
   refuseUnknownAfter(run, entry);
   const ready = await readForUndo(run, entry, action);
+  // As undo --batch says it: the journal holds this entry's undo, and the intake still shows it.
+  if (alreadyUndoneIn(journal, [entry])(entry, action, ready.state)) {
+    const undo = journal.findLast((candidate) => candidate.undo_of === entry.id);
+    return ctx.print({
+      json: { journal_id: entry.id, image_id: entry.image_id, status: "already_undone", undone_by: undo?.id ?? null },
+      note: `entry ${entry.id} was undone already${undo ? ` (by ${undo.id})` : ""}: intake ${entry.image_id} still shows it; nothing was sent`,
+    });
+  }
   refuseOverwritten(run, ready);
   refuseChangedSince(run, ready);
   if (ask && !run.dryRun) {

@@ -143,6 +143,23 @@ describe("undo of an entry whose before values are all there", () => {
     expect(document.results.map((result) => result.status)).toEqual(["already_undone"]);
     expect(requests()[POST_QUANTITY]).toBeUndefined();
   });
+
+  it("undo <id> of an entry undone already says so, as undo --batch does (exit 0, nothing sent), in --json too", async () => {
+    expectExit(await cli(["intake", "set-quantity", "1002", "1=150"]), 0);
+    const [change] = await journal();
+    expectExit(await cli(["undo", "--last", "--yes"]), 0);
+    const undo = (await journal()).find((entry) => entry.command.startsWith("undo"))!;
+    const requests = sandbox.countRequests();
+    const again = await cli(["undo", change!.id, "--yes"]);
+    expectExit(again, 0);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toBe(`entry ${change!.id} was undone already (by ${undo.id}): intake 1002 still shows it; nothing was sent\n`);
+    const json = await cli(["undo", change!.id, "--yes", "--json"]);
+    expectExit(json, 0);
+    expect(JSON.parse(json.stdout)).toEqual({ journal_id: change!.id, image_id: 1002, status: "already_undone", undone_by: undo.id });
+    expect(requests()[POST_QUANTITY]).toBeUndefined();
+    expect(item(1002, 1).serving_size).toBe(180);
+  });
 });
 
 describe("intake apply: lines whose values are there already", () => {
