@@ -1,6 +1,7 @@
 /** Reading a batch's input and an earlier run's results: from a file or stdin, format decided, checked. */
-import { createReadStream, fstatSync, statSync } from "node:fs";
+import { createReadStream, fstatSync, readlinkSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
 import { readCsv } from "./csv.js";
 import { decideFormat, lookOf, peekFirstLine, type BatchFormat } from "./format.js";
 import type { BatchInput } from "./input.js";
@@ -120,5 +121,19 @@ function refuseEmptiedResults(ctx: Context, file: string): void {
     throw usageError(`${file} is also stdout, and was emptied before it could be read: nothing was sent`, {
       hint: `write the results with --results ${file} (or append with >> ${file})`,
     });
+  }
+}
+
+/** The file stdout writes to (`apply x > out.jsonl`), which holds the piped results a resume reads; none for a terminal, a pipe or a device. */
+export function stdoutResultsFile(ctx: Context): string | undefined {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (typeof fd !== "number" || ctx.io.stdout.isTTY === true) return undefined;
+  try {
+    const output = fstatSync(fd);
+    if (!output.isFile()) return undefined;
+    const path = readlinkSync(`/proc/self/fd/${fd}`);
+    return isAbsolute(path) && statSync(path).ino === output.ino ? path : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { closeSync } from "node:fs";
 import type { ChangeList } from "../../batch/changeList.js";
 import type { BatchFormat } from "../../batch/format.js";
 import type { BatchResult } from "../../batch/results.js";
-import { readChanges, readEarlierResults } from "../../batch/read.js";
+import { readChanges, readEarlierResults, stdoutResultsFile } from "../../batch/read.js";
 import { applyBatch, checkBatchQuota, type BatchOptions } from "../../change/batch/apply.js";
 import { stopsEveryChange, type BatchRun } from "../../change/batch/run.js";
 import type { Context } from "../../context.js";
@@ -94,7 +94,9 @@ export async function applyCommand(ctx: Context, flags: ApplyFlags): Promise<num
     ...(options.strict ? ["--strict"] : []),
     ...(options.verify ? [] : ["--no-verify"]),
   ];
-  const batch = { file, results: options.results, flags: carried, batchId: run.batchId, journaled: options.journal !== undefined };
+  const applied = run.applied + run.unverified > 0;
+  const journaled = options.journal !== undefined;
+  const batch = { file, kept: options.results ?? stdoutResultsFile(ctx), flags: carried, applied, batchId: run.batchId, journaled };
   const code = finishBatch(ctx, run, batch, output.resultsLost());
   // A dry run ends as the real run would: refused for the token's role (exit 5).
   const refusal = options.dryRun ? client.quantityChangeRefusal() : null;
@@ -121,25 +123,28 @@ function maxImageId(changes: ChangeList): number {
 /** What a stopped batch knows of itself, for the command that goes on where it left off. */
 interface StoppedBatch {
   file: string;
-  results: string | undefined;
+  /** Where its results were kept: the --results file, or the file stdout's JSON Lines went to (`> out.jsonl`). */
+  kept: string | undefined;
   /** The run's own options that the resumed run keeps: `--format csv`, `--no-verify`. */
   flags: string[];
+  /** Whether it applied any line before it stopped. */
+  applied: boolean;
   batchId: string;
   journaled: boolean;
 }
 
 /**
  * How to go on where a stopped batch left off, as a command with the values at hand (its file
- * and options): its --results file when it had one; else where its results went (stdout's JSON Lines, wherever they
- * were saved, or a terminal's lines, which are not results) and how to make the next run resumable.
+ * and options): from the file its results were kept in; when nothing was applied, the same run
+ * again; else what it applied, and how to keep the results next time.
  */
-export function resumeHint(batch: StoppedBatch, stdoutIsTerminal: boolean): string {
-  const command = (results: string) =>
-    ["foodctl intake apply", shellQuote(batch.file), ...batch.flags, `--skip-applied ${results} --results ${results}`].join(" ");
-  if (batch.results !== undefined) return `resume with: ${command(shellQuote(batch.results))}`;
-  if (!stdoutIsTerminal) return `the results went to stdout: saved as results.jsonl, resume with: ${command("results.jsonl")}`;
-  const applied = batch.journaled ? ` (\`foodctl journal --batch ${batch.batchId}\` lists what it applied)` : "";
-  return `this run's results were shown, not saved${applied}: give --results next time to make a run resumable`;
+export function resumeHint(batch: StoppedBatch): string {
+  const command = (...more: string[]) => ["foodctl intake apply", shellQuote(batch.file), ...batch.flags, ...more].join(" ");
+  if (batch.kept !== undefined)
+    return `resume with: ${command(`--skip-applied ${shellQuote(batch.kept)}`, `--results ${shellQuote(batch.kept)}`)}`;
+  if (!batch.applied) return `run it again, keeping its results: ${command("--results results.jsonl")}`;
+  const listed = batch.journaled ? ` (\`foodctl journal --batch ${batch.batchId}\` lists what it applied)` : "";
+  return `its results were not kept, so it cannot resume where it stopped${listed}: keep them next time with --results results.jsonl`;
 }
 
 function plural(count: number, noun: string): string {
@@ -154,7 +159,7 @@ function plural(count: number, noun: string): string {
  */
 function finishBatch(ctx: Context, run: BatchRun, batch: StoppedBatch, resultsLost: { count: number; error: Error } | null): number {
   ctx.io.stderr.write(renderSummary(run, ctx.json, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
-  const resume = resumeHint(batch, ctx.io.stdout.isTTY === true && !ctx.json);
+  const resume = resumeHint(batch);
   if (run.stopped === "output_closed") {
     throw failure(
       `stdout was closed: stopped sending, ${plural(run.notSent, "change")} not sent; the results of the last changes were lost`,

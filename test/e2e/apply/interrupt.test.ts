@@ -1,9 +1,9 @@
 /** Ctrl-C during a long batch: no new changes, those in flight finished and reported, exit 130. */
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withSandbox } from "../../helpers/sandbox.js";
-import { apply, countRequests, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
+import { apply, countRequests, fullResults, GET_INTAKE, jsonl, POST_QUANTITY, results, spawnApply, writeInput } from "./harness.js";
 
 // Slow answers keep the 2,000-line batch running long after the interrupt.
 const sb = withSandbox({ latencyMs: 20 });
@@ -83,20 +83,36 @@ describe("intake apply: stopping early", () => {
     expect(resumed.stderr).toMatch(new RegExp(`^applied ${300 - applied} · failed 0 · skipped ${applied} · `, "m"));
   });
 
-  it("without --results, says the results went to stdout and how to resume from them once saved", async () => {
+  it("without --results, stdout kept in a file (`> out.jsonl`): hints resuming from that file, and running it finishes the batch", async () => {
+    const file = writeInput("many.jsonl", jsonl(...lines(300)));
+    const out = join(dirname(file), "out.jsonl");
+    const fd = openSync(out, "w");
+    const { child, done } = spawnApply(sb.handle, [file], "alice", fd);
+    closeSync(fd);
+    while (readFileSync(out, "utf8").split("\n").length <= 12) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGTERM");
+    const run = await done;
+    expect(run.code).toBe(130);
+    const command = hintedCommand(run.stderr);
+    expect(command).toEqual(["intake", "apply", file, "--skip-applied", out, "--results", out]);
+    const applied = results(readFileSync(out, "utf8")).length;
+    const resumed = await apply(sb.handle, command!.slice(2));
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`^applied ${300 - applied} · failed 0 · skipped ${applied} · `, "m"));
+  });
+
+  it("without --results, stdout a pipe: says the results were not kept, and names this batch's journal listing", async () => {
     const file = writeInput("many.jsonl", jsonl(...lines(300)));
     const run = await interrupted([file]);
     expect(run.code).toBe(130);
-    expect(run.stderr).toMatch(/^hint: the results went to stdout: saved as results\.jsonl, resume with: /m);
-    const command = hintedCommand(run.stderr)!;
-    expect(command).toEqual(["intake", "apply", file, "--skip-applied", "results.jsonl", "--results", "results.jsonl"]);
-    // Saved where the user's `> results.jsonl` would have put them.
-    const saved = join(dirname(file), "results.jsonl");
-    writeFileSync(saved, run.stdout);
-    const applied = results(run.stdout).length;
-    const resumed = await apply(sb.handle, [file, "--skip-applied", saved, "--results", saved]);
-    expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toMatch(new RegExp(`^applied ${300 - applied} · failed 0 · skipped ${applied} · `, "m"));
+    const batchId = fullResults(run.stdout)[0]!.batch_id;
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^hint: its results were not kept, so it cannot resume where it stopped \\(\`foodctl journal --batch ${batchId}\` lists what it applied\\): keep them next time with --results results\\.jsonl$`,
+        "m",
+      ),
+    );
+    expect(run.stderr).not.toContain("saved as");
   });
 
   it("stops sending when its stdout is closed, since results it cannot write cannot be resumed from (exit 1)", async () => {

@@ -130,7 +130,7 @@ describe("intake apply: a mixed batch", () => {
     expect(results(run.stdout)).toEqual([expect.objectContaining({ line: 1, status: "failed" })]);
     expect(run.stderr).toMatch(/not sent 2/);
     expect(run.stderr).toContain(
-      `hint: the results went to stdout: saved as results.jsonl, resume with: foodctl intake apply ${file} --concurrency 1 --skip-applied results.jsonl --results results.jsonl (add --continue-on-error to go past failing lines)`,
+      `hint: run it again, keeping its results: foodctl intake apply ${file} --concurrency 1 --results results.jsonl (add --continue-on-error to go past failing lines)`,
     );
     // Nothing was done at all, so the exit code is the failure's own: 6 for a missing intake.
     expect(run.code).toBe(6);
