@@ -151,7 +151,8 @@ describe("undo --batch stops early and resumes", () => {
     expect(interrupted.stderr).toContain("undid 2 · already undone 0 · refused 0 · failed 0 · not done 4");
     expect(interrupted.stderr).toContain("error: interrupted: 4 entries not undone; the undos in flight were finished and reported");
     const hinted = /^hint: run it again to finish the rest: foodctl (.*)$/m.exec(interrupted.stderr)?.[1];
-    expect(hinted).toBe(`undo --batch ${results} --yes`);
+    // The run's own options go with it.
+    expect(hinted).toBe(`undo --batch ${results} --yes --concurrency 1`);
 
     const resumed = await cli(hinted!.split(" "));
     expect(resumed.code, resumed.stderr).toBe(0);

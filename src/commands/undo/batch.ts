@@ -14,6 +14,7 @@ import { withCurlLines } from "../../output/curl.js";
 import { renderUndoLine, renderUndoRow, renderUndoSummary, undoDocument, type UndoResult } from "../../output/undo.js";
 import { shellQuote } from "../../sanitize.js";
 import { askYesNo } from "../confirm.js";
+import { DEFAULT_CONCURRENCY } from "../spec.js";
 
 function printer(ctx: Context, targets: readonly JournalEntry[]): ResultPrinter<UndoResult> {
   const intakeWidth = Math.max(...targets.map((entry) => String(entry.image_id).length));
@@ -56,13 +57,18 @@ export async function undoBatch(
   });
   if (ctx.json) await ctx.print({ json: undoDocument(state, results) });
   else ctx.io.stderr.write(renderUndoSummary(state, ctx.io.color.stderr, ctx.io.stderr.isTTY === true ? ctx.io.stderr.columns : undefined));
-  return finish(ctx, state, againCommand(options));
+  return finish(ctx, state, againCommand(single, options));
 }
 
-/** The command that finishes what a stopped `undo --batch` left (entries undone already are not sent again). */
-function againCommand(options: { batch: string; results?: string | undefined }): string {
-  const results = options.results === undefined ? "" : ` --results ${shellQuote(options.results)}`;
-  return `run it again to finish the rest: foodctl undo --batch ${shellQuote(options.batch)} --yes${results}`;
+/** The command that finishes what a stopped `undo --batch` left (entries undone already are not sent again), with the run's options. */
+function againCommand(run: UndoRun, options: { batch: string; results?: string | undefined; concurrency: number }): string {
+  const flags = [
+    ...(options.concurrency === DEFAULT_CONCURRENCY ? [] : [`--concurrency ${options.concurrency}`]),
+    ...(run.force ? ["--force"] : []),
+    ...(run.verify ? [] : ["--no-verify"]),
+    ...(options.results === undefined ? [] : [`--results ${shellQuote(options.results)}`]),
+  ];
+  return `run it again to finish the rest: ${["foodctl undo --batch", shellQuote(options.batch), "--yes", ...flags].join(" ")}`;
 }
 
 function entries(count: number): string {
