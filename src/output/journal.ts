@@ -4,7 +4,7 @@ import { READ_BACK_FAILED, type JournalEntry } from "../journal/entry.js";
 import { requestKind } from "../journal/query.js";
 import { STATE_FIELDS, stateDifferences, type IntakeState, type StateDifference } from "../journal/state.js";
 import { isPlainRecord } from "../intake/records.js";
-import { printedText, renderTable, renderTsv, type Cell } from "./table.js";
+import { fitColumnWidths, printedText, renderTable, renderTsv, type Cell } from "./table.js";
 import { formatInstant, formatMinute, formatTime } from "./time.js";
 
 /** The clock journal times are shown on: the user's zone (null: UTC, and said so), and now. */
@@ -69,13 +69,15 @@ function shortTime(iso: string, clock: JournalClock): string {
 
 /**
  * One row per entry. On a terminal the profile column shows only when the entries are of several
- * profiles, and the reason only when one has a reason; piped, both always end the row, so
- * the columns before them keep their place.
+ * profiles, and the reason only when one has a reason: as a column where the table still fits,
+ * else on a line under its entry; piped, both always end the row, so the columns before them keep
+ * their place.
  */
 export function renderJournalRows(entries: readonly JournalEntry[], stream: OutputStream, color: boolean, clock: JournalClock): string {
   const piped = !stream.isTTY;
   const withProfile = piped || new Set(entries.map((entry) => entry.profile)).size > 1;
   const withReason = piped || entries.some((entry) => entry.reason !== null);
+  const head = ["id", `time (${clock.zone ?? "UTC"})`, "intake", "user", "command", "what changed", "outcome"];
   const rows: Cell[][] = entries.map((entry) => [
     entry.id,
     stream.isTTY ? shortTime(entry.time, clock) : formatInstant(entry.time, clock.zone),
@@ -86,27 +88,27 @@ export function renderJournalRows(entries: readonly JournalEntry[], stream: Outp
     describeEntryChange(entry),
     entry.outcome,
     ...(withProfile ? [entry.profile] : []),
-    ...(withReason ? [entry.reason ?? "-"] : []),
   ]);
-  return renderTable(stream, {
-    head: [
-      "id",
-      `time (${clock.zone ?? "UTC"})`,
-      "intake",
-      "user",
-      "command",
-      "what changed",
-      "outcome",
-      ...(withProfile ? ["profile"] : []),
-      ...(withReason ? ["reason"] : []),
-    ],
-    rows,
+  if (withProfile) head.push("profile");
+  // The id is what `journal show` and `undo` take, and the time says when: neither is cut. The command (an undo names
+  // an id), what changed, the profile and the reason wrap between words instead.
+  const table = {
     alignRight: [2, 3],
-    // The id is what `journal show` and `undo` take, and the time says when: neither is cut; what changed gives way first.
     whole: [0, 1],
-    flexible: [5],
+    wrap: head
+      .map((_, index) => index)
+      .slice(4)
+      .filter((index) => index !== 6),
     color,
-  });
+  };
+  const reasons = entries.map((entry) => entry.reason ?? "-");
+  const withReasonColumn = [...head, "reason"];
+  const reasonRows = rows.map((row, index) => [...row, reasons[index]]);
+  const wrapWithReason = [...table.wrap, head.length];
+  if (withReason && (piped || fitColumnWidths(withReasonColumn, reasonRows, stream.columns, [], [0, 1, 2, 3], wrapWithReason) !== null))
+    return renderTable(stream, { ...table, head: withReasonColumn, rows: reasonRows, wrap: wrapWithReason });
+  const notes = withReason ? entries.map((entry) => (entry.reason === null ? null : { label: "reason", text: entry.reason })) : undefined;
+  return renderTable(stream, { ...table, head, rows, notes });
 }
 
 export function renderJournalEntry(entry: JournalEntry, stream: OutputStream, color: boolean, clock: JournalClock): string {

@@ -21,6 +21,10 @@ export interface TableOptions {
   flexible?: number[];
   /** Columns never cut, whatever the width (an id a user copies into the next command). */
   whole?: number[];
+  /** Columns of free text wrapped between words when the table is too wide, never cut: each keeps its longest word whole. */
+  wrap?: number[];
+  /** A line under each row (null: none), across the table, wrapped: what a row says that has no room in a column (a journal entry's reason). */
+  notes?: ReadonlyArray<{ label: string; text: string } | null>;
   color: boolean;
 }
 
@@ -168,17 +172,21 @@ export function fitColumnWidths(
   columns: number | undefined,
   flexible: number[] = [],
   whole: number[] = [],
+  wrap: number[] = [],
 ): number[] | undefined | null {
   if (!columns || columns <= 0) return undefined;
   const widths = naturalWidths(head, rows);
   const excess = widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * (head.length - 1) - columns;
   if (excess <= 0) return undefined;
+  const longestWord = (index: number) => Math.max(0, ...rows.flatMap((row) => cellText(row[index]).split(" ").map(textWidth)));
   const floors = head.map((title, index) =>
     whole.includes(index)
       ? (widths[index] ?? 0)
-      : Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
+      : wrap.includes(index)
+        ? Math.max(textWidth(title), longestWord(index))
+        : Math.min(widths[index] ?? 0, Math.max(textWidth(title), flexible.includes(index) ? FLEXIBLE_FLOOR : COLUMN_FLOOR)),
   );
-  const left = narrow(widths, floors, flexible, excess);
+  const left = narrow(widths, floors, [...flexible, ...wrap], excess);
   const cuttable = head.map((_, index) => index).filter((index) => !whole.includes(index));
   return narrow(widths, floors, cuttable, left) > 0 ? null : widths;
 }
@@ -191,13 +199,17 @@ export function fitColumnWidths(
 function renderBlocks(stream: OutputStream, options: TableOptions, rows: string[][]): string {
   const { bold } = styler(options.color);
   const keyWidth = Math.max(...options.head.map(textWidth));
-  const blocks = rows.map((row) =>
-    options.head
-      .map((title, index) =>
+  const blocks = rows.map((row, rowIndex) => {
+    const note = options.notes?.[rowIndex];
+    return [
+      ...options.head.map((title, index) =>
         `${bold(padText(title, keyWidth))}  ${wrapWords(row[index] ?? "", stream.columns, keyWidth + COLUMN_GAP)}`.trimEnd(),
-      )
-      .join("\n"),
-  );
+      ),
+      ...(note
+        ? [`${bold(padText(note.label, keyWidth))}  ${wrapWords(printedCell(oneLine(note.text)), stream.columns, keyWidth + COLUMN_GAP)}`]
+        : []),
+    ].join("\n");
+  });
   // A blank line after the last record too: what follows (`intake show`'s totals) stands apart from it.
   return `${blocks.join("\n\n")}\n\n`;
 }
@@ -221,7 +233,8 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   const rows = options.rows.map((row) => row.map((cell) => printedCell(oneLine(cellText(cell)))));
   // Numbers are never cut, as ids and times are not: a cut one would read as another number.
   const whole = [...(options.whole ?? []), ...(options.alignRight ?? [])];
-  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible, whole);
+  const wrap = options.wrap ?? [];
+  const colWidths = fitColumnWidths(options.head, rows, stream.columns, options.flexible, whole, wrap);
   if (colWidths === null) return renderBlocks(stream, options, rows);
   const table = new Table({
     head: options.head,
@@ -238,7 +251,18 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
     wordWrap: false,
   });
   // Cut here, not by cli-table3, so that a cut cell reads like every other (`rice and…`, not `rice and …`).
-  for (const row of rows) table.push(colWidths ? row.map((cell, index) => cutToWidth(cell, colWidths[index])) : row);
+  const fitted = (cell: string, index: number) =>
+    wrap.includes(index) ? wrapWords(cell, colWidths![index], 0) : cutToWidth(cell, colWidths![index]);
+  // As wide as cli-table3 makes a cell across every column: the columns, and one character for each border between them.
+  const across = (colWidths ?? naturalWidths(options.head, rows)).reduce((sum, width) => sum + width, 0) + options.head.length - 1;
+  rows.forEach((row, index) => {
+    table.push(colWidths ? row.map(fitted) : row);
+    const note = options.notes?.[index];
+    if (note)
+      table.push([
+        { colSpan: options.head.length, content: `  ${wrapWords(`${note.label}: ${printedCell(oneLine(note.text))}`, across, 2)}` },
+      ]);
+  });
   // The last column is padded like the others: trailing spaces would only wrap a terminal sooner.
   return `${table.toString().replace(/ +$/gm, "")}\n`;
 }

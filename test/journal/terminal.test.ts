@@ -121,7 +121,7 @@ describe("foodctl journal's profile and reason columns on a terminal", () => {
 });
 
 describe("foodctl journal at 80 columns", () => {
-  it("never cuts an entry's id or time, which `journal show` and `undo` take: what changed and the reason give way, within 80 columns", async () => {
+  it("cuts nothing within 80 columns: the id and time whole, what changed wrapped, the reason on a line under its entry", async () => {
     const reason = "TICKET-311 the customer's breakfast portions, corrected after a call";
     expect(
       (await sandbox.cli(["intake", "set-modifiers", "1002", "1", "2", "3", "--salt", "high", "--sugar", "low", "--reason", reason])).code,
@@ -133,6 +133,12 @@ describe("foodctl journal at 80 columns", () => {
     expect(rows[0]!.startsWith(`${id}  `)).toBe(true);
     expect(rows[0]).toMatch(/^[0-9a-z]{12} {2}\d\d-\d\d \d\d:\d\d /);
     expect(listed.stdout.split("\n").every((line) => line.length <= 80)).toBe(true);
+    // Nothing cut: what changed wraps between words, and the reason has the line under its entry.
+    expect(listed.stdout).not.toContain("…");
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    for (const word of ["medium→high,", "none→low,", "none→high,", "low→high"]) expect(words(listed.stdout)).toContain(word);
+    const under = listed.stdout.slice(listed.stdout.indexOf("\n  reason: ") + 1);
+    expect(words(under).join(" ")).toBe(`reason: ${reason}`);
     const shown = await onTerminal(["journal", "show", rows[0]!.slice(0, 12)], 80);
     expect(shown.code).toBe(0);
   });

@@ -159,3 +159,30 @@ describe("formatTime", () => {
     expect(formatTime("yesterday", false, now)).toBe("yesterday");
   });
 });
+
+describe("renderTable: wrapped columns and notes", () => {
+  const terminal = (columns: number) => ({ write: () => true, isTTY: true, columns });
+  const head = ["id", "what changed", "outcome"];
+  const rows = [["mwzw918u0mpx", "1 salt medium→high, 2 sugar none→low", "applied"]];
+
+  it("wraps a wrap column between words to fit, cutting nothing, each word whole", () => {
+    expect(fitColumnWidths(head, rows, 40, [], [0], [1])).toEqual([12, 17, 7]);
+    const text = renderTable(terminal(40), { head, rows, whole: [0], wrap: [1], color: false });
+    expect(text).not.toContain("…");
+    expect(text.split("\n").every((line) => line.length <= 40)).toBe(true);
+    expect(text).toContain("mwzw918u0mpx  1 salt             applied\n              medium→high, 2\n              sugar none→low\n");
+  });
+
+  it("keeps a wrap column at its longest word: narrower than that, the table is one record per block", () => {
+    expect(fitColumnWidths(head, rows, 30, [], [0], [1])).toBeNull();
+  });
+
+  it("prints a note on a line under its row, across the table and wrapped, and in a record's block", () => {
+    const notes = [{ label: "reason", text: "TICKET-311 the customer's breakfast portions" }];
+    const text = renderTable(terminal(40), { head, rows, whole: [0], wrap: [1], notes, color: false });
+    expect(text.split("\n").every((line) => line.length <= 40)).toBe(true);
+    expect(text).toMatch(/sugar none→low\n {2}reason: TICKET-311 the customer's\n {2}breakfast portions\n$/);
+    const blocks = renderTable(terminal(30), { head, rows, whole: [0], wrap: [1], notes, color: false });
+    expect(blocks).toContain("outcome       applied\nreason        TICKET-311 the\n              customer's\n");
+  });
+});
