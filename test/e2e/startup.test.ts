@@ -134,10 +134,16 @@ describe("start-up: what each path loads", () => {
     const sources = [...sourcesOf(hotFile), ...coldFiles.filter((file) => !/\/(pngjs|jpeg-js|omggif)\.cjs$/.test(file)).flatMap(sourcesOf)];
     expect(matching(sources, /node_modules\/(pngjs|jpeg-js|omggif|@cwasm|open)\//)).toEqual([]);
     // The drawing code is show-image's own: neither the hot file nor another command holds it.
-    const drawing = /src\/(output\/(terminalImage|intakeImage|browser)|imageAddress)\.ts/;
+    const drawing = /src\/output\/(terminalImage|intakeImage|browser)\.ts/;
     expect(matching(sourcesOf(hotFile), drawing)).toEqual([]);
     expect(coldFiles.filter((file) => matching(sourcesOf(file), drawing).length > 0).map((file) => file.split("/").pop())).toEqual([
       "show-image.cjs",
+    ]);
+    // Which image addresses may be fetched: a file of its own, which every image fetch loads (the client's downloadImage).
+    const addresses = /src\/imageAddress\.ts/;
+    expect(matching(sourcesOf(hotFile), addresses)).toEqual([]);
+    expect(coldFiles.filter((file) => matching(sourcesOf(file), addresses).length > 0).map((file) => file.split("/").pop())).toEqual([
+      "image-address.cjs",
     ]);
   });
 
