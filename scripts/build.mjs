@@ -47,6 +47,8 @@ const COLD_SOURCES = {
   "src/commands/intake/showImage.ts": "show-image",
   "src/commands/intake/list.ts": "list",
   "src/imageAddress.ts": "image-address",
+  "src/lock.ts": "lock",
+  "src/files.ts": "files",
   "src/commands/display-image/attach.ts": "attach",
   "src/commands/display-image/remove.ts": "remove",
   "src/commands/auth/login.ts": "login",
