@@ -2,14 +2,15 @@
 // files itself (each is written inside Node's CommonJS wrapper):
 //
 //   dist/foodctl.cjs      the hot bundle: main, the command specs, context, config, the API client
-//                         and the `intake` commands that read, with their printers, in one file
+//                         and `intake show`, with its printers, in one file
 //                         that the bin compiles with a V8 code cache. Modules only some commands
 //                         need are evaluated on first use (esbuild's lazy module initialisers).
 //   dist/cold/<name>.cjs  what fewer runs need, each its own file loaded on first use (and code
 //                         cached by the bin like the hot file): the sandbox, the commands that
 //                         change intakes (with the change pipeline, the journal and the update
-//                         validators), display images, `smoke`, the config, auth status, journal
-//                         and undo commands, prompts, completion, the proxy agents, conf, chalk. A cold file takes
+//                         validators), display images, `smoke`, `intake list`, the config, auth status,
+//                         journal and undo commands, prompts, completion, the lock and the atomic writes,
+//                         the image address rule, the proxy agents, conf, chalk. A cold file takes
 //                         the hot file's modules from it (never a second copy: `instanceof
 //                         CliError` holds across files). The fewer functions the hot file declares,
 //                         the less a first run (no cache yet) parses.
