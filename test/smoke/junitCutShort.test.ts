@@ -72,6 +72,8 @@ it("a signal during the restore, which then finishes: exit 130 and the report's 
 
   expect(result.code, result.stderr).toBe(130);
   expect(stepRows(result.stdout).get("restore")?.result).toBe("passed");
+  // The error names the step the signal came during, as the report does, not a later one it skipped.
+  expect(result.stderr).toMatch(/^error: smoke check of intake 1002 interrupted at step "restore"$/m);
   const report = readJunit(junit);
   expect([report.failures, report.errors]).toEqual(["0", "1"]);
   expect(report.cases.get("restore")?.error?.[0]?.type).toBe("interrupted");
