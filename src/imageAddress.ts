@@ -6,7 +6,7 @@ import { lookup as lookupWithCallback, type LookupAddress } from "node:dns";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { failure } from "./errors.js";
-import { isLoopbackHost } from "./hosts.js";
+import { isLoopbackHost, isRemoteApisImage } from "./hosts.js";
 
 /** Loopback, private, link-local and the like: addresses no image of a remote API lives at. */
 const LOCAL_NETWORKS: ReadonlyArray<[string, number, "ipv4" | "ipv6"]> = [
@@ -52,7 +52,7 @@ const systemLookup: Lookup = async (hostname) => {
  * API's own host is the API's.
  */
 export async function imageAddressProblem(image: URL, api: URL, lookup: Lookup = systemLookup): Promise<string | null> {
-  if (isLoopbackHost(api.hostname) || image.hostname === api.hostname) return null;
+  if (!isRemoteApisImage(image, api)) return null;
   const host = image.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) !== 0 ? [host] : isLoopbackHost(host) || /\.localhost$/i.test(host) ? ["127.0.0.1"] : await lookup(host);
   const local = addresses.find(isLocalAddress);
@@ -66,10 +66,9 @@ const localImageProblem = (api: URL, host: string, address: string) =>
  * The DNS lookup of the connection that fetches an image a remote API names: an address on this
  * machine or its network is refused when foodctl connects, so a name cannot resolve to a public
  * address for the check above and to a local one for the fetch. An address written in the URL is
- * refused at once (no lookup runs for it). Null where the rule does not apply (see above).
+ * refused at once (no lookup runs for it). For an image the rule applies to (isRemoteApisImage).
  */
-export function imageLookup(image: URL, api: URL): LookupFunction | null {
-  if (isLoopbackHost(api.hostname) || image.hostname === api.hostname) return null;
+export function imageLookup(image: URL, api: URL): LookupFunction {
   const host = image.hostname.replace(/^\[|\]$/g, "");
   if (isLocalAddress(host)) throw failure(`${localImageProblem(api, host, host)}: not fetched; it is at ${image.href}`);
   return (hostname, options, callback) =>

@@ -4,6 +4,7 @@
  * every answer it reads against its record's schema (src/records/).
  */
 import { systemClock, type Clock } from "../clock.js";
+import { isRemoteApisImage } from "../hosts.js";
 import { failure, forbiddenError, type CliError } from "../errors.js";
 import { describeUpload, encodeDisplayImage, type ImageUpload } from "./imageUpload.js";
 import { QUOTA_HEADERS } from "./quota.js";
@@ -166,17 +167,10 @@ export class ApiClient {
 
   /** Fetches an image by its URL (a display image, to keep a copy) without the token (it may be another host's); null over `maxBytes`. */
   async downloadImage(url: URL, maxBytes: number): Promise<Buffer | null> {
-    const headers = { "user-agent": this.options.userAgent };
-    const request = {
-      method: "GET",
-      url,
-      headers,
-      timeoutMs: this.options.timeoutMs,
-      maxResponseBytes: maxBytes,
-      signal: this.options.signal,
-      // An image a remote API names on another host is fetched from no address on this machine or its network.
-      lookup: (await import("../imageAddress.js")).imageLookup(url, this.options.baseUrl) ?? undefined,
-    };
+    const { userAgent, timeoutMs, signal, baseUrl } = this.options;
+    // An image a remote API names on another host is fetched from no address on this machine or its network.
+    const lookup = isRemoteApisImage(url, baseUrl) ? (await import("../imageAddress.js")).imageLookup(url, baseUrl) : undefined;
+    const request = { method: "GET", url, headers: { "user-agent": userAgent }, timeoutMs, maxResponseBytes: maxBytes, signal, lookup };
     try {
       const response = await this.options.transport(request);
       if (response.status !== 200) throw failure(`${url.host} answered ${response.status} for the image`);

@@ -139,7 +139,7 @@ describe("start-up: what each path loads", () => {
     expect(coldFiles.filter((file) => matching(sourcesOf(file), drawing).length > 0).map((file) => file.split("/").pop())).toEqual([
       "show-image.cjs",
     ]);
-    // Which image addresses may be fetched: a file of its own, which every image fetch loads (the client's downloadImage).
+    // Which image addresses may be fetched: a file of its own, which an image fetch loads when a remote API names it.
     const addresses = /src\/imageAddress\.ts/;
     expect(matching(sourcesOf(hotFile), addresses)).toEqual([]);
     expect(coldFiles.filter((file) => matching(sourcesOf(file), addresses).length > 0).map((file) => file.split("/").pop())).toEqual([

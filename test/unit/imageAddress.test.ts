@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
+import { isRemoteApisImage } from "../../src/hosts.js";
 import { imageAddressProblem, imageLookup, isLocalAddress } from "../../src/imageAddress.js";
 
 describe("isLocalAddress", () => {
@@ -80,7 +81,7 @@ describe("imageLookup: the address is checked again when foodctl connects (a nam
     );
 
   it("refuses, when connecting, a name that resolves to this machine or its network", async () => {
-    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api)!;
+    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api);
     for (const all of [true, false]) {
       const { error } = await answer(lookup, "127.0.0.1", all);
       expect(error?.message).toBe(
@@ -91,7 +92,7 @@ describe("imageLookup: the address is checked again when foodctl connects (a nam
   });
 
   it("lets a public address through, in the form asked for", async () => {
-    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api)!;
+    const lookup = imageLookup(new URL("https://images.example.com/a.png"), api);
     expect(await answer(lookup, "93.184.215.14", true)).toEqual({ error: null, address: [{ address: "93.184.215.14", family: 4 }] });
     expect((await answer(lookup, "93.184.215.14", false)).address).toBe("93.184.215.14");
   });
@@ -102,8 +103,9 @@ describe("imageLookup: the address is checked again when foodctl connects (a nam
     );
   });
 
-  it("does not apply with an API on this machine (a sandbox), or to the API's own host", () => {
-    expect(imageLookup(new URL("http://127.0.0.1:9/a.png"), new URL("http://127.0.0.1:8787"))).toBeNull();
-    expect(imageLookup(new URL("https://api.example.com/images/a.png"), api)).toBeNull();
+  it("applies to a remote API's images on other hosts only: not with an API on this machine (a sandbox), nor to the API's own host", () => {
+    expect(isRemoteApisImage(new URL("https://images.example.com/a.png"), api)).toBe(true);
+    expect(isRemoteApisImage(new URL("http://127.0.0.1:9/a.png"), new URL("http://127.0.0.1:8787"))).toBe(false);
+    expect(isRemoteApisImage(new URL("https://api.example.com/images/a.png"), api)).toBe(false);
   });
 });
