@@ -45,12 +45,13 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 
 /** Answers HTTP-level parse errors and timeouts with the same JSON error shape, then closes the connection. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === "ECONNRESET" || !socket.writable) {
+  const code = error.code ?? "";
+  const timedOut = /TIMEOUT/.test(code) ? CLIENT_ERRORS.ERR_HTTP_REQUEST_TIMEOUT : undefined;
+  // A connection that sent nothing gets nothing back, whichever of Node's header check and the silence timeout ends it first.
+  if (code === "ECONNRESET" || !socket.writable || (timedOut && socket.bytesRead === 0)) {
     socket.destroy();
     return;
   }
-  const code = error.code ?? "";
-  const timedOut = /TIMEOUT/.test(code) ? CLIENT_ERRORS.ERR_HTTP_REQUEST_TIMEOUT : undefined;
   const [status, reason, message] = CLIENT_ERRORS[code] ?? timedOut ?? [400, "Bad Request", "malformed HTTP request"];
   const body = JSON.stringify(errorBody(C.badHttp, message));
   socket.end(
