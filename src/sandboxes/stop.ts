@@ -22,30 +22,34 @@ function portOf(url: string | undefined): number | undefined {
   return parsed?.port && isLoopbackHost(parsed.hostname) ? Number(parsed.port) : undefined;
 }
 
+type Recorded = { file: string; record: SandboxRecord };
+
 /**
- * The pid file to act on: `--pid-file`, `--port`, the running sandbox FOODCTL_API_URL points to,
- * or the only one running; when none runs, the stopped one it points to, else the last stopped.
+ * The pid file to act on: `--pid-file`, `--port`, the sandbox FOODCTL_API_URL points to (running
+ * or stopped: never another one in its place), or the only one running; when none runs, the last
+ * stopped. With it, the sandboxes still running, for the hint of a stopped one.
  */
-function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): string {
-  if (options.pidFile !== undefined) return options.pidFile;
-  if (options.port !== undefined) return pidFileFor(env, options.port);
+function choosePidFile(env: NodeJS.ProcessEnv, options: SandboxStopOptions): { file: string; running: Recorded[] } {
+  const recorded = listRecords(env).filter((entry): entry is Recorded => entry.record !== undefined);
+  const running = recorded.filter(({ record }) => record.stopped_at === null && isSandboxRunning(record));
+  if (options.pidFile !== undefined) return { file: options.pidFile, running };
+  if (options.port !== undefined) return { file: pidFileFor(env, options.port), running };
   const pointedAt = portOf(env.FOODCTL_API_URL);
-  const recorded = listRecords(env).filter((entry): entry is { file: string; record: SandboxRecord } => entry.record !== undefined);
-  const pointed = ({ record }: { record: SandboxRecord }) => record.port === pointedAt;
-  const active = recorded.filter(({ record }) => record.stopped_at === null);
-  const live = active.filter(({ record }) => isSandboxRunning(record));
-  if (live.length > 1 && !active.some(pointed)) {
-    const ports = live.map(({ record }) => record.port).join(", ");
-    throw usageError(`${live.length} detached sandboxes are running (ports ${ports}): choose one with --port`);
+  const pointed = recorded.find(({ record }) => record.port === pointedAt);
+  if (pointed) return { file: pointed.file, running };
+  if (running.length > 1) {
+    const ports = running.map(({ record }) => record.port).join(", ");
+    throw usageError(`${running.length} detached sandboxes are running (ports ${ports}): choose one with --port`);
   }
+  const active = recorded.filter(({ record }) => record.stopped_at === null);
   const stopped = recorded
     .filter(({ record }) => record.stopped_at !== null)
     .sort((a, b) => b.record.stopped_at!.localeCompare(a.record.stopped_at!));
-  const chosen = active.find(pointed) ?? live[0] ?? active[0] ?? stopped.find(pointed) ?? stopped[0];
+  const chosen = running[0] ?? active[0] ?? stopped[0];
   if (chosen === undefined) {
     throw notFoundError(`no detached sandbox is recorded in ${runtimeDir(env)}`, { hint: "a sandbox in the foreground stops with Ctrl-C" });
   }
-  return chosen.file;
+  return { file: chosen.file, running };
 }
 
 async function waitForExit(record: SandboxRecord, ms: number): Promise<boolean> {
@@ -64,12 +68,15 @@ type Stopped = { record: SandboxRecord; stale: boolean; reused: boolean };
  */
 export async function stopDetached(ctx: Context, options: SandboxStopOptions): Promise<Stopped> {
   const env = ctx.io.env;
-  const path = choosePidFile(env, options);
+  const { file: path, running } = choosePidFile(env, options);
   const record = readRecord(path);
   if (!record) throw notFoundError(`no detached sandbox is recorded in ${path}`);
   if (record.stopped_at !== null) {
+    // Another one running is named, for the user who meant that one: it is not stopped in this one's place.
+    const others = running.filter((entry) => entry.record.port !== record.port).map((entry) => `--port ${entry.record.port}`);
+    const other = others.length ? `; or stop the one running: foodctl sandbox stop ${others.join(" or ")}` : "";
     throw notFoundError(`the sandbox on ${record.url} (PID ${record.pid}) was stopped at ${record.stopped_at}: nothing to stop`, {
-      hint: `start it again: eval "$(${restartCommand(record)})"`,
+      hint: `start it again: eval "$(${restartCommand(record)})"${other}`,
     });
   }
   const stale = !isSandboxRunning(record);

@@ -150,6 +150,27 @@ describe("sandbox stop", () => {
     await expect(stopSandbox(deps().deps, {})).rejects.toMatchObject({ exitCode: 6, message });
   });
 
+  it("sandbox stop alone, FOODCTL_API_URL naming a stopped sandbox: exit 6, and another one running is named in the hint, not stopped", async () => {
+    const start = async () => {
+      const run = deps(true);
+      expect(await sandboxCommand(run.deps, options)).toBe(0);
+      const started_ = JSON.parse(run.stdout()) as { url: string; pid: number; port: number };
+      started.push(started_.pid);
+      return started_;
+    };
+    const [a, b] = [await start(), await start()];
+    expect(await stopSandbox(deps().deps, { port: a.port })).toBe(0);
+    const pointing = bufferIO({ env: { ...env, FOODCTL_API_URL: a.url } });
+    const ctx = new Context(pointing.io, { json: false, verbose: false, color: false, pager: false }, new AbortController().signal);
+    await expect(stopSandbox(ctx, {})).rejects.toMatchObject({
+      exitCode: 6,
+      message: expect.stringMatching(new RegExp(`^the sandbox on ${a.url} \\(PID ${a.pid}\\) was stopped at \\S+Z: nothing to stop$`)),
+      hint: `start it again: eval "$(foodctl sandbox --detach --port ${a.port})"; or stop the one running: foodctl sandbox stop --port ${b.port}`,
+    });
+    expect(isSandboxRunning({ pid: b.pid, start: null })).toBe(true);
+    expect(await stopSandbox(deps().deps, { port: b.port })).toBe(0);
+  });
+
   it("a stale record (its process is gone) is marked stopped and the stop succeeds; stopping it again is exit 6 with how to start it", async () => {
     const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     const path = join(dir, "run", "foodctl", "sandbox-4321.json");
