@@ -108,6 +108,29 @@ export function wrapWords(text: string, width: number | undefined, indent: numbe
 }
 
 /**
+ * A list (`1 salt low→high, 2 oil none→low`) wrapped to `width` with each item starting a line of
+ * its own when it does not fit after the one before: an item is broken between its words only
+ * when it is wider than the room. Nothing is cut.
+ */
+export function wrapListItems(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const item of text.split(/(?<=,) +/)) {
+    const next = line === "" ? item : `${line} ${item}`;
+    if (textWidth(next) <= width) {
+      line = next;
+      continue;
+    }
+    if (line !== "") lines.push(line);
+    const pieces = wrapWords(item, width, 0).split("\n");
+    line = pieces.pop()!;
+    lines.push(...pieces.filter((piece) => piece !== ""));
+  }
+  if (line !== "") lines.push(line);
+  return lines.join("\n");
+}
+
+/**
  * One line of a terminal report (a batch's result line) wrapped between words to `width`, lines
  * after the first indented by `indent`; the spacing of a line that fits is kept as it is. Nothing
  * is cut: a word wider than the room stands whole on its line.
@@ -252,7 +275,7 @@ export function renderTable(stream: OutputStream, options: TableOptions): string
   });
   // Cut here, not by cli-table3, so that a cut cell reads like every other (`rice and…`, not `rice and …`).
   const fitted = (cell: string, index: number) =>
-    wrap.includes(index) ? wrapWords(cell, colWidths![index], 0) : cutToWidth(cell, colWidths![index]);
+    wrap.includes(index) ? wrapListItems(cell, colWidths![index]!) : cutToWidth(cell, colWidths![index]);
   // As wide as cli-table3 makes a cell across every column: the columns, and one character for each border between them.
   const across = (colWidths ?? naturalWidths(options.head, rows)).reduce((sum, width) => sum + width, 0) + options.head.length - 1;
   rows.forEach((row, index) => {

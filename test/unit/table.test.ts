@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cutToWidth, fitColumnWidths, joinToWidth, renderTable, renderTsv } from "../../src/output/table.js";
+import { cutToWidth, fitColumnWidths, joinToWidth, renderTable, renderTsv, wrapListItems } from "../../src/output/table.js";
 import { formatTime } from "../../src/output/time.js";
 
 describe("renderTsv", () => {
@@ -165,12 +165,13 @@ describe("renderTable: wrapped columns and notes", () => {
   const head = ["id", "what changed", "outcome"];
   const rows = [["mwzw918u0mpx", "1 salt medium→high, 2 sugar none→low", "applied"]];
 
-  it("wraps a wrap column between words to fit, cutting nothing, each word whole", () => {
+  it("wraps a wrap column to fit, each item of a list on a line of its own when it does not fit after the last, cutting nothing", () => {
     expect(fitColumnWidths(head, rows, 40, [], [0], [1])).toEqual([12, 17, 7]);
     const text = renderTable(terminal(40), { head, rows, whole: [0], wrap: [1], color: false });
     expect(text).not.toContain("…");
     expect(text.split("\n").every((line) => line.length <= 40)).toBe(true);
-    expect(text).toContain("mwzw918u0mpx  1 salt             applied\n              medium→high, 2\n              sugar none→low\n");
+    // The position stays with its field: `2 sugar none→low`, never `…, 2` / `sugar …`.
+    expect(text).toContain("mwzw918u0mpx  1 salt             applied\n              medium→high,\n              2 sugar none→low\n");
   });
 
   it("keeps a wrap column at its longest word: narrower than that, the table is one record per block", () => {
@@ -181,8 +182,23 @@ describe("renderTable: wrapped columns and notes", () => {
     const notes = [{ label: "reason", text: "TICKET-311 the customer's breakfast portions" }];
     const text = renderTable(terminal(40), { head, rows, whole: [0], wrap: [1], notes, color: false });
     expect(text.split("\n").every((line) => line.length <= 40)).toBe(true);
-    expect(text).toMatch(/sugar none→low\n {2}reason: TICKET-311 the customer's\n {2}breakfast portions\n$/);
+    expect(text).toMatch(/2 sugar none→low\n {2}reason: TICKET-311 the customer's\n {2}breakfast portions\n$/);
     const blocks = renderTable(terminal(30), { head, rows, whole: [0], wrap: [1], notes, color: false });
     expect(blocks).toContain("outcome       applied\nreason        TICKET-311 the\n              customer's\n");
+  });
+});
+
+describe("wrapListItems", () => {
+  it("keeps every word, in order, and no line wider than the room when the room holds the longest word", () => {
+    const word = fc.stringMatching(/^[a-z0-9→]{1,8}$/);
+    const item = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 6 }), fc.integer({ min: 9, max: 40 }), (items, width) => {
+        const text = items.join(", ");
+        const lines = wrapListItems(text, width).split("\n");
+        expect(lines.join(" ").split(" ")).toEqual(text.split(" "));
+        expect(lines.every((line) => [...line].length <= width)).toBe(true);
+      }),
+    );
   });
 });
