@@ -22,17 +22,7 @@ describe("intake apply: stopping early", () => {
   it("stops sending, finishes the changes in flight, reports every change sent and exits 130", async () => {
     const file = writeInput("many.jsonl", jsonl(...lines(2000)));
     const sent = countRequests(sb.handle);
-    const { child, done } = spawnApply(sb.handle, [file]);
-    let seen = "";
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on("data", (chunk: Buffer) => {
-        seen += chunk.toString("utf8");
-        if (seen.split("\n").length > 12) resolve();
-      });
-      child.on("close", () => reject(new Error("the batch ended before it could be interrupted")));
-    });
-    child.kill("SIGINT");
-    const run = await done;
+    const run = await interrupted([file], "SIGINT");
     expect(run.code).toBe(130);
 
     const reported = results(run.stdout);
@@ -53,7 +43,7 @@ describe("intake apply: stopping early", () => {
   });
 
   /** Interrupts `intake apply <args>` once it has printed a dozen results, and returns how it ended. */
-  async function interrupted(args: string[]) {
+  async function interrupted(args: string[], signal: NodeJS.Signals = "SIGTERM") {
     const { child, done } = spawnApply(sb.handle, args);
     let seen = "";
     await new Promise<void>((resolve, reject) => {
@@ -63,7 +53,7 @@ describe("intake apply: stopping early", () => {
       });
       child.on("close", () => reject(new Error("the batch ended before it could be interrupted")));
     });
-    child.kill("SIGTERM");
+    child.kill(signal);
     return done;
   }
 
