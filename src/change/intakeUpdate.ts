@@ -48,7 +48,8 @@ export async function runIntakeUpdate(
   let sending = fields;
   let unchanged: HeldValue[] = [];
   if (options.precheck) {
-    before ??= (await client.getIntake(imageId)).data.intake_info;
+    const reader = options.precheckSignal ? client.derive({ signal: options.precheckSignal }) : client;
+    before ??= (await reader.getIntake(imageId)).data.intake_info;
     beforeSending?.(before);
     precheckUpdate(before, fields, options.checked);
     // Only what differs from the intake as read is sent and journaled, so undo covers exactly what changed.

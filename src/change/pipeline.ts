@@ -24,6 +24,8 @@ export interface ChangeOptions {
   checked?: boolean;
   /** The intake as already read by the caller, so it is not read twice. */
   before?: Intake | undefined;
+  /** Cancels the read before sending (a batch's Ctrl-C: nothing is sent for it yet), never the update itself. */
+  precheckSignal?: AbortSignal | undefined;
   /** Where the change is recorded before it is sent; absent with --no-journal. */
   journal?: JournalRecorder | undefined;
   /** One id per `intake apply` run, written in its journal entries. */

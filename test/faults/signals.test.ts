@@ -215,6 +215,53 @@ describe("SIGINT against a sandbox that answers after a second", () => {
 });
 
 describe("SIGTERM (kill, timeout, a CI runner) is handled as Ctrl-C is", () => {
+  it("intake apply interrupted while its first change is still being read: says none had been sent, and none was", async () => {
+    const folder = runTempDir("foodctl-sigterm-");
+    const input = join(folder, "changes.jsonl");
+    writeFileSync(input, Array.from({ length: 20 }, (_, index) => `{"image_id":1002,"quantity":{"1":${150 + index}}}\n`).join(""));
+    server.route(READ_1002, faults.hang());
+    const child = spawn(process.execPath, [cliBin(), "--api-url", server.url, "intake", "apply", input], {
+      env: baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), FOODCTL_TOKEN: await signTestToken() }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+    await server.waitFor(READ_1002);
+    child.kill("SIGTERM");
+    const result = await done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^error: interrupted: 20 changes not sent; none had been sent$/m);
+    expect(result.stderr).toMatch(/^hint: run it again, keeping its results: foodctl intake apply \S+ --results results\.jsonl$/m);
+    expect(server.count(UPDATE)).toBe(0);
+  });
+
+  it("undo --batch interrupted while its first entry is still being read: says none had been sent, and none was", async () => {
+    const folder = runTempDir("foodctl-sigterm-");
+    const input = join(folder, "changes.jsonl");
+    const results = join(folder, "results.jsonl");
+    writeFileSync(input, `{"image_id":1002,"quantity":{"1":150}}\n`);
+    const env = baseEnv({ XDG_CONFIG_HOME: tempConfigHome(), XDG_STATE_HOME: folder, FOODCTL_TOKEN: await signTestToken() });
+    server.route(READ_1002, faults.intake(segmentationIntake()), faults.intake(segmentationIntake(1002, [150, 120])));
+    server.route(UPDATE, faults.updated(1002));
+    const applied = await collect(
+      spawn(process.execPath, [cliBin(), "--api-url", server.url, "intake", "apply", input, "--results", results], { env }),
+      { timeoutMs: KILL_AFTER_MS },
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    server.reset();
+    server.route(READ_1002, faults.hang());
+    const child = spawn(process.execPath, [cliBin(), "--api-url", server.url, "undo", "--batch", results, "--yes"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const done = collect(child, { timeoutMs: KILL_AFTER_MS });
+    await server.waitFor(READ_1002);
+    child.kill("SIGTERM");
+    const result = await done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^error: interrupted: 1 entry not undone; none had been sent$/m);
+    expect(server.count(UPDATE)).toBe(0);
+  });
+
   it("intake apply: the change in flight is finished and reported, then the interrupted line, exit 130 (a real process)", async () => {
     const folder = runTempDir("foodctl-sigterm-");
     const input = join(folder, "changes.jsonl");

@@ -110,7 +110,13 @@ function count(run: BatchRun, result: BatchResult): void {
 }
 
 /** Sends one change; null when the batch stopped before it was sent. */
-async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange, options: RunOptions, carried: Carried | undefined) {
+async function applyChange(
+  run: BatchRun,
+  client: ApiClient,
+  change: BatchChange,
+  options: RunOptions & { precheckSignal: AbortSignal },
+  carried: Carried | undefined,
+) {
   const base = (status: BatchResult["status"]): BatchResult => ({
     line: change.line,
     image_id: change.imageId,
@@ -138,7 +144,8 @@ async function applyChange(run: BatchRun, client: ApiClient, change: BatchChange
       if (run.stopped !== null) throw new NotSent();
     });
   } catch (error) {
-    if (error instanceof NotSent) return null;
+    // Ctrl-C cut the read before its update (the one request the batch's signal reaches): not sent, as a line never started.
+    if (error instanceof NotSent || (run.stopped === "interrupted" && toCliError(error).code === "interrupted")) return null;
     if (error instanceof AppliedUnverifiedError) {
       // Applied, so not a failure; the batch still stops as after one (the next read would fail the same way).
       const { error: why } = fail(error);
@@ -198,7 +205,9 @@ export async function runBatch(changes: ChangeList, options: RunOptions, tools: 
         const change = changes.at(index);
         run.inFlight++;
         const client = tools.clientFor(change.userId);
-        const outcome = await applyChange(run, client, change, options, carried).finally(() => run.inFlight--);
+        const outcome = await applyChange(run, client, change, { ...options, precheckSignal: signal }, carried).finally(
+          () => run.inFlight--,
+        );
         if (outcome === null) return undefined;
         finished++;
         count(run, outcome.result);

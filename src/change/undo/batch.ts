@@ -61,7 +61,7 @@ export async function runUndoBatch<O extends BatchOutput<UndoResult>>(
   options: { signal: AbortSignal; concurrency: number },
 ): Promise<{ state: BatchState; results: UndoResult[]; output: O }> {
   const { signal } = options;
-  // Ctrl-C stops the batch between entries; the undos in flight are finished and reported.
+  // Ctrl-C stops the batch between entries; the undos in flight are finished and reported (only a read before one is cut).
   const run: UndoRun = { ...single, client: single.client.derive({ signal: undefined }) };
   const state = newState(targets);
   const started = performance.now();
@@ -81,7 +81,7 @@ export async function runUndoBatch<O extends BatchOutput<UndoResult>>(
       keyOf: (index) => targets[index]!.image_id,
       stopped: () => state.stopped !== null,
       work: async (index, known) => {
-        const done = await undoEntry(run, state, targets[index]!, alreadyUndone, known);
+        const done = await undoEntry(run, state, targets[index]!, alreadyUndone, known, signal);
         if (done === null) return undefined;
         results.push(done.result);
         await output.write(done.result);
@@ -108,6 +108,7 @@ async function undoEntry(
   entry: JournalEntry,
   alreadyUndone: AlreadyUndone,
   known: Intake | undefined,
+  signal: AbortSignal,
 ): Promise<{ result: UndoResult; now: Intake | undefined } | null> {
   const result = (status: UndoStatus): UndoResult => {
     state[status === "already_undone" ? "alreadyUndone" : status === "dry_run" ? "dryRun" : status]++;
@@ -117,16 +118,13 @@ async function undoEntry(
     state.first ??= error;
     if (error.exitCode !== state.first.exitCode) state.mixed = true;
     if (stopsEveryChange(error)) state.stopped ??= "failure";
-    return {
-      ...result(status),
-      error: resultError(error),
-    };
+    return { ...result(status), error: resultError(error) };
   };
   let sent = false;
   let now: Intake | undefined;
   try {
     const action = steps.planEntryUndo(entry);
-    const ready = await steps.readForUndo(run, entry, action, known);
+    const ready = await steps.readForUndo(run, entry, action, known, signal);
     now = ready.current;
     if (alreadyUndone(entry, action, ready.state)) return { result: result("already_undone"), now };
     try {
@@ -158,8 +156,9 @@ async function undoEntry(
     const changed = changesOf(outcome.diff);
     return { result: { ...result("undone"), ...journalId, ...(changed ? { changed } : {}) }, now };
   } catch (caught) {
-    if (caught instanceof NotSent) return null;
     const error = toCliError(caught);
+    // Stopped before its undo went out (Ctrl-C cut the read before it): not done, as an entry never started.
+    if (caught instanceof NotSent || (!sent && state.stopped === "interrupted" && error.code === "interrupted")) return null;
     // Refused: worked out here, before anything was sent (exit 7 without an HTTP status).
     const refused = !sent && error.code === "rejected" && error.status === undefined;
     // What was read stays good for the next entry of the lane only when nothing was sent.

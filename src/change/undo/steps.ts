@@ -57,12 +57,19 @@ export function refuseUnknownAfter(run: Pick<UndoRun, "force">, entry: JournalEn
 }
 
 /** Reads the intake, acting for the user the change was sent for (user_id in its URL), whatever this run's --user says. */
-export async function readForUndo(run: UndoRun, entry: JournalEntry, action: UndoAction, known?: Intake): Promise<ReadyUndo> {
+export async function readForUndo(
+  run: UndoRun,
+  entry: JournalEntry,
+  action: UndoAction,
+  known?: Intake,
+  /** Cancels this read (undo --batch's Ctrl-C: nothing is sent for the entry yet), never the undo itself. */
+  readSignal?: AbortSignal,
+): Promise<ReadyUndo> {
   const client = run.client.derive({
     userId: /[?&]user_id=/.test(entry.request.url) && entry.user_id !== null ? entry.user_id : undefined,
   });
   // `known`: the intake as the undo before it in the same lane read it back, just now (undo --batch).
-  const current = known ?? (await client.getIntake(entry.image_id)).data.intake_info;
+  const current = known ?? (await (readSignal ? client.derive({ signal: readSignal }) : client).getIntake(entry.image_id)).data.intake_info;
   return { entry, action, client, current, state: intakeState(current) };
 }
 

@@ -169,7 +169,9 @@ function finishBatch(ctx: Context, run: BatchRun, batch: StoppedBatch, resultsLo
     );
   }
   if (run.stopped === "interrupted") {
-    const message = `interrupted: ${plural(run.notSent, "change")} not sent; the changes in flight were finished and reported`;
+    // True to what happened: the changes in flight were finished, or none had been sent.
+    const sent = run.changes - run.notSent > 0 ? "the changes in flight were finished and reported" : "none had been sent";
+    const message = `interrupted: ${plural(run.notSent, "change")} not sent; ${sent}`;
     throw interruptedError(message, { hint: run.notSent > 0 ? resume : undefined });
   }
   // An overwritten line did not take effect: it counts against the exit code as a failure does (docs/batch.md, exit codes).

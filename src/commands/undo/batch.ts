@@ -85,10 +85,11 @@ function finish(ctx: Context, state: BatchState, again: string): number {
     throw failure(`stdout was closed: stopped undoing, ${entries(state.notDone)} not undone; the results of the last undos were lost`, {
       hint: `keep the results in a file (--results undo.jsonl); ${again}`,
     });
-  if (state.stopped === "interrupted")
-    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; the undos in flight were finished and reported`, {
-      hint: state.notDone > 0 ? again : undefined,
-    });
+  if (state.stopped === "interrupted") {
+    // True to what happened: the undos in flight were finished, or none had been sent.
+    const sent = state.entries > state.notDone ? "the undos in flight were finished and reported" : "none had been sent";
+    throw interruptedError(`interrupted: ${entries(state.notDone)} not undone; ${sent}`, { hint: state.notDone > 0 ? again : undefined });
+  }
   const problems = state.refused + state.failed + state.overwritten;
   if (problems === 0) {
     if (state.undone === 0 && state.alreadyUndone > 0 && state.dryRun === 0) ctx.info(`every entry was undone already: nothing was sent`);
